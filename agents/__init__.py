@@ -1,0 +1,1 @@
+"""Agents that act in maze-envs environments: baselines, LLM-backed and navigation agents."""

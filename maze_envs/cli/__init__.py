@@ -1,0 +1,51 @@
+"""The ``maze-envs`` command line: each subcommand lives in its own module and only parses flags."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from maze_envs import __version__
+from maze_envs.core.errors import MazeEnvsError
+
+# Each module defines ``register(subparsers)``, adding one subcommand whose default ``func(args)`` runs it.
+COMMAND_MODULES: tuple[str, ...] = (
+    "maze_envs.cli.demo",
+    "maze_envs.cli.generate",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the top-level argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="maze-envs",
+        description="Gymnasium maze environments, task datasets, agents and evaluators.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the process exit status (errors print one line to stderr)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except MazeEnvsError as exc:
+        print(f"maze-envs {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"maze-envs {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"maze-envs {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""``maze-envs generate TARGET``: write datasets (task images, benchmark text mazes, and more)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from maze_envs.core.generate import GENERATORS
+from maze_envs.core.progress import progress
+from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
+
+# Modules that add further targets; each defines ``register_target(subparsers)``.
+TARGET_MODULES: tuple[str, ...] = ()
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``generate`` subcommand and its targets."""
+    parser = sub.add_parser("generate", help="write a dataset of mazes",
+                            description="Write a dataset of mazes to a directory.")
+    targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
+
+    tasks = targets.add_parser(
+        "tasks", help="puzzle and solution PNGs for image/video models, with metadata.jsonl",
+        description="Write {algo}_{difficulty}_{rows}x{cols}_n{idx}_{variant}.png puzzles, their _solution.png "
+                    "images and metadata.jsonl (maze definition and pixel geometry per task).")
+    tasks.add_argument("--algos", nargs="+", default=["dfs", "wilson"], choices=list(GENERATORS),
+                       help="generator algorithms (default: dfs wilson)")
+    tasks.add_argument("--difficulties", nargs="+", default=list(DIFFICULTIES), choices=list(DIFFICULTIES),
+                       help="easy: 3-5 cells a side, medium: 6-9, hard: 10-13 (default: all)")
+    tasks.add_argument("--variants", nargs="+", default=["var1_fixed_both"], choices=list(VARIANTS),
+                       help="start/goal placement (default: var1_fixed_both)")
+    tasks.add_argument("--count", type=int, default=5, help="mazes per algorithm, difficulty and variant")
+    tasks.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    tasks.add_argument("--cell-px", type=int, default=None, help="cell size in pixels (default 32)")
+    tasks.add_argument("--wall-px", type=int, default=None, help="wall thickness in pixels (default 8)")
+    tasks.add_argument("--image-px", type=int, default=None,
+                       help="fit every image inside this square size instead of fixed cell/wall sizes")
+    tasks.add_argument("--out", required=True, help="output directory")
+    tasks.set_defaults(func=_run_tasks)
+
+    text = targets.add_parser(
+        "text", help="mazes in the LLM maze benchmark's JSON layout",
+        description="Write <out>/<H>x<W>/maze_<H>x<W>_<i>.json. A size HxW is the benchmark's grid "
+                    "(no outer wall ring), holding ((H+1)//2) x ((W+1)//2) cells; maze i uses seed SEED+i.")
+    text.add_argument("--sizes", nargs="+", default=["5x5", "9x9", "15x15"], help="grid sizes HxW")
+    text.add_argument("--count", type=int, default=5, help="mazes per size")
+    text.add_argument("--seed", type=int, default=0, help="base seed")
+    text.add_argument("--algorithm", default="dfs", choices=list(GENERATORS), help="generator (default dfs)")
+    text.add_argument("--start-goal", default="corner", choices=["corner", "random", "far"],
+                      help="start/goal placement (default corner)")
+    text.add_argument("--out", required=True, help="output directory (e.g. mazes/)")
+    text.set_defaults(func=_run_text)
+
+    for name in TARGET_MODULES:
+        importlib.import_module(name).register_target(targets)
+
+
+def _run_tasks(args: argparse.Namespace) -> int:
+    from maze_envs.core.errors import MazeConfigError
+    from maze_envs.core.render import ImageStyle
+    from maze_envs.core.tasks import generate_tasks, task_specs
+
+    style = None
+    if args.cell_px is not None or args.wall_px is not None:
+        cell, wall = args.cell_px or 32, args.wall_px or 8
+        if cell < 1 or wall < 1:
+            raise MazeConfigError(f"--cell-px and --wall-px must be positive, got {cell} and {wall}")
+        style = ImageStyle(cell, wall)
+    if args.image_px is not None and args.image_px < 16:
+        raise MazeConfigError(f"--image-px must be at least 16, got {args.image_px}")
+    specs = task_specs(args.algos, args.difficulties, args.count, args.seed, args.variants)
+    meta = generate_tasks(specs, args.out, style=style, image_px=args.image_px,
+                          progress=lambda items: progress(items, desc="tasks"))
+    print(f"wrote {len(specs)} tasks and {meta}")
+    return 0
+
+
+def _run_text(args: argparse.Namespace) -> int:
+    from maze_envs.core.tasks import generate_text_mazes
+
+    files = generate_text_mazes(args.sizes, args.count, args.seed, args.out, algorithm=args.algorithm,
+                                placement=args.start_goal, progress=lambda items: progress(items, desc="mazes"))
+    print(f"wrote {len(files)} mazes under {args.out}")
+    return 0

@@ -1,0 +1,30 @@
+"""Typed errors that users can cause; each message names the file, field or flag at fault."""
+
+from __future__ import annotations
+
+import os
+
+
+class MazeEnvsError(Exception):
+    """Base class of every error maze-envs raises for bad input; the CLI prints it on one line."""
+
+
+class MazeFormatError(MazeEnvsError, ValueError):
+    """A maze file or object is malformed or inconsistent.
+
+    ``source`` names the file (or ``"<object>"``), ``field`` the offending field.
+    """
+
+    def __init__(self, message: str, *, source: str | os.PathLike | None = None, field: str | None = None):
+        self.source = str(source) if source is not None else None
+        self.field = field
+        where = []
+        if self.source:
+            where.append(self.source)
+        if field:
+            where.append(f"field '{field}'")
+        super().__init__(f"{': '.join(where)}: {message}" if where else message)
+
+
+class MazeConfigError(MazeEnvsError, ValueError):
+    """An argument, option or flag has an invalid value; the message names it."""

@@ -1,0 +1,345 @@
+"""Maze files: our versioned JSON, and the LLM maze benchmark's JSON and directory layout.
+
+Our JSON (``"format": "maze-envs/maze"``, ``"version": 1``) stores a ``Maze`` losslessly:
+``rows``, ``cols``, ``vertical_walls`` (rows x cols-1, 0/1), ``horizontal_walls`` (rows-1 x cols),
+``openings`` ([{side, index}]), ``start``, ``goal`` and ``meta``. ``"maze-envs/grid"`` stores a
+``Grid`` (``grid``, ``start``, ``goal``, ``meta``).
+
+The benchmark's JSON is ``{width, height, grid, start, goal, shortest_path, nonce}``, ``1 = wall``,
+coordinates ``[row, col]``. Its own files have no outer wall ring: cells sit at even indices, so a
+``9x9`` grid holds 5x5 cells with corner start/goal ``(0, 0)`` and ``(8, 8)``; an even size such as
+``10x10`` holds 5x5 cells plus an uncarved last row and column. ``--sizes HxW`` therefore means a
+benchmark grid of H x W, i.e. ``((H+1)//2) x ((W+1)//2)`` cells. Files with the ring (our block grid,
+``(2*rows+1) x (2*cols+1)``, cells at odd indices) are read too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import MazeFormatError
+from .maze import SIDES, Cell, Grid, Maze, Opening
+from .solve import shortest_path, validate_path
+
+MAZE_FORMAT = "maze-envs/maze"
+GRID_FORMAT = "maze-envs/grid"
+FORMAT_VERSION = 1
+MAZEBENCH_NAME = re.compile(r"^maze_(\d+)x(\d+)_(\d+)\.json$")
+
+
+def write_json_atomic(path: str | os.PathLike, payload: Any, *, indent: int | None = None) -> Path:
+    """Write ``payload`` as JSON to ``path`` via a temporary file and a rename; return the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(payload, fh, indent=indent, ensure_ascii=False)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_json(path: str | os.PathLike) -> Any:
+    """Return the parsed JSON document at ``path``; raises ``MazeFormatError`` naming the file."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError as exc:
+        raise MazeFormatError("file not found", source=path) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MazeFormatError(f"cannot read file: {exc}", source=path) from exc
+    except json.JSONDecodeError as exc:
+        raise MazeFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", source=path) from exc
+
+
+def _require(doc: dict, key: str, source: str | None) -> Any:
+    if not isinstance(doc, dict):
+        raise MazeFormatError("top level must be a JSON object", source=source)
+    if key not in doc:
+        raise MazeFormatError("missing", source=source, field=key)
+    return doc[key]
+
+
+def _pair(value: Any, key: str, source: str | None) -> Cell:
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value)):
+        raise MazeFormatError(f"expected [row, col] integers, got {value!r}", source=source, field=key)
+    return (int(value[0]), int(value[1]))
+
+
+def _array01(value: Any, key: str, shape: tuple[int, int] | None, source: str | None) -> np.ndarray:
+    try:
+        arr = np.asarray(value)
+    except ValueError as exc:
+        raise MazeFormatError("rows have different lengths", source=source, field=key) from exc
+    if shape is not None and shape[1] == 0 and arr.size == 0:
+        arr = arr.reshape(shape)
+    if arr.ndim != 2 or arr.dtype.kind not in "iub" or not np.isin(arr, (0, 1)).all():
+        raise MazeFormatError("expected a 2-D array of 0/1 integers", source=source, field=key)
+    if shape is not None and arr.shape != shape:
+        raise MazeFormatError(f"expected shape {shape}, got {arr.shape}", source=source, field=key)
+    return arr.astype(np.uint8)
+
+
+# --- our own format -------------------------------------------------------------------------------
+
+def maze_to_dict(maze: Maze) -> dict[str, Any]:
+    """Return the JSON-ready dict of ``maze`` in our versioned format."""
+    return {
+        "format": MAZE_FORMAT, "version": FORMAT_VERSION, "rows": maze.rows, "cols": maze.cols,
+        "vertical_walls": maze.vertical_walls.astype(int).tolist(),
+        "horizontal_walls": maze.horizontal_walls.astype(int).tolist(),
+        "openings": [{"side": o.side, "index": o.index} for o in maze.openings],
+        "start": list(maze.start), "goal": list(maze.goal), "meta": maze.meta,
+    }
+
+
+def grid_to_dict(grid: Grid) -> dict[str, Any]:
+    """Return the JSON-ready dict of ``grid`` in our versioned format."""
+    return {"format": GRID_FORMAT, "version": FORMAT_VERSION, "grid": grid.blocks.astype(int).tolist(),
+            "start": list(grid.start), "goal": list(grid.goal), "meta": grid.meta}
+
+
+def maze_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Maze:
+    """Return the ``Maze`` of a dict in our format; raises ``MazeFormatError`` naming the field."""
+    _check_header(doc, MAZE_FORMAT, source)
+    rows, cols = (_require(doc, k, source) for k in ("rows", "cols"))
+    for key, value in (("rows", rows), ("cols", cols)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise MazeFormatError(f"expected a positive integer, got {value!r}", source=source, field=key)
+    vertical = _array01(_require(doc, "vertical_walls", source), "vertical_walls", (rows, cols - 1), source)
+    horizontal = _array01(_require(doc, "horizontal_walls", source), "horizontal_walls", (rows - 1, cols), source)
+    openings = []
+    for i, item in enumerate(doc.get("openings", [])):
+        if not isinstance(item, dict) or item.get("side") not in SIDES or not isinstance(item.get("index"), int):
+            raise MazeFormatError(f"expected {{side, index}}, got {item!r}", source=source, field=f"openings[{i}]")
+        openings.append(Opening(item["side"], item["index"]))
+    meta = doc.get("meta", {})
+    try:
+        return Maze(rows, cols, vertical, horizontal, start=_pair(_require(doc, "start", source), "start", source),
+                    goal=_pair(_require(doc, "goal", source), "goal", source), openings=tuple(openings),
+                    meta=meta if isinstance(meta, dict) else {})
+    except MazeFormatError as exc:
+        raise MazeFormatError(str(exc).split(": ", 1)[-1], source=source, field=exc.field) from exc
+
+
+def grid_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Grid:
+    """Return the ``Grid`` of a dict in our grid format; raises ``MazeFormatError`` naming the field."""
+    _check_header(doc, GRID_FORMAT, source)
+    blocks = _array01(_require(doc, "grid", source), "grid", None, source)
+    return _checked_grid(blocks, _pair(_require(doc, "start", source), "start", source),
+                         _pair(_require(doc, "goal", source), "goal", source), source, doc.get("meta") or {})
+
+
+def _check_header(doc: dict, expected: str, source: str | None) -> None:
+    fmt = _require(doc, "format", source)
+    if fmt != expected:
+        raise MazeFormatError(f"expected {expected!r}, got {fmt!r}", source=source, field="format")
+    version = _require(doc, "version", source)
+    if version != FORMAT_VERSION:
+        raise MazeFormatError(f"unsupported version {version!r} (this release reads {FORMAT_VERSION})",
+                              source=source, field="version")
+
+
+def _checked_grid(blocks: np.ndarray, start: Cell, goal: Cell, source: str | None, meta: dict) -> Grid:
+    for key, cell in (("start", start), ("goal", goal)):
+        if not (0 <= cell[0] < blocks.shape[0] and 0 <= cell[1] < blocks.shape[1]):
+            raise MazeFormatError(f"{list(cell)} is outside the {blocks.shape[0]}x{blocks.shape[1]} grid",
+                                  source=source, field=key)
+        if blocks[cell]:
+            raise MazeFormatError(f"{list(cell)} is inside a wall", source=source, field=key)
+    grid = Grid(blocks, start, goal, meta=meta)
+    if shortest_path(grid) is None:
+        raise MazeFormatError(f"goal {list(goal)} is unreachable from start {list(start)}", source=source,
+                              field="goal")
+    return grid
+
+
+# --- the LLM maze benchmark's format --------------------------------------------------------------
+
+@dataclass
+class MazeBenchRecord:
+    """One benchmark maze: the ``grid`` as given (with its coordinates), its path, nonce and ring form."""
+
+    grid: Grid
+    shortest_path: list[Cell]
+    nonce: int
+    ringed: bool
+    source: str | None = None
+
+    def to_maze(self) -> Maze:
+        """Return the cell ``Maze`` of this record; raises ``MazeFormatError`` if the grid is not a cell maze."""
+        blocks = self.grid.blocks
+        if self.ringed:
+            return Grid(blocks, self.grid.start, self.grid.goal).to_maze()
+        h, w = blocks.shape
+        h2, w2 = h - (h % 2 == 0), w - (w % 2 == 0)
+        if not (blocks[h2:, :] == 1).all() or not (blocks[:, w2:] == 1).all():
+            raise MazeFormatError("an even-sized grid must have an uncarved last row/column",
+                                  source=self.source, field="grid")
+        core = np.ones((h2 + 2, w2 + 2), dtype=np.uint8)
+        core[1:-1, 1:-1] = blocks[:h2, :w2]
+        for key, cell in (("start", self.grid.start), ("goal", self.grid.goal)):
+            if cell[0] % 2 or cell[1] % 2:
+                raise MazeFormatError(f"{list(cell)} is not a cell (even, even)", source=self.source, field=key)
+        start = (self.grid.start[0] // 2, self.grid.start[1] // 2)
+        goal = (self.grid.goal[0] // 2, self.grid.goal[1] // 2)
+        return Maze.from_blocks(core, start, goal, source=self.source, meta={"nonce": self.nonce})
+
+
+def _has_ring(blocks: np.ndarray, start: Cell, goal: Cell) -> bool:
+    h, w = blocks.shape
+    border = np.concatenate([blocks[0], blocks[-1], blocks[:, 0], blocks[:, -1]])
+    odd = all(v % 2 == 1 for v in (*start, *goal))
+    return bool(h % 2 and w % 2 and border.all() and odd)
+
+
+def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> MazeBenchRecord:
+    """Return the record of a benchmark JSON dict, checking shapes, endpoints, reachability and the path."""
+    blocks = _array01(_require(doc, "grid", source), "grid", None, source)
+    for key, size in (("height", blocks.shape[0]), ("width", blocks.shape[1])):
+        if key in doc and doc[key] != size:
+            raise MazeFormatError(f"says {doc[key]!r} but the grid has {size}", source=source, field=key)
+    start = _pair(_require(doc, "start", source), "start", source)
+    goal = _pair(_require(doc, "goal", source), "goal", source)
+    grid = _checked_grid(blocks, start, goal, source, {})
+    path = doc.get("shortest_path")
+    if path is None:
+        path = shortest_path(grid)
+    else:
+        if not isinstance(path, list):
+            raise MazeFormatError("expected a list of [row, col]", source=source, field="shortest_path")
+        path = [_pair(p, "shortest_path", source) for p in path]
+        check = validate_path(grid, path)
+        if not check.valid:
+            raise MazeFormatError(check.reason, source=source, field="shortest_path")
+        best = shortest_path(grid)
+        if len(path) != len(best):
+            raise MazeFormatError(f"has {len(path)} cells but the shortest path has {len(best)}",
+                                  source=source, field="shortest_path")
+    nonce = doc.get("nonce", 0)
+    if not isinstance(nonce, int):
+        raise MazeFormatError(f"expected an integer, got {nonce!r}", source=source, field="nonce")
+    grid.meta = {"nonce": nonce}
+    return MazeBenchRecord(grid, path, nonce, _has_ring(blocks, start, goal), source)
+
+
+def mazebench_to_dict(maze: Maze, *, nonce: int = 0, size: tuple[int, int] | None = None) -> dict[str, Any]:
+    """Return ``maze`` in the benchmark's own form (no outer ring, cells at even indices).
+
+    ``size`` (height, width) pads an even-sized grid with an uncarved last row/column; it must
+    be ``2*rows-1`` or ``2*rows`` high and likewise wide.
+    """
+    inner = maze.to_blocks()[1:-1, 1:-1]
+    h, w = size or inner.shape
+    if h not in (inner.shape[0], inner.shape[0] + 1) or w not in (inner.shape[1], inner.shape[1] + 1):
+        raise MazeFormatError(f"size {h}x{w} does not fit a {maze.rows}x{maze.cols}-cell maze", field="size")
+    grid = np.ones((h, w), dtype=np.uint8)
+    grid[: inner.shape[0], : inner.shape[1]] = inner
+    path = shortest_path(maze)
+    return {
+        "width": int(w), "height": int(h), "grid": grid.astype(int).tolist(),
+        "start": [2 * maze.start[0], 2 * maze.start[1]], "goal": [2 * maze.goal[0], 2 * maze.goal[1]],
+        "shortest_path": _expand_cell_path(path), "nonce": int(nonce),
+    }
+
+
+def _expand_cell_path(path: list[Cell]) -> list[list[int]]:
+    """Return a cell path as benchmark-grid coordinates, including the passage blocks between cells."""
+    out = [[2 * path[0][0], 2 * path[0][1]]]
+    for (r0, c0), (r1, c1) in zip(path, path[1:]):
+        out.append([r0 + r1, c0 + c1])
+        out.append([2 * r1, 2 * c1])
+    return out
+
+
+def cells_for_size(height: int, width: int) -> tuple[int, int]:
+    """Return the ``(rows, cols)`` of cells that a benchmark grid of ``height x width`` holds."""
+    if height < 1 or width < 1:
+        raise MazeFormatError(f"size must be positive, got {height}x{width}", field="size")
+    return ((height + 1) // 2, (width + 1) // 2)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Return ``(height, width)`` of a size string ``"HxW"``; raises ``MazeFormatError`` naming the size."""
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match or int(match[1]) < 1 or int(match[2]) < 1:
+        raise MazeFormatError(f"expected a size like 9x9, got {text!r}", field="size")
+    return int(match[1]), int(match[2])
+
+
+def size_directory(mazes_dir: str | os.PathLike, size: str) -> Path:
+    """Return the benchmark directory for ``size``: the exact name first, else the first (sorted) that contains it."""
+    root = Path(mazes_dir)
+    if not root.is_dir():
+        raise MazeFormatError("mazes directory not found", source=root)
+    exact = root / size
+    if exact.is_dir():
+        return exact
+    fuzzy = sorted(p for p in root.iterdir() if p.is_dir() and size in p.name)
+    if not fuzzy:
+        raise MazeFormatError(f"no directory named or containing {size!r}", source=root, field="size")
+    return fuzzy[0]
+
+
+def mazebench_files(mazes_dir: str | os.PathLike, size: str | None = None) -> list[Path]:
+    """Return the benchmark maze files of ``size`` (or every size) ordered by size and index."""
+    dirs = [size_directory(mazes_dir, size)] if size else sorted(p for p in Path(mazes_dir).iterdir() if p.is_dir())
+    files = []
+    for d in dirs:
+        for p in d.iterdir():
+            m = MAZEBENCH_NAME.match(p.name)
+            if m:
+                files.append(((int(m[1]), int(m[2]), int(m[3])), p))
+    return [p for _, p in sorted(files)]
+
+
+def write_mazebench(maze: Maze, mazes_dir: str | os.PathLike, index: int, *, nonce: int = 0,
+                    size: tuple[int, int] | None = None) -> Path:
+    """Write ``maze`` as ``<mazes_dir>/<H>x<W>/maze_<H>x<W>_<index>.json``; return the path."""
+    doc = mazebench_to_dict(maze, nonce=nonce, size=size)
+    tag = f"{doc['height']}x{doc['width']}"
+    return write_json_atomic(Path(mazes_dir) / tag / f"maze_{tag}_{index}.json", doc)
+
+
+# --- one entry point for every format -------------------------------------------------------------
+
+def layout_from_dict(doc: Any, *, source: str | None = None) -> Maze | Grid:
+    """Return the layout of a parsed document in any supported format (a benchmark file gives its Maze when it is one)."""
+    if not isinstance(doc, dict):
+        raise MazeFormatError("top level must be a JSON object", source=source)
+    fmt = doc.get("format")
+    if fmt == MAZE_FORMAT:
+        return maze_from_dict(doc, source=source)
+    if fmt == GRID_FORMAT:
+        return grid_from_dict(doc, source=source)
+    if fmt is not None:
+        raise MazeFormatError(f"unknown format {fmt!r}", source=source, field="format")
+    record = mazebench_from_dict(doc, source=source)
+    try:
+        return record.to_maze()
+    except MazeFormatError:
+        return record.grid
+
+
+def load_layout(path: str | os.PathLike) -> Maze | Grid:
+    """Return the maze or grid stored at ``path`` (our JSON or the benchmark's JSON)."""
+    return layout_from_dict(read_json(path), source=str(path))
+
+
+def save_layout(layout: Maze | Grid, path: str | os.PathLike) -> Path:
+    """Write ``layout`` to ``path`` in our versioned JSON; return the path."""
+    doc = maze_to_dict(layout) if isinstance(layout, Maze) else grid_to_dict(layout)
+    return write_json_atomic(path, doc)

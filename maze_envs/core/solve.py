@@ -1,0 +1,100 @@
+"""Solvers on any layout (``Maze`` cells or ``Grid`` blocks): BFS distances, shortest paths, path checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from scipy.sparse import csgraph
+
+from .maze import Cell, Grid, Maze
+
+Layout = Maze | Grid
+
+
+def distance_map(layout: Layout, source: Cell | None = None) -> np.ndarray:
+    """Return BFS move counts from ``source`` (default: start) to every node, shaped like the layout; -1 = unreachable."""
+    source = layout.start if source is None else source
+    dist = csgraph.shortest_path(layout.adjacency, unweighted=True, indices=layout.index(source))
+    out = np.where(np.isinf(dist), -1, dist).astype(np.int64)
+    return out.reshape(layout.shape)
+
+
+def shortest_path(layout: Layout, start: Cell | None = None, goal: Cell | None = None) -> list[Cell] | None:
+    """Return a shortest path from ``start`` to ``goal`` (defaults: the layout's), both ends included; None if unreachable."""
+    start = layout.start if start is None else start
+    goal = layout.goal if goal is None else goal
+    _, pred = csgraph.breadth_first_order(layout.adjacency, layout.index(start), directed=False,
+                                          return_predecessors=True)
+    node = layout.index(goal)
+    if node != layout.index(start) and pred[node] < 0:
+        return None
+    path = [node]
+    while node != layout.index(start):
+        node = int(pred[node])
+        path.append(node)
+    return [layout.coord(i) for i in reversed(path)]
+
+
+def path_length(layout: Layout, start: Cell | None = None, goal: Cell | None = None) -> int:
+    """Return the number of moves on a shortest path (-1 if unreachable)."""
+    goal = layout.goal if goal is None else goal
+    return int(distance_map(layout, start)[goal])
+
+
+def pair_path_lengths(layout: Layout, cells: Sequence[Cell]) -> np.ndarray:
+    """Return the ``len(cells) x len(cells)`` matrix of shortest path lengths in cells counted (moves + 1); 0 = unreachable."""
+    idx = [layout.index(c) for c in cells]
+    dist = csgraph.shortest_path(layout.adjacency, unweighted=True, indices=idx)[:, idx]
+    return np.where(np.isinf(dist), 0, dist + 1).astype(np.int64)
+
+
+def border_path_lengths(maze: Maze) -> tuple[list[Cell], np.ndarray]:
+    """Return the maze's border cells and the matrix of path lengths (cells, both ends counted) between them."""
+    cells = maze.border_cells()
+    return cells, pair_path_lengths(maze, cells)
+
+
+@dataclass(frozen=True)
+class PathCheck:
+    """Outcome of ``validate_path``: ``valid``; else ``reason`` and the index of the first bad step."""
+
+    valid: bool
+    reason: str = ""
+    index: int = -1
+    reaches_goal: bool = False
+
+
+def validate_path(layout: Layout, path: Sequence[Cell], *, require_start: bool = True,
+                  require_goal: bool = True) -> PathCheck:
+    """Return whether ``path`` is a walk of 4-adjacent moves that cross no wall (optionally start to goal).
+
+    Checks, in order: empty, start, goal, then each step for bounds, adjacency and walls.
+    """
+    cells = [tuple(int(v) for v in p) for p in path]
+    if not cells:
+        return PathCheck(False, "empty path", 0)
+    if require_start and cells[0] != layout.start:
+        return PathCheck(False, f"path starts at {cells[0]}, not at start {layout.start}", 0)
+    reaches = cells[-1] == layout.goal
+    if require_goal and not reaches:
+        return PathCheck(False, f"path ends at {cells[-1]}, not at goal {layout.goal}", len(cells) - 1)
+    if isinstance(layout, Grid) and not layout.is_free(cells[0]):
+        return PathCheck(False, f"{cells[0]} is a wall or out of bounds", 0)
+    for i in range(1, len(cells)):
+        a, b = cells[i - 1], cells[i]
+        if not layout.contains(b):
+            return PathCheck(False, f"{b} is out of bounds", i)
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            return PathCheck(False, f"{a} to {b} is not a 4-adjacent move", i)
+        if not layout.passable(a, b):
+            return PathCheck(False, f"{a} to {b} crosses a wall", i)
+    return PathCheck(True, reaches_goal=reaches)
+
+
+def is_perfect(maze: Maze) -> bool:
+    """Return whether ``maze`` is a spanning tree: ``rows*cols - 1`` passages and connected."""
+    if maze.num_passages != maze.num_cells - 1:
+        return False
+    return bool((distance_map(maze, (0, 0)) >= 0).all())

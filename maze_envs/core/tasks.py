@@ -1,0 +1,143 @@
+"""Generation-task datasets: puzzle/solution images for image and video models, and benchmark text mazes.
+
+Difficulty labels map to square maze sizes in cells (the original benchmark used 3x3 to 13x13):
+
+========  ============
+label     cells
+========  ============
+easy      3x3 .. 5x5
+medium    6x6 .. 9x9
+hard      10x10 .. 13x13
+========  ============
+
+Variants set where start and goal go: ``var1_fixed_both`` (top-left to bottom-right corner),
+``var2_random_both`` (two distinct random cells), ``var3_far`` (ends of a longest shortest path).
+File names follow the pixel evaluator's convention:
+``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}.png`` and ``..._solution.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from .errors import MazeConfigError
+from .formats import cells_for_size, maze_to_dict, parse_size, write_mazebench
+from .generate import GENERATORS, Placement, generate
+from .maze import Maze
+from .render import ImageStyle, render_task
+from .solve import shortest_path
+
+DIFFICULTIES: dict[str, tuple[int, int]] = {"easy": (3, 5), "medium": (6, 9), "hard": (10, 13)}
+VARIANTS: dict[str, Placement] = {"var1_fixed_both": "corner", "var2_random_both": "random", "var3_far": "far"}
+
+
+def difficulty_of(rows: int, cols: int) -> str:
+    """Return the difficulty label of a ``rows x cols`` maze (by its larger side)."""
+    side = max(rows, cols)
+    for label, (_, high) in DIFFICULTIES.items():
+        if side <= high:
+            return label
+    return "hard"
+
+
+def task_stem(algo: str, difficulty: str, rows: int, cols: int, idx: int, variant: str) -> str:
+    """Return the file stem of a task: ``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}``."""
+    return f"{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}"
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """One task to generate: algorithm, difficulty, index, variant and its own seed."""
+
+    algo: str
+    difficulty: str
+    idx: int
+    variant: str
+    seed: int
+
+
+def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, seed: int,
+               variants: Sequence[str] = ("var1_fixed_both",)) -> list[TaskSpec]:
+    """Return every task of the cross product; each gets a seed derived from ``seed`` and its position."""
+    for name, values, table in (("--algos", algos, GENERATORS), ("--difficulties", difficulties, DIFFICULTIES),
+                                ("--variants", variants, VARIANTS)):
+        for value in values:
+            if value not in table:
+                raise MazeConfigError(f"{name}: unknown value {value!r}; choose from {', '.join(table)}")
+    if count < 1:
+        raise MazeConfigError(f"--count must be at least 1, got {count}")
+    combos = [(a, d, i, v) for a in algos for d in difficulties for v in variants for i in range(count)]
+    seeds = np.random.SeedSequence(seed).generate_state(len(combos), dtype=np.uint32)
+    return [TaskSpec(a, d, i, v, int(s)) for (a, d, i, v), s in zip(combos, seeds)]
+
+
+def build_task_maze(spec: TaskSpec) -> Maze:
+    """Return the maze of a task spec (its size drawn from the difficulty's range)."""
+    rng = np.random.default_rng(spec.seed)
+    low, high = DIFFICULTIES[spec.difficulty]
+    side = int(rng.integers(low, high + 1))
+    maze = generate(side, side, spec.algo, rng, placement=VARIANTS[spec.variant])
+    maze.meta["seed"] = spec.seed
+    return maze
+
+
+def write_task(spec: TaskSpec, out_dir: Path, style: ImageStyle | None = None, image_px: int | None = None) -> dict:
+    """Write a task's puzzle and solution PNGs into ``out_dir``; return its metadata record."""
+    maze = build_task_maze(spec)
+    style = style or (ImageStyle.fit(maze.rows, maze.cols, image_px) if image_px else ImageStyle())
+    stem = task_stem(spec.algo, spec.difficulty, maze.rows, maze.cols, spec.idx, spec.variant)
+    puzzle, geometry = render_task(maze, style)
+    solution, _ = render_task(maze, style, solution=True)
+    puzzle.save(out_dir / f"{stem}.png")
+    solution.save(out_dir / f"{stem}_solution.png")
+    path = shortest_path(maze)
+    return {
+        "id": stem, "puzzle": f"{stem}.png", "solution": f"{stem}_solution.png", "algorithm": spec.algo,
+        "difficulty": spec.difficulty, "variant": spec.variant, "index": spec.idx, "seed": spec.seed,
+        "rows": maze.rows, "cols": maze.cols, "maze": maze_to_dict(maze), "geometry": geometry.to_dict(),
+        "shortest_path": [list(c) for c in path], "path_length": len(path),
+    }
+
+
+def write_jsonl(path: Path, records: Iterable[dict]) -> None:
+    """Write ``records`` as JSON lines to ``path`` through a temporary file and a rename."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for record in records:
+            fh.write(json.dumps(record) + "\n")
+    os.replace(tmp, path)
+
+
+def generate_tasks(specs: Sequence[TaskSpec], out_dir: str | os.PathLike, *, style: ImageStyle | None = None,
+                   image_px: int | None = None, progress: Callable[[Iterable], Iterator] = iter) -> Path:
+    """Write every task's images and ``metadata.jsonl`` into ``out_dir``; return the metadata path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    records = [write_task(spec, out, style, image_px) for spec in progress(specs)]
+    meta = out / "metadata.jsonl"
+    write_jsonl(meta, records)
+    return meta
+
+
+def generate_text_mazes(sizes: Sequence[str], count: int, seed: int, out_dir: str | os.PathLike, *,
+                        algorithm: str = "dfs", placement: Placement = "corner",
+                        progress: Callable[[Iterable], Iterator] = iter) -> list[Path]:
+    """Write ``count`` benchmark-format mazes per size under ``out_dir``; maze i uses seed ``seed + i``."""
+    if count < 1:
+        raise MazeConfigError(f"--count must be at least 1, got {count}")
+    jobs = []
+    for size in sizes:
+        height, width = parse_size(size)
+        jobs += [(height, width, i) for i in range(count)]
+    written = []
+    for height, width, i in progress(jobs):
+        rows, cols = cells_for_size(height, width)
+        maze = generate(rows, cols, algorithm, seed + i, placement=placement)
+        written.append(write_mazebench(maze, out_dir, i, nonce=seed + i, size=(height, width)))
+    return written

@@ -1,0 +1,1 @@
+"""Gymnasium environments; importing ``maze_envs`` registers every id listed in ``registration``."""
