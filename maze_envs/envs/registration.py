@@ -1,0 +1,32 @@
+"""The table of registered environment ids; ``maze_envs`` registers them on import."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered id: its entry point, episode step limit, default kwargs and vector entry point."""
+
+    id: str
+    entry_point: str
+    max_episode_steps: int | None = None
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    vector_entry_point: str | None = None
+
+
+# One line per environment id; versioned ids never change their observation semantics.
+ENV_ENTRIES: tuple[EnvEntry, ...] = ()
+
+
+def register_envs() -> None:
+    """Register every entry of ``ENV_ENTRIES`` with Gymnasium (idempotent)."""
+    for entry in ENV_ENTRIES:
+        if entry.id in gym.registry:
+            continue
+        gym.register(id=entry.id, entry_point=entry.entry_point, max_episode_steps=entry.max_episode_steps,
+                     kwargs=dict(entry.kwargs), vector_entry_point=entry.vector_entry_point)
