@@ -147,6 +147,12 @@ class ChatClient:
                     self._client = openai.OpenAI(base_url=self.base_url, **common)
             return self._client
 
+    def messages(self, messages: str | Sequence[Message], *, images: Sequence[ImageLike] = (),
+                 video: Any = None) -> list[Message]:
+        """Return ``messages`` with media attached as this endpoint takes them (see ``build_messages``)."""
+        return build_messages(messages, images, video, video_frames=self.config.video_frames,
+                              native_video=self.config.video_mode == "native")
+
     def chat(self, messages: str | Sequence[Message], *, images: Sequence[ImageLike] = (), video: Any = None,
              use_cache: bool = True, **params: Any) -> Reply:
         """Return the model's reply to ``messages`` with ``images`` / ``video`` attached.
@@ -155,8 +161,7 @@ class ChatClient:
         ``LLMAuthError`` when the key is rejected, ``LLMConnectionError`` when the endpoint stays
         unreachable or keeps timing out, ``LLMError`` for other failures.
         """
-        msgs = build_messages(messages, images, video, video_frames=self.config.video_frames,
-                              native_video=self.config.video_mode == "native")
+        msgs = self.messages(messages, images=images, video=video)
         key = cache_key(self.config.model, msgs, params)
         if self.cache is not None and use_cache:
             entry = self.cache.get(key)

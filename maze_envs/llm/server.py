@@ -195,18 +195,23 @@ class ModelServer:
         with self._lock:
             self._in_flight -= 1
 
+    def bind(self) -> str:
+        """Bind the socket (port 0 = a free port) without serving yet; return the base URL."""
+        if self._httpd is None:
+            self._httpd = _HTTPServer((self.host, self.port), _Handler)
+            self._httpd.owner = self
+        return self.base_url
+
     def start(self) -> str:
-        """Bind (port 0 = a free port), serve in a daemon thread, and return the base URL."""
-        self._httpd = _HTTPServer((self.host, self.port), _Handler)
-        self._httpd.owner = self
+        """Bind, serve in a daemon thread, and return the base URL."""
+        self.bind()
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="maze-envs-model-server", daemon=True)
         self._thread.start()
         return self.base_url
 
     def serve_forever(self) -> None:
-        """Bind and serve in the calling thread until interrupted."""
-        self._httpd = _HTTPServer((self.host, self.port), _Handler)
-        self._httpd.owner = self
+        """Bind if needed and serve in the calling thread until interrupted."""
+        self.bind()
         try:
             self._httpd.serve_forever()
         finally:
