@@ -121,6 +121,10 @@ def test_resume_after_an_interrupted_run(tmp_path, capsys):
     summary = read_json(tmp_path / "out" / "summary.json")
     assert not summary["finished"] and "rejected" in summary["stopped_by"]
 
+    log = tmp_path / "out" / "results.jsonl"
+    assert len(log.read_text().splitlines()) == 3
+    with open(log, "a") as fh:
+        fh.write('{"id": "p03", "status": "o')  # a record cut off by the interruption
     with ModelServer(math_policy) as server:
         assert judge_math(manifest, tmp_path / "out", server, "--no-cache", "--resume", "--workers", "2") == 0
         assert sorted(problem_index(r) for r in server.requests) == [3, 4, 5]
@@ -128,6 +132,7 @@ def test_resume_after_an_interrupted_run(tmp_path, capsys):
     assert [r["id"] for r in records] == [f"p{i:02d}" for i in range(n)] and all(r["status"] == "ok" for r in records)
     summary = read_json(tmp_path / "out" / "summary.json")
     assert summary["finished"] and summary["counts"] == {"items": n, "resumed": 3, "judged_now": 3}
+    assert len(log.read_text().splitlines()) == n
 
 
 def test_bad_inputs_name_the_file_and_field_and_missing_media_is_a_per_item_error(tmp_path, capsys):

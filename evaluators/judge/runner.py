@@ -4,14 +4,16 @@ record each result incrementally, resume, and summarise."""
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from maze_envs.core.errors import MazeEnvsError
-from maze_envs.core.formats import read_json, write_json_atomic
+from maze_envs.core.formats import write_json_atomic
 from maze_envs.core.progress import progress
+from maze_envs.core.tasks import write_jsonl
 from maze_envs.llm import SERVER_NOTE, ChatClient, LLMAuthError, LLMConnectionError, map_unordered
 
 from .parse import parse_verdict
@@ -19,6 +21,7 @@ from .template import PromptTemplate
 
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".avi", ".mkv")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+LOG_NAME = "results.jsonl"
 RESULTS_NAME = "results.json"
 SUMMARY_NAME = "summary.json"
 DONE_STATUSES = ("ok", "parse_error")
@@ -128,13 +131,19 @@ def summarise(records: list[dict[str, Any]], task: JudgeTask) -> dict[str, Any]:
                                       for g in groups}}
 
 
-def _load_done(path: Path, task: JudgeTask, ids: set[str]) -> list[dict[str, Any]]:
+def _load_done(path: Path, ids: set[str]) -> list[dict[str, Any]]:
+    """Return the last record per item id in the JSONL log at ``path`` that is done (a cut-off last line is ignored)."""
     if not path.exists():
         return []
-    doc = read_json(path)
-    if not isinstance(doc, dict) or doc.get("task") != task.name:
-        return []
-    return [r for r in doc.get("records", []) if r.get("id") in ids and r.get("status") in DONE_STATUSES]
+    latest: dict[str, dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and record.get("id") in ids:
+            latest[record["id"]] = record
+    return [r for r in latest.values() if r.get("status") in DONE_STATUSES]
 
 
 def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, output_dir: str | Path, *,
@@ -142,16 +151,19 @@ def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, o
               extra_summary: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None) -> JudgeRun:
     """Judge every item with ``workers`` concurrent requests; return the run.
 
-    ``results.json`` is rewritten atomically after each item, so an interrupted run loses nothing;
-    with ``resume`` items already ``ok`` or ``parse_error`` there are skipped. A per-item failure is
-    recorded as ``error`` and the run goes on; a rejected key or an unreachable endpoint stops the run
-    (results so far are kept) and is raised. ``extra_summary(records)`` adds sections to the summary.
+    Each record is appended to ``results.jsonl`` as soon as it is done, so an interrupted run loses
+    nothing; ``results.json`` (all records in item order) and ``summary.json`` are written atomically
+    at the end, or when the run stops. With ``resume`` items already ``ok`` or ``parse_error`` in the
+    log are skipped. A per-item failure is recorded as ``error`` and the run goes on; a rejected key or
+    an unreachable endpoint stops the run (results so far are kept) and is raised.
+    ``extra_summary(records)`` adds sections to the summary.
     """
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    results_path, summary_path = out / RESULTS_NAME, out / SUMMARY_NAME
+    log_path, results_path, summary_path = out / LOG_NAME, out / RESULTS_NAME, out / SUMMARY_NAME
     params = dict(params or {})
-    done = _load_done(results_path, task, {i.id for i in items}) if resume else []
+    done = _load_done(log_path, {i.id for i in items}) if resume else []
+    write_jsonl(log_path, done)
     done_ids = {r["id"] for r in done}
     todo = [i for i in items if i.id not in done_ids]
     records = list(done)
@@ -179,16 +191,19 @@ def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, o
         return summary
 
     stream = map_unordered(lambda item: judge_item(client, task, item, params), todo, workers)
-    with contextlib.closing(stream):
-        for item, record, error in progress(stream, desc=f"judge {task.name}", total=len(todo)):
-            if isinstance(error, (LLMAuthError, LLMConnectionError)):
-                save(False, str(error))
-                raise error
-            if error is not None and not isinstance(error, MazeEnvsError):
-                raise error
-            if error is not None:
-                record = {"id": item.id, "file": str(item.file), task.group_name: item.group, "status": "error",
-                          "error": str(error), "model": client.config.model, **item.meta}
-            records.append(record)
-            save(False)
+    with contextlib.closing(stream), open(log_path, "a", encoding="utf-8") as log:
+        try:
+            for item, record, error in progress(stream, desc=f"judge {task.name}", total=len(todo)):
+                if isinstance(error, (LLMAuthError, LLMConnectionError)) or \
+                        (error is not None and not isinstance(error, MazeEnvsError)):
+                    raise error
+                if error is not None:
+                    record = {"id": item.id, "file": str(item.file), task.group_name: item.group, "status": "error",
+                              "error": str(error), "model": client.config.model, **item.meta}
+                records.append(record)
+                log.write(json.dumps(record, ensure_ascii=False) + "\n")
+                log.flush()
+        except BaseException as exc:
+            save(False, str(exc) or type(exc).__name__)
+            raise
     return JudgeRun(records, save(True), results_path, summary_path)
