@@ -161,7 +161,8 @@ MAZE_PASS = "**VALID_ROUTE:** 1\n**REACHES_GOAL:** 1\n**WALL_CROSSING:** 0\n**AC
 MAZE_WALL = "- VALID_ROUTE: 1\n- REACHES_GOAL: 1\n- WALL_CROSSING: 1\n- ACTION_REFLECTION: 0"
 
 
-def test_maze_judge_on_images_and_video_with_pixel_agreement(tmp_path, capsys):
+def test_maze_judge_on_images_and_video_with_pixel_agreement(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("MAZE_ENVS_CACHE", str(tmp_path / "default-cache"))
     tasks = tmp_path / "tasks"
     generate_tasks(task_specs(["dfs", "wilson"], ["easy"], 1, 3), tasks, image_px=96)
     stems = sorted(json.loads(line)["id"] for line in (tasks / "metadata.jsonl").read_text().splitlines())
@@ -186,8 +187,9 @@ def test_maze_judge_on_images_and_video_with_pixel_agreement(tmp_path, capsys):
     code = main(["judge", "--task", "maze", "--input-dir", str(generated), "--tasks", str(tasks),
                  "--local-policy", "scripted", "--local-script", str(script), "--video-frames", "5",
                  "--pixel-results", str(tmp_path / "pixel.json"), "--output-dir", str(tmp_path / "out"),
-                 "--no-cache", *FAST_FLAGS])
+                 *FAST_FLAGS])
     assert code == 0
+    assert not (tmp_path / "default-cache").exists()  # local policies are cached only into an explicit --cache-dir
     summary = read_json(tmp_path / "out" / "summary.json")
     records = read_json(tmp_path / "out" / "results.json")["records"]
     assert [r["id"] for r in records] == [f"{a}.mp4", f"{a}_attempt.png", f"{a}_targeted_solution.png",

@@ -235,3 +235,17 @@ def test_serve_model_command_serves_the_oracle(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_the_hosted_default_endpoint_needs_a_key_before_any_request(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(LLMAuthError, match=r"needs an API key: set \$OPENAI_API_KEY"):
+        ChatClient(ModelConfig(model="gpt-test")).chat("x")
+
+
+def test_oracle_finds_a_maze_given_in_the_system_message():
+    maze = generate(3, 3, "prim", 2)
+    with ModelServer(OraclePolicy(mode="path")) as server:
+        text = client_for(server).chat([{"role": "system", "content": f"The maze:\n{render_text(maze)}"},
+                                        {"role": "user", "content": "Your path?"}]).text
+    assert validate_path(as_grid(maze), parse_path(text)).valid

@@ -36,7 +36,7 @@ def add_model_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--workers", type=int, default=1, help="concurrent requests (default 1)")
     group.add_argument("--no-cache", action="store_true", help="bypass the on-disk response cache")
     group.add_argument("--cache-dir", help="response cache directory (default $MAZE_ENVS_CACHE or "
-                                           "~/.cache/maze-envs/llm)")
+                                           "~/.cache/maze-envs/llm; with --local-policy only this one is used)")
     group.add_argument("--local-policy", help=f"start the local embedded model server in-process with this policy "
                                               f"({', '.join(POLICIES)} or module:callable) and use it")
     group.add_argument("--local-script", help="JSONL replies for --local-policy scripted")
@@ -57,7 +57,9 @@ def model_client(args: argparse.Namespace) -> Iterator[ChatClient]:
                                    api_key_env=args.api_key_env, api_version=args.api_version, timeout=args.timeout,
                                    max_retries=args.max_retries, backoff_base=args.backoff_base,
                                    video_frames=args.video_frames, video_mode=args.video_mode)
-        cache = None if args.no_cache else ResponseCache(Path(args.cache_dir) if args.cache_dir else default_cache_dir())
+        # Local policies answer for free and may change between runs: cache them only into an explicit --cache-dir.
+        use_cache = not args.no_cache and (args.cache_dir or not args.local_policy)
+        cache = ResponseCache(Path(args.cache_dir) if args.cache_dir else default_cache_dir()) if use_cache else None
         yield ChatClient(config, cache=cache)
     finally:
         if server is not None:

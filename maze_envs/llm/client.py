@@ -138,7 +138,10 @@ class ChatClient:
             if self._client is None:
                 import openai
 
-                key = self.config.api_key() or "no-key-set"
+                key = self.config.api_key()
+                if key is None and self.config.base_url is None:
+                    raise LLMAuthError(f"{self.base_url} needs an API key: set ${self.config.key_env}")
+                key = key or "no-key-set"
                 common = dict(api_key=key, timeout=self.config.timeout, max_retries=0)
                 if self.config.provider == "azure":
                     self._client = openai.AzureOpenAI(azure_endpoint=self.config.base_url,

@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from maze_envs.core.errors import MazeConfigError
 
+from .errors import redact
+
 Provider = Literal["openai", "azure"]
 PROVIDERS: tuple[str, ...] = ("openai", "azure")
 
@@ -56,6 +58,8 @@ class ModelConfig:
         """Return the JSON-ready settings for reports (no key, only the variable's name)."""
         out = asdict(self)
         out["api_key_env"] = self.key_env
+        if self.base_url:
+            out["base_url"] = redact(self.base_url, (self.api_key() or "",))
         return out
 
     def validated(self) -> "ModelConfig":

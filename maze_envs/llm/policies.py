@@ -94,7 +94,7 @@ _MOVE_QUESTION = re.compile(r"\b(next move|one move|single move|which direction|
 
 
 class OraclePolicy:
-    """Reads the last text maze in the last user message and answers correctly.
+    """Reads the last text maze in the last user message (else in the whole conversation) and answers correctly.
 
     ``mode`` ``path`` answers a shortest path ``(r,c),(r,c),...`` in the text grid's coordinates, ``move``
     one of up/down/left/right, ``auto`` a move when the view is partial, shows an agent, or the prompt
@@ -115,7 +115,11 @@ class OraclePolicy:
         try:
             maze = parse_text_maze(text, self.symbols)
         except MazeFormatError:
-            return PolicyReply("I cannot find a text maze in the prompt.")
+            try:  # the maze may sit in an earlier or system message
+                text = request.text(last_user_only=False)
+                maze = parse_text_maze(text, self.symbols)
+            except MazeFormatError:
+                return PolicyReply("I cannot find a text maze in the prompt.")
         mode = self.mode
         if mode == "auto":
             mode = "move" if (maze.partial or maze.agent is not None or _MOVE_QUESTION.search(text)) else "path"
