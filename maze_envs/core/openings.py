@@ -351,3 +351,10 @@ def generate_openings(rows: int, cols: int, num_openings: int, seed: Seed = None
         return drop_decoys(puzzle, rng) if check.leaking_decoys else puzzle
     raise OpeningsError(f"cannot make a {rows}x{cols} puzzle with {num_openings} openings after "
                         f"{max_attempts} mazes: {shortfall}")
+
+
+def connected_labels(maze: Maze, openings: dict[str, Opening]) -> list[tuple[str, str]]:
+    """Return every pair of labels (alphabetical) whose openings' cells are joined by a path in ``maze``, by BFS."""
+    labels = sorted(openings)
+    lengths = pair_path_lengths(maze, [openings[label].cell(maze.rows, maze.cols) for label in labels])
+    return [(labels[i], labels[j]) for i in range(len(labels)) for j in range(i + 1, len(labels)) if lengths[i, j]]
