@@ -22,8 +22,9 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .errors import MazeConfigError, MazeEnvsError
+from .errors import MazeConfigError, MazeEnvsError, MazeFormatError
 from .formats import read_json, write_json_atomic
+from .maze import Maze, Opening
 from .openings import OpeningsPuzzle, generate_openings
 from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
 
@@ -242,3 +243,24 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
             _append(ann, openings_record(puzzle, rendering, name, config.style, config.extras))
             written += 1
     return DatasetSummary(written, len(done), errors + len(failed), ann_path)
+
+
+def maze_from_record(record: dict[str, Any], source: str | None = None) -> tuple[Maze, dict[str, Opening]]:
+    """Return the maze of an annotation record (walls and openings) and its openings by label.
+
+    Needs ``rows``, ``cols``, ``vertical_walls``, ``horizontal_walls`` and ``openings``
+    (``label``, ``side``, ``index``); raises ``MazeFormatError`` naming the field otherwise.
+    """
+    for key in ("rows", "cols", "vertical_walls", "horizontal_walls", "openings"):
+        if key not in record:
+            raise MazeFormatError("missing (write the dataset without --no-extras)" if "walls" in key else "missing",
+                                  source=source, field=key)
+    try:
+        openings = {str(o["label"]): Opening(o["side"], int(o["index"])) for o in record["openings"]}
+        maze = Maze(int(record["rows"]), int(record["cols"]), np.asarray(record["vertical_walls"]),
+                    np.asarray(record["horizontal_walls"]), openings=tuple(openings.values()))
+    except MazeFormatError as exc:
+        raise MazeFormatError(str(exc), source=source) from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MazeFormatError(f"malformed walls or openings: {exc!r}", source=source) from exc
+    return maze, openings
