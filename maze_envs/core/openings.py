@@ -8,9 +8,9 @@ Procedure (``specs/openings-maze-dataset.md``):
    drawn uniformly (``opposite_sides`` keeps only pairs on opposite sides).
 3. Decoys: eligible border cells off the main path, in random order, each grow a region along
    open passages (never into the main path or an earlier decoy) of ``3 .. max(12, rows*cols*3/5)``
-   cells, which is then walled off. Cells that walling off cuts from the main region are joined
-   back to it through one opened wall each, so the main region stays a tree and the main path
-   is unchanged.
+   cells, which is then walled off. Pockets that walling off cuts from the main region are joined
+   back to it through one opened wall each where they border it (pockets enclosed by decoys stay
+   closed), so the main region stays a tree and the main path is unchanged.
 4. Labels ``A, B, C, ...`` go to the openings after a uniform shuffle.
 5. Validation: the pair must be connected with a long enough path (else the maze is redrawn);
    a decoy that reaches the pair makes the sample drop its decoys rather than be discarded.

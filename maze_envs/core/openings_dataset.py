@@ -27,6 +27,7 @@ from .formats import read_json, write_json_atomic
 from .maze import Maze, Opening
 from .openings import OpeningsPuzzle, generate_openings
 from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
+from .tasks import write_jsonl
 
 ANNOTATIONS = "annotations.jsonl"
 ERRORS = "errors.jsonl"
@@ -185,14 +186,6 @@ def _complete_lines(path: Path) -> list[dict]:
     return records
 
 
-def _rewrite(path: Path, records: Iterable[dict]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        for record in records:
-            fh.write(json.dumps(record) + "\n")
-    os.replace(tmp, path)
-
-
 def _append(fh, record: dict) -> None:
     fh.write(json.dumps(record) + "\n")
     fh.flush()
@@ -224,8 +217,8 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
                                   f"use them or another --out")
         done, failed = _complete_lines(ann_path), _complete_lines(err_path)
     write_json_atomic(cfg_path, settings, indent=2)
-    _rewrite(ann_path, done)
-    _rewrite(err_path, failed)
+    write_jsonl(ann_path, done)
+    write_jsonl(err_path, failed)
     finished = {r["image"] for r in done} | {r["image"] for r in failed}
     seeds = sample_seeds(config.seed, config.count)
     todo = [i for i in range(config.count) if image_name(i) not in finished]
