@@ -58,7 +58,8 @@ def test_minimal_records_and_variants(tmp_path):
 
 def test_explicit_flags_override_variants(tmp_path):
     assert main(["generate", "openings", "--count", "3", "--variant", "large-grids", "thick-walls", "--rows", "9",
-                 "--wall-width", "3", "--openings", "4", "--out", str(tmp_path)]) == 0
+                 "--wall-width", "3", "--openings", "4", "--no-balance", "--out", str(tmp_path)]) == 0
+    assert json.loads((tmp_path / "config.json").read_text())["balance"] is False
     for r in _records(tmp_path):
         assert r["rows"] == 9 and 14 <= r["cols"] <= 20 and r["wall_width"] == 3 and r["num_openings"] == 4
 

@@ -28,6 +28,9 @@ def register_target(targets: argparse._SubParsersAction) -> None:
                              "variable-size, thick-walls (8 px) | thin-walls (2 px)")
     parser.add_argument("--opposite-sides", action="store_true", default=None,
                         help="put the connected pair on opposite sides (same as --variant opposite-sides)")
+    parser.add_argument("--no-balance", action="store_true",
+                        help="skip the position balancing that keeps the connected pair from being guessable by "
+                             "where it sits (gives the spec's procedure as written)")
     parser.add_argument("--cell-size", type=int, default=None, help="cell size in pixels (default 32)")
     parser.add_argument("--wall-width", type=int, default=None, help="wall thickness in pixels (default 5)")
     parser.add_argument("--margin", type=int, default=None, help="white margin around the maze in pixels (default 8)")
@@ -59,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     from maze_envs.core.progress import progress
 
     config = apply_variants(
-        OpeningsDatasetConfig(count=args.count, seed=args.seed, extras=not args.no_extras), args.variant,
+        OpeningsDatasetConfig(count=args.count, seed=args.seed, extras=not args.no_extras,
+                              balance=not args.no_balance), args.variant,
         rows=_range("rows", args.rows), cols=_range("cols", args.cols), openings=_range("openings", args.openings),
         opposite_sides=args.opposite_sides, cell_size=args.cell_size, wall_width=args.wall_width,
         margin=args.margin, label_padding=args.label_padding, font=args.font)

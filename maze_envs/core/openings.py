@@ -14,15 +14,21 @@ Procedure (``specs/openings-maze-dataset.md``):
 4. Labels ``A, B, C, ...`` go to the openings after a uniform shuffle.
 5. Validation: the pair must be connected with a long enough path (else the maze is redrawn);
    a decoy that reaches the pair makes the sample drop its decoys rather than be discarded.
+6. Position balance (on by default, off for ``opposite_sides``): long paths join far-apart
+   openings more often, so steps 2-3 alone make the pair guessable from where the openings
+   sit (measured: opposite sides 33% vs 27% for a random pair of the same openings; same side
+   8% vs 20%). A finished sample is kept with ``balance_acceptance``, which evens this out.
 
 Path lengths count cells, both ends included (``pair_path_lengths``).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import string
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -36,6 +42,9 @@ from .solve import pair_path_lengths, shortest_path
 LABELS = string.ascii_uppercase
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
 MIN_DECOY_CELLS = 3
+POSITION_BALANCE = 0.2
+PRIOR_MAZES = 48
+MAX_BALANCE_DRAWS = 200
 
 
 class OpeningsError(MazeEnvsError):
@@ -238,6 +247,8 @@ def place_decoys(maze: Maze, candidates: Sequence[Opening], path: Sequence[Cell]
                  rng: np.random.Generator) -> list[tuple[Opening, list[Cell]]]:
     """Place up to ``count`` decoys (walling their regions off in ``maze``); return each opening with its region.
 
+    Pockets cut off by the walling are left for ``rejoin_orphans``.
+
     Candidates are tried in uniform random order; one on the main path or inside an earlier
     decoy is skipped, as is one whose region grows to fewer than three cells.
     """
@@ -263,13 +274,15 @@ def place_decoys(maze: Maze, candidates: Sequence[Opening], path: Sequence[Cell]
         for c in region:
             blocked[c] = True
         decoys.append((opening, region))
-    if decoys:
-        decoy_mask = np.zeros(maze.shape, dtype=bool)
-        for _, region in decoys:
-            for c in region:
-                decoy_mask[c] = True
-        rejoin_orphans(maze, path[0], decoy_mask, rng)
     return decoys
+
+
+def _decoy_mask(maze: Maze, decoys: Sequence[tuple[Opening, list[Cell]]]) -> np.ndarray:
+    mask = np.zeros(maze.shape, dtype=bool)
+    for _, region in decoys:
+        for cell in region:
+            mask[cell] = True
+    return mask
 
 
 def assign_labels(pair: tuple[Opening, Opening], decoys: Sequence[tuple[Opening, list[Cell]]],
@@ -310,19 +323,61 @@ def drop_decoys(puzzle: OpeningsPuzzle, rng: Seed = None) -> OpeningsPuzzle:
     return replace(puzzle, maze=maze, labels=labels, decoys={})
 
 
+@lru_cache(maxsize=1024)
+def pair_prior(rows: int, cols: int, corner_buffer: int = 1) -> np.ndarray:
+    """Return how likely each pair of eligible openings is to be picked by the pair step, read-only.
+
+    Averaged over ``PRIOR_MAZES`` DFS mazes drawn from a seed fixed by the size (the same table on
+    every run): entry ``[i, j]`` is the mean of ``1/(number of qualifying pairs)`` where pair
+    ``(i, j)`` qualifies, plus a small floor.
+    """
+    rng = np.random.default_rng([rows, cols, corner_buffer])
+    candidates = eligible_openings(rows, cols, corner_buffer)
+    prior = np.zeros((len(candidates), len(candidates)))
+    for _ in range(PRIOR_MAZES):
+        qualifying = qualifying_pairs(dfs(rows, cols, rng, (0, 0)), candidates)
+        if qualifying.any():
+            prior += qualifying / qualifying.sum()
+    prior = prior / PRIOR_MAZES + 1e-9
+    prior.flags.writeable = False
+    return prior
+
+
+def balance_acceptance(rows: int, cols: int, pair: tuple[Opening, Opening], openings: Sequence[Opening],
+                       corner_buffer: int = 1) -> float:
+    """Return the probability of keeping a sample whose ``openings`` include the connected ``pair``.
+
+    Long paths join far-apart openings more often, so the pair step alone favours far and
+    opposite-side pairs over the decoys' pairs. Keeping a sample with probability
+    ``min(1, POSITION_BALANCE * mean prior of all its opening pairs / prior of the connected pair)``
+    evens that out (``pair_prior``); measured over many seeds the pair's side relation and
+    spread then match those of a random pair of the same puzzle's openings.
+    """
+    index = {o: i for i, o in enumerate(eligible_openings(rows, cols, corner_buffer))}
+    prior = pair_prior(rows, cols, corner_buffer)
+    ids = [index[o] for o in openings]
+    mean = float(np.mean([prior[i, j] for i, j in itertools.combinations(ids, 2)]))
+    return min(1.0, POSITION_BALANCE * mean / float(prior[index[pair[0]], index[pair[1]]]))
+
+
 def generate_openings(rows: int, cols: int, num_openings: int, seed: Seed = None, *, opposite_sides: bool = False,
-                      corner_buffer: int = 1, max_attempts: int = 20) -> OpeningsPuzzle:
+                      balance: bool = True, corner_buffer: int = 1, max_attempts: int = 20) -> OpeningsPuzzle:
     """Return a validated labelled-openings puzzle of ``num_openings`` openings on a ``rows x cols`` DFS maze.
 
     A maze without a qualifying pair, or on which too few decoys fit, is redrawn up to
-    ``max_attempts`` times before ``OpeningsError`` is raised. Same seed, same puzzle.
+    ``max_attempts`` times before ``OpeningsError`` is raised. With ``balance`` (ignored with
+    ``opposite_sides``), finished samples are kept with ``balance_acceptance`` so the pair's
+    position gives nothing away (at most ``MAX_BALANCE_DRAWS`` draws; the last one is kept).
+    ``balance=False`` is the spec's procedure as written. Same seed, same puzzle.
     """
     rows, cols, num_openings = int(rows), int(cols), int(num_openings)
     check_request(rows, cols, num_openings, corner_buffer)
     rng = as_rng(seed)
     candidates = eligible_openings(rows, cols, corner_buffer)
     shortfall = ""
-    for _ in range(max_attempts):
+    failures = draws = 0
+    while failures < max_attempts:
+        failures += 1
         maze = dfs(rows, cols, rng, (0, 0))
         qualifying = qualifying_pairs(maze, candidates)
         chosen = select_pair(candidates, qualifying, rng, opposite_sides=opposite_sides)
@@ -336,6 +391,13 @@ def generate_openings(rows: int, cols: int, num_openings: int, seed: Seed = None
         if len(decoys) < num_openings - 2:
             shortfall = f"only {len(decoys) + 2} of {num_openings} openings fit"
             continue
+        failures -= 1
+        if balance and not opposite_sides and draws < MAX_BALANCE_DRAWS:
+            draws += 1
+            openings = list(pair) + [o for o, _ in decoys]
+            if rng.random() >= balance_acceptance(rows, cols, pair, openings, corner_buffer):
+                continue
+        rejoin_orphans(maze, path[0], _decoy_mask(maze, decoys), rng)
         labels, regions = assign_labels(pair, decoys, rng)
         maze.openings = tuple(lo.opening for lo in labels)
         maze.__post_init__()
@@ -346,6 +408,7 @@ def generate_openings(rows: int, cols: int, num_openings: int, seed: Seed = None
         puzzle = OpeningsPuzzle(maze, labels, path, regions)
         check = validate_openings(puzzle)
         if not check.pair_ok:
+            failures += 1
             shortfall = f"the connected pair failed validation ({check})"
             continue
         return drop_decoys(puzzle, rng) if check.leaking_decoys else puzzle

@@ -54,7 +54,10 @@ VARIANT_GROUPS: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True)
 class OpeningsDatasetConfig:
-    """Settings of a dataset: ranges are inclusive ``(low, high)``; ``fixed_size`` draws one size for every sample."""
+    """Settings of a dataset: ranges are inclusive ``(low, high)``; ``fixed_size`` draws one size for every sample.
+
+    ``balance`` keeps the connected pair's position from giving the answer away (``generate_openings``).
+    """
 
     count: int
     rows: tuple[int, int] = (8, 20)
@@ -63,6 +66,7 @@ class OpeningsDatasetConfig:
     seed: int = 0
     opposite_sides: bool = False
     fixed_size: bool = False
+    balance: bool = True
     style: OpeningsStyle = field(default_factory=OpeningsStyle)
     extras: bool = True
 
@@ -123,7 +127,7 @@ def build_sample(config: OpeningsDatasetConfig, seed: int) -> tuple[OpeningsPuzz
     """Return the puzzle and its rendering for one sample seed."""
     rng = np.random.default_rng(seed)
     rows, cols, n = sample_sizes(config, rng)
-    puzzle = generate_openings(rows, cols, n, rng, opposite_sides=config.opposite_sides)
+    puzzle = generate_openings(rows, cols, n, rng, opposite_sides=config.opposite_sides, balance=config.balance)
     return puzzle, render_openings(puzzle, config.style)
 
 

@@ -78,8 +78,9 @@ class OpeningsEnv(gym.Env):
 
     ## Arguments
     ``gym.make("Maze-Openings-v0", question="pair", rows=(8, 20), cols=(8, 20), openings=(3, 6),
-    opposite_sides=False, cell_size=32, wall_width=5, margin=8, label_padding=20,
-    render_mode=None)``. ``rows``, ``cols`` and ``openings`` take an int or an inclusive
+    opposite_sides=False, balance=True, cell_size=32, wall_width=5, margin=8, label_padding=20,
+    render_mode=None)``. ``balance`` keeps the pair's position from giving the answer away
+    (see ``maze_envs.core.openings``). ``rows``, ``cols`` and ``openings`` take an int or an inclusive
     ``(low, high)`` range. ``render_mode="rgb_array"`` makes ``render()`` return the image.
 
     ## Version History
@@ -90,8 +91,8 @@ class OpeningsEnv(gym.Env):
 
     def __init__(self, question: str = "pair", rows: int | tuple[int, int] = (8, 20),
                  cols: int | tuple[int, int] = (8, 20), openings: int | tuple[int, int] = (3, 6),
-                 opposite_sides: bool = False, cell_size: int = 32, wall_width: int = 5, margin: int = 8,
-                 label_padding: int = 20, render_mode: str | None = None):
+                 opposite_sides: bool = False, balance: bool = True, cell_size: int = 32, wall_width: int = 5,
+                 margin: int = 8, label_padding: int = 20, render_mode: str | None = None):
         if question not in QUESTION_FORMS:
             raise MazeConfigError(f"question: unknown form {question!r}; choose from {', '.join(QUESTION_FORMS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -101,7 +102,7 @@ class OpeningsEnv(gym.Env):
         self.style = OpeningsStyle(cell_size, wall_width, margin, label_padding)
         self.config = OpeningsDatasetConfig(count=1, rows=_range("rows", rows), cols=_range("cols", cols),
                                             openings=_range("openings", openings), opposite_sides=opposite_sides,
-                                            style=self.style)
+                                            balance=balance, style=self.style)
         check_style(self.style, self.config.openings[1])
         self.max_openings = self.config.openings[1]
         geometry = self.style.geometry(self.config.rows[1], self.config.cols[1])
@@ -162,7 +163,8 @@ class OpeningsEnv(gym.Env):
         """Draw a new puzzle and question; return ``(observation, info)``."""
         super().reset(seed=seed)
         rows, cols, n = sample_sizes(self.config, self.np_random)
-        self.puzzle = generate_openings(rows, cols, n, self.np_random, opposite_sides=self.config.opposite_sides)
+        self.puzzle = generate_openings(rows, cols, n, self.np_random, opposite_sides=self.config.opposite_sides,
+                                        balance=self.config.balance)
         rendering = render_openings(self.puzzle, self.style)
         canvas = np.full(self.image_shape, 255, dtype=np.uint8)
         rgb = rendering.rgb()
