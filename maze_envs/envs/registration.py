@@ -20,7 +20,9 @@ class EnvEntry:
 
 
 # One line per environment id; versioned ids never change their observation semantics.
-ENV_ENTRIES: tuple[EnvEntry, ...] = ()
+ENV_ENTRIES: tuple[EnvEntry, ...] = (
+    EnvEntry("Maze-Openings-v0", "maze_envs.envs.openings:OpeningsEnv"),
+)
 
 
 def register_envs() -> None:
