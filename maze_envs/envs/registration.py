@@ -21,6 +21,12 @@ class EnvEntry:
 
 # One line per environment id; versioned ids never change their observation semantics.
 ENV_ENTRIES: tuple[EnvEntry, ...] = ()
+# Maze-v0 and Maze-PartialObs-v0 truncate themselves at a size-dependent ``max_steps``, so no TimeLimit.
+ENV_ENTRIES += (
+    EnvEntry("Maze-v0", "maze_envs.envs.maze:MazeEnv", None, {}, "maze_envs.envs.vector:MazeVectorEnv"),
+    EnvEntry("Maze-PartialObs-v0", "maze_envs.envs.partial:PartialObsMazeEnv", None, {},
+             "maze_envs.envs.vector:PartialObsMazeVectorEnv"),
+)
 
 
 def register_envs() -> None:
