@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "maze_envs.cli.demo",
     "maze_envs.cli.generate",
 )
+COMMAND_MODULES += ("maze_envs.cli.play",)
 
 
 def build_parser() -> argparse.ArgumentParser:
