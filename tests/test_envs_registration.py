@@ -55,6 +55,7 @@ def test_spec_to_json_round_trips_and_remakes(env_id):
     assert again.unwrapped.step_reward == -0.1
 
 
+@pytest.mark.filterwarnings("ignore:.*render_mode")
 @pytest.mark.parametrize("kwargs, message", [
     ({"rows": -1}, "rows"),
     ({"cols": 0}, "cols"),

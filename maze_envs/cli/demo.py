@@ -10,6 +10,7 @@ from pathlib import Path
 DEMO_STEPS: tuple[str, ...] = (
     "maze_envs.core.demo",
 )
+DEMO_STEPS += ("agents.demo",)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
