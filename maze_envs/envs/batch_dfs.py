@@ -56,31 +56,44 @@ def batch_dfs(rows: int, cols: int, rngs: Sequence[np.random.Generator], placeme
 
 
 def _lockstep_backtracker(order: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return parent and depth arrays ``(B, n)`` of the recursive backtracker from cell 0 on each order table."""
+    """Return parent and depth arrays ``(B, n)`` of the recursive backtracker from cell 0 on each order table.
+
+    All mazes live in flat arrays (maze ``i`` owns indices ``i*n ... i*n+n-1``); index ``B*n`` is a
+    sink that stands for "no neighbour" and counts as visited. A maze whose search has returned to
+    its root stays there, so no stack ever reaches into another maze's slots.
+    """
     b = order.shape[0]
-    rows = np.arange(b)
-    visited = np.zeros((b, n), dtype=bool)
-    visited[:, 0] = True
-    parent = np.full((b, n), -1, dtype=np.int64)
-    depth = np.zeros((b, n), dtype=np.int64)
-    stack = np.zeros((b, n), dtype=np.int64)
-    top = np.zeros(b, dtype=np.int64)
+    base = np.arange(b) * n
+    offset = np.repeat(base, n)[:, None]
+    sink = b * n
+    flat_order = order.reshape(sink, 4)
+    cand_of = np.where(flat_order >= 0, flat_order + offset, sink)
+    visited = np.zeros(sink + 1, dtype=bool)
+    visited[sink] = True
+    visited[base] = True
+    parent = np.full(sink, -1, dtype=np.int64)
+    depth = np.zeros(sink, dtype=np.int64)
+    stack = np.zeros(sink, dtype=np.int64)
+    stack[base] = base
+    top = base.copy()
     pushes_left = b * (n - 1)
     while pushes_left:
-        cur = stack[rows, top]
-        cand = order[rows, cur]
-        valid = (cand >= 0) & ~visited[rows[:, None], np.maximum(cand, 0)]
+        cur = stack[top]
+        cand = cand_of[cur]
+        valid = ~visited[cand]
         grow = valid.any(axis=1)
-        g = rows[grow]
-        nxt = cand[g, valid[grow].argmax(axis=1)]
-        visited[g, nxt] = True
-        parent[g, nxt] = cur[grow]
-        depth[g, nxt] = depth[g, cur[grow]] + 1
-        top[grow] += 1
-        stack[g, top[grow]] = nxt
-        top[~grow] -= 1
+        g = np.flatnonzero(grow)
+        nxt = cand[g, valid[g].argmax(axis=1)]
+        here = cur[g]
+        visited[nxt] = True
+        parent[nxt] = here
+        depth[nxt] = depth[here] + 1
+        top -= ~grow & (top > base)
+        top[g] += 1
+        stack[top[g]] = nxt
         pushes_left -= g.size
-    return parent, depth
+    parent = np.where(parent >= 0, parent - offset[:, 0], -1)
+    return parent.reshape(b, n), depth.reshape(b, n)
 
 
 def _tree_distance(parent: np.ndarray, depth: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
