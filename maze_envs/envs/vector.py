@@ -55,7 +55,10 @@ class _BatchedMazes(VectorEnv):
         n_blocks = (self.shape[0] + 2 * self._pad) * self._stride
         self._deltas = np.array(t._deltas, dtype=np.int64)
         self._rows = np.arange(num_envs)
+        self._row_base = self._rows * n_blocks
         self._free = np.zeros((num_envs, n_blocks), dtype=bool)
+        self._free_flat = self._free.reshape(-1)
+        self._goal_cells = np.zeros((num_envs, 2), dtype=np.int64)
         self._codes = np.full((num_envs, n_blocks), WALL, dtype=np.uint8)
         self._pos = np.zeros(num_envs, dtype=np.int64)
         self._goal = np.zeros(num_envs, dtype=np.int64)
@@ -109,6 +112,7 @@ class _BatchedMazes(VectorEnv):
             self._episodes[i] += 1
         self._steps[envs] = 0
         self._bumps[envs] = 0
+        self._goal_cells[envs] = self._positions(self._goal[envs])
         self._after_reset(envs)
 
     def _load(self, i: int, grid: Grid) -> None:
@@ -170,7 +174,7 @@ class _BatchedMazes(VectorEnv):
         return np.stack([r - self._pad, c - self._pad], axis=1)
 
     def _info(self) -> dict[str, Any]:
-        info = {"position": self._positions(self._pos), "goal": self._positions(self._goal),
+        info = {"position": self._positions(self._pos), "goal": self._goal_cells.copy(),
                 "optimal_length": self._optimal.copy(), "steps": self._steps.copy(), "wall_bumps": self._bumps.copy()}
         for key in list(info):
             info["_" + key] = self._all
@@ -212,7 +216,7 @@ class MazeVectorEnv(_BatchedMazes):
         if ((actions < 0) | (actions > 3)).any():
             raise ValueError(f"actions must be 0-3 (up, right, down, left), got {actions}")
         target = self._pos + self._deltas[actions]
-        ok = self._free[self._rows, target] & live
+        ok = self._free_flat[self._row_base + target] & live
         self._bumps += live & ~ok
         self._pos = np.where(ok, target, self._pos)
         moved = np.flatnonzero(ok)
@@ -291,7 +295,7 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
         for j in range(int(count.max(initial=0))):
             going &= count > j
             target = self._pos + delta
-            ok = self._free[self._rows, target] & going
+            ok = self._free_flat[self._row_base + target] & going
             self._bumps += going & ~ok
             self._pos = np.where(ok, target, self._pos)
             self._moved += ok
