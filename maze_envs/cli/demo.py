@@ -10,6 +10,7 @@ from pathlib import Path
 DEMO_STEPS: tuple[str, ...] = (
     "maze_envs.core.demo",
     "agents.openings_demo",
+    "agents.demo",
     "evaluators.judge.demo",
 )
 
