@@ -119,13 +119,13 @@ def test_alpha_is_capped_and_background_shows_through():
 
 def test_front_to_back_order_and_early_termination():
     near = one_gaussian((2.0, 0, 0.65), sigma=0.3, opacity=1.0, colour=(1, 0, 0))
-    middle = one_gaussian((3.0, 0, 0.65), sigma=0.3, opacity=1.0, colour=(0, 1, 0))
+    middle = one_gaussian((3.0, 0, 0.65), sigma=0.3, opacity=0.9, colour=(0, 1, 0))
     far = one_gaussian((4.0, 0, 0.65), sigma=0.3, opacity=1.0, colour=(0, 0, 1))
     cloud = GaussianCloud.concatenate([far, near, middle])
     rgb = SplatRenderer(cloud).render(view_from_pose(pose_matrix(0, 0, 0.65))).rgb[320, 360]
-    # alphas capped at 0.99: near gets 0.99, middle 0.99 * 0.01; far would leave transmittance 1e-6 < 1e-4, so stop.
+    # near alpha capped at 0.99; middle gets 0.9 * 0.01; far would leave transmittance 1e-5 < 1e-4, so stop.
     assert rgb[0] == pytest.approx(0.99, abs=1e-4)
-    assert rgb[1] == pytest.approx(0.0099, abs=1e-4)
+    assert rgb[1] == pytest.approx(0.009, abs=1e-4)
     assert rgb[2] == pytest.approx(0.0, abs=1e-6)
 
 

@@ -18,7 +18,7 @@ T_MIN = 1e-4
 BLUR = 0.3
 
 
-@nb.njit(cache=True, parallel=True, fastmath=True)
+@nb.njit(cache=True, nogil=True, fastmath=True)
 def project(means, cov3d, opacities, R, t, fx, fy, cx, cy, width, height, tile,
             out_uv, out_conic, out_depth, out_rect):
     """Fill per-Gaussian pixel centre, conic (inverse 2D covariance), depth and tile rectangle (x0, y0, x1, y1).
@@ -30,7 +30,7 @@ def project(means, cov3d, opacities, R, t, fx, fy, cx, cy, width, height, tile,
     tiles_y = (height + tile - 1) // tile
     lim_x = 1.3 * max(cx, width - cx) / fx
     lim_y = 1.3 * max(cy, height - cy) / fy
-    for i in nb.prange(n):
+    for i in range(n):
         out_rect[i, 0] = 0
         out_rect[i, 2] = 0
         mx, my, mz = means[i, 0], means[i, 1], means[i, 2]
@@ -110,44 +110,73 @@ def bin_tiles(order, rect, num_tiles, tiles_x):
     return offsets, ids
 
 
-@nb.njit(cache=True, parallel=True, fastmath=True)
-def rasterise(offsets, ids, uv, conic, depth, opacities, colours, width, height, tile, background,
-              out_rgb, out_depth):
-    """Composite every pixel front to back (alpha capped, early termination); write RGB in [0,1] and depth."""
+@nb.njit(cache=True)
+def pack(ids, uv, conic, depth, opacities, colours):
+    """Return the per-(tile, Gaussian) parameters in list order as float32 rows.
+
+    Row: u, v, conic a, b, c, opacity, lowest exponent worth an exp (alpha >= 1/255), r, g, b, depth.
+    """
+    out = np.empty((ids.shape[0], 11), np.float32)
+    for j in range(ids.shape[0]):
+        i = ids[j]
+        out[j, 0] = uv[i, 0]
+        out[j, 1] = uv[i, 1]
+        out[j, 2] = conic[i, 0]
+        out[j, 3] = conic[i, 1]
+        out[j, 4] = conic[i, 2]
+        out[j, 5] = opacities[i]
+        out[j, 6] = math.log(ALPHA_MIN / max(opacities[i], ALPHA_MIN))
+        out[j, 7] = colours[i, 0]
+        out[j, 8] = colours[i, 1]
+        out[j, 9] = colours[i, 2]
+        out[j, 10] = depth[i]
+    return out
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True)
+def rasterise(offsets, packed, width, height, tile, background, first_tile, last_tile, out_rgb, out_depth):
+    """Composite the pixels of tiles [first_tile, last_tile) front to back (alpha capped, early termination).
+
+    Writes RGB in [0,1] and depth into the output arrays. Releases the GIL, so threads can share the tiles.
+    """
     tiles_x = (width + tile - 1) // tile
-    num_tiles = offsets.shape[0] - 1
-    for k in nb.prange(num_tiles):
+    alpha_min = np.float32(ALPHA_MIN)
+    alpha_max = np.float32(ALPHA_MAX)
+    t_min = np.float32(T_MIN)
+    half = np.float32(0.5)
+    one = np.float32(1.0)
+    zero = np.float32(0.0)
+    for k in range(first_tile, last_tile):
         ty, tx = k // tiles_x, k % tiles_x
         start, end = offsets[k], offsets[k + 1]
         for y in range(ty * tile, min(height, (ty + 1) * tile)):
-            fy = y + 0.5
+            py = np.float32(y) + half
             for x in range(tx * tile, min(width, (tx + 1) * tile)):
-                fx = x + 0.5
-                trans = 1.0
-                r = 0.0
-                g = 0.0
-                b = 0.0
-                d = 0.0
+                px = np.float32(x) + half
+                trans = one
+                r = zero
+                g = zero
+                b = zero
+                d = zero
                 for j in range(start, end):
-                    i = ids[j]
-                    dx = uv[i, 0] - fx
-                    dy = uv[i, 1] - fy
-                    power = -0.5 * (conic[i, 0] * dx * dx + conic[i, 2] * dy * dy) - conic[i, 1] * dx * dy
-                    if power > 0.0:
+                    dx = packed[j, 0] - px
+                    dy = packed[j, 1] - py
+                    power = -half * (packed[j, 2] * dx * dx + packed[j, 4] * dy * dy) - packed[j, 3] * dx * dy
+                    if power > zero or power < packed[j, 6]:
                         continue
-                    alpha = min(ALPHA_MAX, opacities[i] * math.exp(power))
-                    if alpha < ALPHA_MIN:
+                    alpha = min(alpha_max, packed[j, 5] * math.exp(power))
+                    if alpha < alpha_min:
                         continue
-                    next_t = trans * (1.0 - alpha)
-                    if next_t < T_MIN:
+                    next_t = trans * (one - alpha)
+                    if next_t < t_min:
                         break
                     w = alpha * trans
-                    r += colours[i, 0] * w
-                    g += colours[i, 1] * w
-                    b += colours[i, 2] * w
-                    d += depth[i] * w
+                    r += packed[j, 7] * w
+                    g += packed[j, 8] * w
+                    b += packed[j, 9] * w
+                    d += packed[j, 10] * w
                     trans = next_t
                 out_rgb[y, x, 0] = r + trans * background[0]
                 out_rgb[y, x, 1] = g + trans * background[1]
                 out_rgb[y, x, 2] = b + trans * background[2]
-                out_depth[y, x] = d / (1.0 - trans) if trans < 1.0 - 1e-6 else 0.0
+                out_depth[y, x] = d / (one - trans) if trans < np.float32(1.0 - 1e-6) else zero

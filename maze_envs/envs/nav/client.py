@@ -26,6 +26,19 @@ from .service import RenderService
 VIEW_LAYOUTS = {3: ((90.0, "left"), (-90.0, "right"), (0.0, "front")), 1: ((0.0, "front"),)}
 
 
+def view_poses(pose: np.ndarray, num_views: int = 3) -> list[tuple[str, np.ndarray]]:
+    """Return (view name, 4x4 pose) per view: ``pose`` with its yaw offset by the view's angle (left +90 deg)."""
+    if num_views not in VIEW_LAYOUTS:
+        raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
+    pose = np.asarray(pose, float)
+    if pose.shape != (4, 4) or not np.isfinite(pose).all():
+        raise MazeConfigError(f"pose must be a finite 4x4 matrix, got shape {pose.shape}")
+    roll, pitch, yaw = pose_euler(pose)
+    x, y, z = pose[:3, 3]
+    return [(name, pose_matrix(x, y, z, roll, pitch, yaw + np.radians(offset)))
+            for offset, name in VIEW_LAYOUTS[num_views]]
+
+
 class _PoseRenderer:
     """What both clients share: view poses, request bodies, decoding and saving."""
 
@@ -34,21 +47,11 @@ class _PoseRenderer:
             raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
         self.camera_config = camera_config or CameraConfig()
         self.num_views = num_views
-        self.views = VIEW_LAYOUTS[num_views]
 
     def request_body(self, pose: np.ndarray, scene_id: str, *, depth: bool = False) -> dict[str, Any]:
         """Return the ``/render_gs`` JSON body for a 4x4 pose (depth as JPEG and npz when ``depth``)."""
         return {"cam_intrinsics": self.camera_config.intrinsics_colmap, "cam_extrinsics": colmap_extrinsics(pose),
                 "scene_id": scene_id, "return_depth_img": depth, "return_depth_npz": depth}
-
-    def view_poses(self, pose: np.ndarray) -> list[tuple[str, np.ndarray]]:
-        """Return (view name, 4x4 pose) per view: the pose with its yaw offset by the view's angle."""
-        pose = np.asarray(pose, float)
-        if pose.shape != (4, 4) or not np.isfinite(pose).all():
-            raise MazeConfigError(f"pose must be a finite 4x4 matrix, got shape {pose.shape}")
-        roll, pitch, yaw = pose_euler(pose)
-        x, y, z = pose[:3, 3]
-        return [(name, pose_matrix(x, y, z, roll, pitch, yaw + np.radians(offset))) for offset, name in self.views]
 
     def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -60,7 +63,7 @@ class _PoseRenderer:
         Raises ``RenderFailureError`` when a view cannot be rendered.
         """
         images = []
-        for index, (name, view_pose) in enumerate(self.view_poses(pose)):
+        for index, (name, view_pose) in enumerate(view_poses(pose, self.num_views)):
             _, body = self._post(self.request_body(view_pose, scene_id))
             image = Image.open(io.BytesIO(body)).convert("RGB")
             images.append(image)

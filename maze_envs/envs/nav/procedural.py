@@ -181,7 +181,7 @@ def scene_gaussians(layout: SceneLayout, rng: np.random.Generator) -> GaussianCl
             if not layout.blocks[r, c]:
                 origin = np.array([x0, y0, 0.0])
                 centres, ab, scales, quats = _surfels(origin, np.array([1.0, 0, 0]), np.array([0, 1.0, 0]),
-                                                      x1 - x0, y1 - y0, 1.5 * p.surfel_spacing)
+                                                      x1 - x0, y1 - y0, p.surfel_spacing)
                 tile = (np.floor(centres[:, 0]) + np.floor(centres[:, 1])) % 2
                 grey = np.where(tile == 0, 0.42, 0.30) * rng.uniform(0.9, 1.1, len(centres))
                 colours = np.stack([grey, grey * 0.97, grey * 0.9], axis=1)

@@ -5,11 +5,15 @@ added to its diagonal, and the splats touching each 16x16 tile are composited fr
 capped at 0.99, skipped below 1/255, and early termination once transmittance would fall below 1e-4 (the
 original 3DGS rasteriser). Colours are the degree-0 SH colours. Pixel (x, y) is sampled at (x+0.5, y+0.5).
 numba is required: without it ``SplatRenderer`` raises ``NavDependencyError`` naming the extra. Kernels are
-compiled on first use and cached on disk (``cache=True``).
+compiled on first use and cached on disk (``cache=True``); they release the GIL and tile rows are shared out
+to one thread per CPU.
 """
 
 from __future__ import annotations
 
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +23,17 @@ from .errors import NavDependencyError
 from .ply import GaussianCloud
 
 TILE = 16
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    """Return the shared worker pool (one thread per CPU) that rasterises tile rows in parallel."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="splat")
+        return _POOL
 
 
 def load_kernels():
@@ -88,6 +103,11 @@ class SplatRenderer:
         offsets, ids = k.bin_tiles(order, rect, tiles_x * tiles_y, tiles_x)
         rgb = np.empty((h, w, 3), np.float32)
         out_depth = np.empty((h, w), np.float32)
-        k.rasterise(offsets, ids, uv, conic, depth, self._opacities, self._colours, w, h, TILE,
-                    self.background, rgb, out_depth)
+        packed = k.pack(ids, uv, conic, depth, self._opacities, self._colours)
+        background = self.background.astype(np.float32)
+
+        def tile_row(row: int) -> None:
+            k.rasterise(offsets, packed, w, h, TILE, background, row * tiles_x, (row + 1) * tiles_x, rgb, out_depth)
+
+        list(_pool().map(tile_row, range(tiles_y)))
         return SplatImage(rgb, out_depth)
