@@ -155,3 +155,17 @@ def test_colmap_extrinsics_round_trip():
     # the camera centre maps to the origin, and its forward axis to +z
     assert np.allclose(r0 @ pose[:3, 3] + t0, 0, atol=1e-9)
     assert np.allclose(r0 @ pose[:3, 0], [0, 0, 1], atol=1e-9)
+
+
+def test_missing_numba_names_the_extra(monkeypatch):
+    import sys
+
+    import maze_envs.envs.nav as nav
+    from maze_envs.envs.nav.errors import NavDependencyError
+    from maze_envs.envs.nav.splat import load_kernels
+
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.delitem(sys.modules, "maze_envs.envs.nav._splat_kernels", raising=False)
+    monkeypatch.delattr(nav, "_splat_kernels", raising=False)
+    with pytest.raises(NavDependencyError, match=r"pip install 'maze-envs\[nav\]'"):
+        load_kernels()

@@ -233,6 +233,16 @@ def _require_map(episode: Episode) -> tuple[np.ndarray, dict]:
     return episode.occ_map, episode.meta_data
 
 
+def _axes(episode: Episode) -> tuple[dict, float, float]:
+    """Return (metadata, x sign, y sign); a sign is +1 where the pixel axis grows with the world axis."""
+    m = episode.meta_data
+    if m is None:
+        raise NavDataError("no map metadata loaded", source=episode.scene_path)
+    sx = 1.0 if m["TOP_RIGHT_X"] - m["TOP_LEFT_X"] >= 0 else -1.0
+    sy = 1.0 if m["BOTTOM_LEFT_Y"] - m["TOP_LEFT_Y"] >= 0 else -1.0
+    return m, sx, sy
+
+
 class GaussianScene:
     """All episodes under ``local_data_path`` (one per subdirectory, sorted), with map and collision utilities."""
 
@@ -280,11 +290,7 @@ class GaussianScene:
     @staticmethod
     def convert_actual_to_pixel(x_actual: float, y_actual: float, episode: Episode) -> tuple[int, int]:
         """Return the occupancy-map pixel (x_pixel, y_pixel) of world (x, y); axis directions follow the corners."""
-        m = episode.meta_data
-        if m is None:
-            raise NavDataError("no map metadata loaded", source=episode.scene_path)
-        sx = 1.0 if m["TOP_RIGHT_X"] - m["TOP_LEFT_X"] >= 0 else -1.0
-        sy = 1.0 if m["BOTTOM_LEFT_Y"] - m["TOP_LEFT_Y"] >= 0 else -1.0
+        m, sx, sy = _axes(episode)
         px = sx * (x_actual - m["TOP_LEFT_X"]) * m["IMAGE_WIDTH"] / m["COORDINATE_RANGE_X"]
         py = sy * (y_actual - m["TOP_LEFT_Y"]) * m["IMAGE_HEIGHT"] / m["COORDINATE_RANGE_Y"]
         return int(px), int(py)
@@ -292,11 +298,7 @@ class GaussianScene:
     @staticmethod
     def convert_pixel_to_actual(x_pixel: float, y_pixel: float, episode: Episode) -> tuple[float, float]:
         """Return world (x, y) of occupancy-map pixel (x_pixel, y_pixel): the inverse of ``convert_actual_to_pixel``."""
-        m = episode.meta_data
-        if m is None:
-            raise NavDataError("no map metadata loaded", source=episode.scene_path)
-        sx = 1.0 if m["TOP_RIGHT_X"] - m["TOP_LEFT_X"] >= 0 else -1.0
-        sy = 1.0 if m["BOTTOM_LEFT_Y"] - m["TOP_LEFT_Y"] >= 0 else -1.0
+        m, sx, sy = _axes(episode)
         x = m["TOP_LEFT_X"] + sx * x_pixel * m["COORDINATE_RANGE_X"] / m["IMAGE_WIDTH"]
         y = m["TOP_LEFT_Y"] + sy * y_pixel * m["COORDINATE_RANGE_Y"] / m["IMAGE_HEIGHT"]
         return float(x), float(y)
