@@ -103,6 +103,14 @@ def main() -> int:
     if ns.child:
         child(Path(ns.child), args.backend)
         return 0
+    from maze_envs.envs.nav.backends import renderer_factory
+    from maze_envs.envs.nav.errors import NavDependencyError
+
+    try:
+        renderer_factory(args.backend)
+    except NavDependencyError as exc:
+        print(f"splat_render: {exc}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         spacing = spacing_for(args.gaussians, args.seed)
         scene_dir = Path(tmp) / "scenes" / "bench"
