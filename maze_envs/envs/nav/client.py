@@ -11,11 +11,12 @@ import io
 import json
 import os
 import time
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
 
 from maze_envs.core.errors import MazeConfigError
 
@@ -39,7 +40,7 @@ def view_poses(pose: np.ndarray, num_views: int = 3) -> list[tuple[str, np.ndarr
             for offset, name in VIEW_LAYOUTS[num_views]]
 
 
-class _PoseRenderer:
+class _PoseRenderer(ABC):
     """What both clients share: view poses, request bodies, decoding and saving."""
 
     def __init__(self, camera_config: CameraConfig | None, num_views: int):
@@ -53,8 +54,9 @@ class _PoseRenderer:
         return {"cam_intrinsics": self.camera_config.intrinsics_colmap, "cam_extrinsics": colmap_extrinsics(pose),
                 "scene_id": scene_id, "return_depth_img": depth, "return_depth_npz": depth}
 
-    def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:
+        """Return (content type, body) of the answer to one render request; raise ``RenderFailureError``."""
 
     def render_at_pose(self, pose: np.ndarray, scene_id: str, save_dir: str | os.PathLike | None = None,
                        image_id: int = 0, save_img_idx: Sequence[int] | None = None) -> list[Image.Image]:
@@ -65,11 +67,14 @@ class _PoseRenderer:
         images = []
         for index, (name, view_pose) in enumerate(view_poses(pose, self.num_views)):
             _, body = self._post(self.request_body(view_pose, scene_id))
-            image = Image.open(io.BytesIO(body)).convert("RGB")
+            try:
+                image = Image.open(io.BytesIO(body)).convert("RGB")
+            except (UnidentifiedImageError, OSError) as exc:
+                raise RenderFailureError(f"the {name} view of {scene_id!r} is not an image: {exc}") from exc
             images.append(image)
             if save_dir is not None and (save_img_idx is None or index in save_img_idx):
                 Path(save_dir).mkdir(parents=True, exist_ok=True)
-                image.save(Path(save_dir) / f"{image_id}_{name}.jpg", quality=95)
+                (Path(save_dir) / f"{image_id}_{name}.jpg").write_bytes(body)  # the server's JPEG, not re-encoded
         return images
 
     def render_depth(self, pose: np.ndarray, scene_id: str) -> tuple[Image.Image, np.ndarray, Image.Image]:
