@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "maze_envs.cli.serve_model",
     "maze_envs.cli.judge",
     "maze_envs.cli.play",
+    "maze_envs.cli.nav",
 )
 
 

@@ -12,6 +12,7 @@ from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
 # Modules that add further targets; each defines ``register_target(subparsers)``.
 TARGET_MODULES: tuple[str, ...] = (
     "maze_envs.cli.openings",
+    "maze_envs.cli.nav",
 )
 
 

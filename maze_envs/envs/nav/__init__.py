@@ -1,0 +1,16 @@
+"""Gaussian-splat navigation: scenes on disk, PLY I/O, the embedded CPU splat renderer, the render server and client.
+
+Heavy pieces are imported lazily: numba (``maze-envs[nav]``) only when the CPU renderer first runs, torch and
+gsplat (``maze-envs[gpu]``) only for ``--backend gsplat``.
+"""
+
+from .camera import CameraConfig
+from .client import GaussianRenderer, LocalGaussianRenderer
+from .errors import NavDataError, NavDependencyError, RenderFailureError, RenderRequestError
+from .ply import GaussianCloud, read_ply, write_ply
+from .procedural import SceneParams, generate_nav_scenes, write_scene
+from .scene import Episode, GaussianScene, Task
+
+__all__ = ["CameraConfig", "Episode", "GaussianCloud", "GaussianRenderer", "GaussianScene", "LocalGaussianRenderer",
+           "NavDataError", "NavDependencyError", "RenderFailureError", "RenderRequestError", "SceneParams", "Task",
+           "generate_nav_scenes", "read_ply", "write_ply", "write_scene"]

@@ -1,0 +1,141 @@
+"""Render clients with the public interface: ``GaussianRenderer`` (HTTP) and ``LocalGaussianRenderer`` (in-process).
+
+Both render a 4x4 camera-to-world pose as three views (left +90 deg, right -90 deg, front 0 deg, in that order)
+or one (front), return PIL images and can save them as ``{image_id}_{view}.jpg``.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import time
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from maze_envs.core.errors import MazeConfigError
+
+from .camera import CameraConfig, colmap_extrinsics, pose_euler, pose_matrix
+from .errors import RenderFailureError, RenderRequestError
+from .service import RenderService
+
+VIEW_LAYOUTS = {3: ((90.0, "left"), (-90.0, "right"), (0.0, "front")), 1: ((0.0, "front"),)}
+
+
+def view_poses(pose: np.ndarray, num_views: int = 3) -> list[tuple[str, np.ndarray]]:
+    """Return (view name, 4x4 pose) per view: ``pose`` with its yaw offset by the view's angle (left +90 deg)."""
+    if num_views not in VIEW_LAYOUTS:
+        raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
+    pose = np.asarray(pose, float)
+    if pose.shape != (4, 4) or not np.isfinite(pose).all():
+        raise MazeConfigError(f"pose must be a finite 4x4 matrix, got shape {pose.shape}")
+    roll, pitch, yaw = pose_euler(pose)
+    x, y, z = pose[:3, 3]
+    return [(name, pose_matrix(x, y, z, roll, pitch, yaw + np.radians(offset)))
+            for offset, name in VIEW_LAYOUTS[num_views]]
+
+
+class _PoseRenderer(ABC):
+    """What both clients share: view poses, request bodies, decoding and saving."""
+
+    def __init__(self, camera_config: CameraConfig | None, num_views: int):
+        if num_views not in VIEW_LAYOUTS:
+            raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
+        self.camera_config = camera_config or CameraConfig()
+        self.num_views = num_views
+
+    def request_body(self, pose: np.ndarray, scene_id: str, *, depth: bool = False) -> dict[str, Any]:
+        """Return the ``/render_gs`` JSON body for a 4x4 pose (depth as JPEG and npz when ``depth``)."""
+        return {"cam_intrinsics": self.camera_config.intrinsics_colmap, "cam_extrinsics": colmap_extrinsics(pose),
+                "scene_id": scene_id, "return_depth_img": depth, "return_depth_npz": depth}
+
+    @abstractmethod
+    def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:
+        """Return (content type, body) of the answer to one render request; raise ``RenderFailureError``."""
+
+    def render_at_pose(self, pose: np.ndarray, scene_id: str, save_dir: str | os.PathLike | None = None,
+                       image_id: int = 0, save_img_idx: Sequence[int] | None = None) -> list[Image.Image]:
+        """Return the RGB PIL images of each view at ``pose``; saves view i to ``save_dir`` if i is in ``save_img_idx``.
+
+        Raises ``RenderFailureError`` when a view cannot be rendered.
+        """
+        images = []
+        for index, (name, view_pose) in enumerate(view_poses(pose, self.num_views)):
+            _, body = self._post(self.request_body(view_pose, scene_id))
+            try:
+                image = Image.open(io.BytesIO(body)).convert("RGB")
+            except (UnidentifiedImageError, OSError) as exc:
+                raise RenderFailureError(f"the {name} view of {scene_id!r} is not an image: {exc}") from exc
+            images.append(image)
+            if save_dir is not None and (save_img_idx is None or index in save_img_idx):
+                Path(save_dir).mkdir(parents=True, exist_ok=True)
+                (Path(save_dir) / f"{image_id}_{name}.jpg").write_bytes(body)  # the server's JPEG, not re-encoded
+        return images
+
+    def render_depth(self, pose: np.ndarray, scene_id: str) -> tuple[Image.Image, np.ndarray, Image.Image]:
+        """Return (RGB image, depth in metres as (H,W) float32, JET depth image) of the single view at ``pose``."""
+        _, raw = self._post(self.request_body(np.asarray(pose, float), scene_id, depth=True))
+        doc = json.loads(raw)
+        rgb = Image.open(io.BytesIO(base64.b64decode(doc["image"]))).convert("RGB")
+        depth = np.load(io.BytesIO(base64.b64decode(doc["depth_npz"])))["depth"]
+        jet = Image.open(io.BytesIO(base64.b64decode(doc["depth_img"]))).convert("RGB")
+        return rgb, depth, jet
+
+
+class GaussianRenderer(_PoseRenderer):
+    """Client of a render server at ``render_url`` (e.g. ``http://127.0.0.1:7036/render_gs``).
+
+    A failed request (connection error, timeout, HTTP 5xx) is retried ``max_retries`` times, sleeping
+    ``retry_backoff * 2**attempt`` seconds between tries (1 s, 2 s, 4 s by default); HTTP 4xx means the
+    request itself is wrong and fails at once. Failures raise ``RenderFailureError`` naming the URL.
+    """
+
+    def __init__(self, render_url: str, camera_config: CameraConfig | None = None, num_views: int = 3,
+                 timeout: float = 30, max_retries: int = 3, retry_backoff: float = 1.0):
+        super().__init__(camera_config, num_views)
+        import requests
+
+        self._requests = requests
+        self._session = requests.Session()
+        self.render_url = render_url
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.retry_backoff = retry_backoff
+
+    def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:
+        last = "no attempt"
+        for attempt in range(self.max_retries + 1):
+            try:
+                resp = self._session.post(self.render_url, json=body, timeout=self.timeout)
+            except self._requests.RequestException as exc:
+                last = f"{type(exc).__name__}: {exc}"
+            else:
+                if resp.status_code == 200:
+                    return resp.headers.get("Content-Type", ""), resp.content
+                last = f"HTTP {resp.status_code}: {resp.text[:300]}"
+                if 400 <= resp.status_code < 500:
+                    raise RenderFailureError(f"{self.render_url}: request rejected, {last}")
+            if attempt < self.max_retries:
+                time.sleep(self.retry_backoff * 2 ** attempt)
+        raise RenderFailureError(f"{self.render_url}: render failed after {self.max_retries + 1} attempts; {last}")
+
+
+class LocalGaussianRenderer(_PoseRenderer):
+    """The same interface served in-process (no HTTP): renders the scenes under ``scenes_root`` directly."""
+
+    def __init__(self, scenes_root: str | os.PathLike, camera_config: CameraConfig | None = None,
+                 num_views: int = 3, backend: str = "cpu", render_scale: float = 1.0):
+        super().__init__(camera_config, num_views)
+        self.service = RenderService(scenes_root, backend, render_scale)
+
+    def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:
+        try:
+            answer = self.service.handle(body)
+        except RenderRequestError as exc:
+            raise RenderFailureError(f"in-process render rejected: {exc}") from exc
+        return answer.content_type, answer.body

@@ -1,0 +1,171 @@
+"""The CPU splat renderer against an independent slow reference, analytic cases and the camera convention."""
+
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+from maze_envs.envs.nav.camera import (CameraConfig, PinholeView, colmap_extrinsics, parse_extrinsics, pose_matrix,
+                                       view_from_pose, world_to_camera)
+from maze_envs.envs.nav.ply import GaussianCloud
+from maze_envs.envs.nav.splat import SplatRenderer
+
+pytest.importorskip("numba")
+
+
+def reference_render(cloud: GaussianCloud, view: PinholeView, background=(0.0, 0.0, 0.0)) -> np.ndarray:
+    """Slow, obviously correct EWA splatting: every Gaussian at every pixel, sorted by depth, no tiles or cut-offs."""
+    splats = []
+    for i in range(len(cloud)):
+        p = view.R @ cloud.means[i].astype(float) + view.t
+        x, y, z = p
+        if z < 0.2:
+            continue
+        w, qx, qy, qz = cloud.quats[i].astype(float)
+        rot = Rotation.from_quat([qx, qy, qz, w]).as_matrix()
+        sigma = rot @ np.diag(cloud.scales[i].astype(float) ** 2) @ rot.T
+        jac = np.array([[view.fx / z, 0, -view.fx * x / z ** 2], [0, view.fy / z, -view.fy * y / z ** 2]])
+        cov2 = jac @ view.R @ sigma @ view.R.T @ jac.T + 0.3 * np.eye(2)
+        centre = np.array([view.fx * x / z + view.cx, view.fy * y / z + view.cy])
+        splats.append((z, centre, np.linalg.inv(cov2), float(cloud.opacities[i]), cloud.colours[i].astype(float)))
+    splats.sort(key=lambda s: s[0])
+    image = np.zeros((view.height, view.width, 3))
+    for v in range(view.height):
+        for u in range(view.width):
+            pixel = np.array([u + 0.5, v + 0.5])
+            trans, colour = 1.0, np.zeros(3)
+            for _, centre, inv_cov, opacity, rgb in splats:
+                d = pixel - centre
+                alpha = min(0.99, opacity * np.exp(-0.5 * d @ inv_cov @ d))
+                if alpha < 1 / 255:
+                    continue
+                if trans * (1 - alpha) < 1e-4:
+                    break
+                colour += trans * alpha * rgb
+                trans *= 1 - alpha
+            image[v, u] = colour + trans * np.asarray(background)
+    return image
+
+
+def small_view(pose: np.ndarray, width=40, height=32, f=30.0) -> PinholeView:
+    return view_from_pose(pose, CameraConfig(width, height, f, f, width / 2, height / 2))
+
+
+def random_cloud(seed: int, n: int) -> GaussianCloud:
+    rng = np.random.default_rng(seed)
+    means = np.column_stack([rng.uniform(2.0, 5.0, n), rng.uniform(-1.5, 1.5, n), rng.uniform(-0.6, 1.9, n)])
+    quats = rng.normal(size=(n, 4))
+    return GaussianCloud.from_colours(means, rng.uniform(0.03, 0.3, (n, 3)), quats, rng.uniform(0.2, 1.0, n),
+                                      rng.uniform(0, 1, (n, 3)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_matches_reference_on_small_random_scenes(seed):
+    cloud = random_cloud(seed, 30)
+    view = small_view(pose_matrix(0, 0, 0.65, 0, 0.1 * seed, 0.2 * seed - 0.2))
+    fast = SplatRenderer(cloud, background=(0.1, 0.2, 0.3)).render(view).rgb
+    slow = reference_render(cloud, view, background=(0.1, 0.2, 0.3))
+    err = np.abs(fast - slow)
+    assert err.mean() < 3e-3
+    assert err.max() < 0.04  # only the 3-sigma tile cut-off differs from the reference
+
+
+def test_matches_reference_on_opaque_overlapping_surfels():
+    n = 25
+    rng = np.random.default_rng(7)
+    means = np.column_stack([np.full(n, 3.0) + 0.01 * np.arange(n), rng.uniform(-1, 1, n), rng.uniform(0, 1.3, n)])
+    normal_x = Rotation.from_euler("y", 90, degrees=True).as_quat()
+    quats = np.tile([normal_x[3], *normal_x[:3]], (n, 1))
+    cloud = GaussianCloud.from_colours(means, np.tile([0.25, 0.25, 0.002], (n, 1)), quats, np.full(n, 0.95),
+                                       rng.uniform(0, 1, (n, 3)))
+    view = small_view(pose_matrix(0, 0, 0.65))
+    err = np.abs(SplatRenderer(cloud).render(view).rgb - reference_render(cloud, view))
+    assert err.mean() < 3e-3 and err.max() < 0.04
+
+
+def one_gaussian(point, sigma=0.05, opacity=0.8, colour=(1.0, 0.5, 0.25)) -> GaussianCloud:
+    return GaussianCloud.from_colours(np.array([point]), np.full((1, 3), sigma), np.array([[1.0, 0, 0, 0]]),
+                                      np.array([opacity]), np.array([colour]))
+
+
+def test_single_gaussian_lands_on_the_projected_pixel_with_the_ewa_footprint():
+    cam = CameraConfig()
+    # depth 4 m in front, 0.5 m left and 0.25 m up of a level camera at height 0.65, facing +x.
+    point = (4.0, 0.5, 0.65 + 0.25)
+    u = cam.cx - cam.fx * 0.5 / 4.0
+    v = cam.cy - cam.fy * 0.25 / 4.0
+    image = SplatRenderer(one_gaussian(point)).render(view_from_pose(pose_matrix(0, 0, 0.65), cam))
+    red = image.rgb[..., 0]
+    row, col = np.unravel_index(np.argmax(red), red.shape)
+    assert abs(col + 0.5 - u) <= 0.5 and abs(row + 0.5 - v) <= 0.5
+    # an isotropic sphere: camera-space covariance sigma^2 I, so cov2d = sigma^2 J J^T + 0.3 I
+    xc, yc, z = -0.5, -0.25, 4.0
+    jac = np.array([[cam.fx / z, 0, -cam.fx * xc / z ** 2], [0, cam.fy / z, -cam.fy * yc / z ** 2]])
+    inv_cov = np.linalg.inv(0.05 ** 2 * jac @ jac.T + 0.3 * np.eye(2))
+    for dx in (0, 2, 4):
+        d = np.array([col + dx + 0.5 - u, row + 0.5 - v])
+        expected = 0.8 * np.exp(-0.5 * d @ inv_cov @ d)
+        assert red[row, col + dx] == pytest.approx(expected, abs=1e-4)
+    assert image.rgb[row, col, 1] == pytest.approx(0.5 * red[row, col], abs=1e-4)
+    assert image.depth[row, col] == pytest.approx(4.0, abs=1e-4)
+
+
+def test_alpha_is_capped_and_background_shows_through():
+    image = SplatRenderer(one_gaussian((3.0, 0, 0.65), sigma=0.4, opacity=1.0, colour=(1, 1, 1)),
+                          background=(0.0, 1.0, 0.0)).render(view_from_pose(pose_matrix(0, 0, 0.65)))
+    centre = image.rgb[320, 360]
+    assert centre[0] == pytest.approx(0.99, abs=1e-4) and centre[1] == pytest.approx(1.0, abs=1e-4)
+    assert image.rgb[0, 0].tolist() == pytest.approx([0, 1, 0]) and image.depth[0, 0] == 0
+
+
+def test_front_to_back_order_and_early_termination():
+    near = one_gaussian((2.0, 0, 0.65), sigma=0.3, opacity=1.0, colour=(1, 0, 0))
+    middle = one_gaussian((3.0, 0, 0.65), sigma=0.3, opacity=0.9, colour=(0, 1, 0))
+    far = one_gaussian((4.0, 0, 0.65), sigma=0.3, opacity=1.0, colour=(0, 0, 1))
+    cloud = GaussianCloud.concatenate([far, near, middle])
+    rgb = SplatRenderer(cloud).render(view_from_pose(pose_matrix(0, 0, 0.65))).rgb[320, 360]
+    # near alpha capped at 0.99; middle gets 0.9 * 0.01; far would leave transmittance 1e-5 < 1e-4, so stop.
+    assert rgb[0] == pytest.approx(0.99, abs=1e-4)
+    assert rgb[1] == pytest.approx(0.009, abs=1e-4)
+    assert rgb[2] == pytest.approx(0.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("pose, point, where", [
+    ((0, 0, 0.65, 0, 0, 0), (5, 0, 0.65), "centre"),
+    ((0, 0, 0.65, 0, 0, 0), (5, 1, 0.65), "left"),
+    ((0, 0, 0.65, 0, 0, 0), (5, 0, 1.65), "up"),
+    ((0, 0, 0.65, 0, 0, np.pi / 2), (0, 5, 0.65), "centre"),
+    ((0, 0, 0.65, 0, 0.3, 0), (5, 0, 0.65), "up"),
+])
+def test_camera_convention(pose, point, where):
+    red = SplatRenderer(one_gaussian(point)).render(view_from_pose(pose_matrix(*pose))).rgb[..., 0]
+    row, col = np.unravel_index(np.argmax(red), red.shape)
+    if where == "centre":
+        assert abs(col - 359.5) <= 1 and abs(row - 319.5) <= 1
+    elif where == "left":
+        assert abs(col + 0.5 - (360 - 252.075 / 5)) <= 1 and abs(row - 319.5) <= 1
+    else:
+        assert row < 300 and abs(col - 359.5) <= 1
+
+
+def test_colmap_extrinsics_round_trip():
+    pose = pose_matrix(1.5, -2.0, 0.65, 0.1, -0.2, 2.5)
+    r, t = parse_extrinsics(colmap_extrinsics(pose))
+    r0, t0 = world_to_camera(pose)
+    assert np.allclose(r, r0, atol=1e-6) and np.allclose(t, t0, atol=1e-6)
+    # the camera centre maps to the origin, and its forward axis to +z
+    assert np.allclose(r0 @ pose[:3, 3] + t0, 0, atol=1e-9)
+    assert np.allclose(r0 @ pose[:3, 0], [0, 0, 1], atol=1e-9)
+
+
+def test_missing_numba_names_the_extra(monkeypatch):
+    import sys
+
+    import maze_envs.envs.nav as nav
+    from maze_envs.envs.nav.errors import NavDependencyError
+    from maze_envs.envs.nav.splat import load_kernels
+
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.delitem(sys.modules, "maze_envs.envs.nav._splat_kernels", raising=False)
+    monkeypatch.delattr(nav, "_splat_kernels", raising=False)
+    with pytest.raises(NavDependencyError, match=r"pip install 'maze-envs\[nav\]'"):
+        load_kernels()
