@@ -14,6 +14,7 @@ from maze_envs.core.errors import MazeEnvsError
 COMMAND_MODULES: tuple[str, ...] = (
     "maze_envs.cli.demo",
     "maze_envs.cli.generate",
+    "evaluators.pixel.cli",
 )
 
 

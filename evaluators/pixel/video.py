@@ -1,0 +1,249 @@
+"""Score a generated maze-solution video (a green marker moving from start to goal) against the solution image.
+
+Frames (``num_frames``, default 192; 360 for model names containing "sora" unless set otherwise) are
+decoded with OpenCV and sampled evenly; each is aligned to the solution's pixels and checked for
+layout in a thread pool (the minimum layout score over frames is reported). The marker path is
+extracted by green-marker tracking (the union of the marker's pixels over all frames, joined frame
+to frame) or by frame differencing (green pixels new in each frame). Wall crossing compares the raw
+path with the solution's walls eroded by ``wall_erosion`` (a quarter of the cell size by default) and
+flags ratios above 5%; path match, reflection (revisited cells in the marker's order), the overall
+score and the gates follow the spec.
+
+Run ``python -m evaluators.pixel.video --help`` (same flags as ``maze-envs eval-video``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from maze_envs.core.render import PixelGeometry
+
+from . import metrics
+from .colours import ColourThresholds, to_hsv
+from .errors import MediaReadError
+from .grid import Alignment, GridGeometry, align
+from .image import Panels, alignment_info, as_reference, dilation_px, grid_info
+from .reference import SolutionReference
+from .results import VideoResult
+
+DEFAULT_FRAMES = 192
+SORA_FRAMES = 360
+EXTRACTION_METHODS = ("green_marker_tracking", "frame_differencing")
+
+
+def frames_for_model(model_name: str, num_frames: int = DEFAULT_FRAMES) -> int:
+    """Return the frames to extract: 360 for "sora" models when ``num_frames`` is left at the default 192."""
+    if "sora" in model_name.lower() and num_frames == DEFAULT_FRAMES:
+        return SORA_FRAMES
+    return num_frames
+
+
+def read_frames(path: str | os.PathLike, num_frames: int = DEFAULT_FRAMES) -> list[np.ndarray]:
+    """Return up to ``num_frames`` BGR frames sampled evenly over the video; raise ``MediaReadError``."""
+    path = Path(path)
+    if not path.is_file():
+        raise MediaReadError("file not found", source=path)
+    capture = cv2.VideoCapture(str(path))
+    if not capture.isOpened():
+        raise MediaReadError("unreadable video (cannot open)", source=path)
+    try:
+        count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+        wanted = set(np.linspace(0, count - 1, num_frames).round().astype(int).tolist()) if count > num_frames else None
+        frames: list[np.ndarray] = []
+        index = 0
+        while capture.grab():
+            if wanted is None or index in wanted:
+                ok, frame = capture.retrieve()
+                if ok and frame is not None:
+                    frames.append(frame)
+            index += 1
+    finally:
+        capture.release()
+    if not frames:
+        raise MediaReadError("no decodable frames (empty or truncated video)", source=path)
+    if len(frames) > num_frames:
+        keep = np.linspace(0, len(frames) - 1, num_frames).round().astype(int)
+        frames = [frames[i] for i in keep]
+    return frames
+
+
+@dataclass(frozen=True)
+class VideoParams:
+    """Tuning parameters of video evaluation (spec defaults)."""
+
+    num_frames: int = DEFAULT_FRAMES
+    min_crossing_ratio: float = 0.05
+    position_tolerance: float = 50.0
+    wall_erosion: int | None = None
+    dilation_size: int | None = None
+    extraction_method: str = "green_marker_tracking"
+    colours: ColourThresholds = ColourThresholds()
+    frame_workers: int = 4
+
+
+@dataclass
+class FrameCheck:
+    """What one frame shows, in solution pixels: wall IoU, the marker's mask and centroid, the red centroid."""
+
+    structure_iou: float
+    marker: np.ndarray | None
+    marker_centroid: tuple[float, float] | None
+    red_centroid: tuple[float, float] | None
+
+
+def wall_erosion_px(ref: SolutionReference, wall_erosion: int | None) -> int:
+    """Return the wall erosion kernel: ``wall_erosion`` or a quarter of the cell size (of the wall
+    thickness when walls are thinner than cells, so thin walls keep a core)."""
+    if wall_erosion:
+        return int(wall_erosion)
+    return max(1, int(round(min(ref.geometry.cell_px, ref.geometry.wall_px) / 4)))
+
+
+def _check_frame(frame: np.ndarray, ref: SolutionReference, alignment: Alignment, colours: ColourThresholds,
+                 sol_walls: np.ndarray, care: np.ndarray, sol_wall_count: int, min_marker: float) -> FrameCheck:
+    aligned = alignment.warp(frame, ref.bgr.shape)
+    hsv = to_hsv(aligned)
+    walls = cv2.bitwise_and(colours.wall(hsv), care)
+    inter = cv2.countNonZero(cv2.bitwise_and(walls, sol_walls))
+    union = cv2.countNonZero(walls) + sol_wall_count - inter
+    (x, y), labels, stats, centres = metrics.components(colours.green(hsv))
+    marker, centre = None, None
+    if len(stats) > 1:
+        largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        if stats[largest, cv2.CC_STAT_AREA] >= min_marker:
+            marker = np.zeros(ref.shape, dtype=bool)
+            marker[y:y + labels.shape[0], x:x + labels.shape[1]] = labels == largest
+            centre = (float(centres[largest][0] + x), float(centres[largest][1] + y))
+    red = metrics.centroid(colours.red(hsv) > 0)
+    return FrameCheck(inter / union if union else 1.0, marker, centre, red)
+
+
+def _join(path: np.ndarray, points: list[tuple[float, float]]) -> np.ndarray:
+    """Return ``path`` with a 1-pixel polyline through consecutive marker positions (so fast moves stay connected)."""
+    if len(points) < 2:
+        return path
+    canvas = path.astype(np.uint8)
+    pts = np.round(np.array(points) * 16).astype(np.int32)
+    cv2.polylines(canvas, [pts], False, 1, 1, cv2.LINE_8, shift=4)
+    return canvas.astype(bool)
+
+
+def extract_path(checks: list[FrameCheck], method: str, shape: tuple[int, int],
+                 min_marker: float) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """Return the raw accumulated path mask and the ordered marker positions, by ``method``."""
+    path = np.zeros(shape, dtype=bool)
+    points: list[tuple[float, float]] = []
+    if method == "green_marker_tracking":
+        for check in checks:
+            if check.marker is not None:
+                path |= check.marker
+                points.append(check.marker_centroid)
+    elif method == "frame_differencing":
+        previous = np.zeros(shape, dtype=bool)
+        for check in checks:
+            current = check.marker if check.marker is not None else np.zeros(shape, dtype=bool)
+            new = current & ~previous
+            if np.count_nonzero(new) >= min_marker:
+                path |= new
+                ys, xs = np.nonzero(new)
+                points.append((float(xs.mean()), float(ys.mean())))
+            previous = current
+    else:
+        raise ValueError(f"unknown extraction method {method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
+    return _join(path, points), points
+
+
+def score_video(frames: list[np.ndarray], ref: SolutionReference, params: VideoParams = VideoParams(), *,
+                filename: str = "<generated>") -> tuple[VideoResult, Panels]:
+    """Return the result and visualisation panels of decoded BGR ``frames`` against an analysed solution."""
+    start = time.perf_counter()
+    if not frames:
+        raise MediaReadError("no frames", source=filename)
+    alignment = align(frames[0], ref.bgr, ref.geometry)
+    colours = params.colours
+    care = ref.wall_care.astype(np.uint8) * 255
+    sol_walls = (ref.walls & ref.wall_care).astype(np.uint8) * 255
+    sol_wall_count = int(np.count_nonzero(sol_walls))
+    min_marker = max(4.0, 0.05 * ref.geometry.cell_px ** 2)
+    with ThreadPoolExecutor(max_workers=max(1, params.frame_workers)) as pool:
+        checks = list(pool.map(lambda f: _check_frame(f, ref, alignment, colours, sol_walls, care, sol_wall_count,
+                                                      min_marker), frames))
+    path, points = extract_path(checks, params.extraction_method, ref.shape, min_marker)
+
+    first_marker = next((c.marker_centroid for c in checks if c.marker_centroid is not None), None)
+    first_red = next((c.red_centroid for c in checks if c.red_centroid is not None), None)
+    green_ok, green_d = metrics.position_match(first_marker, ref.green_centroid, params.position_tolerance)
+    red_ok, red_d = metrics.position_match(first_red, ref.red_centroid, params.position_tolerance)
+    scores = np.array([metrics.layout_score(c.structure_iou, green_ok, red_ok) for c in checks])
+    worst = int(np.argmin(scores))
+
+    crossing = metrics.wall_crossing(path, ref.walls, ref.segment_labels, erosion_px=wall_erosion_px(ref, params.wall_erosion),
+                                     min_ratio=params.min_crossing_ratio)
+    touched = metrics.touched_blocks(path, ref.geometry)
+    match = metrics.path_match(path, ref.route, ref.free, ref.route_cells, touched[1::2, 1::2],
+                               dilation_px(ref, params.dilation_size))
+    cells = [ref.geometry.cell_of_point(x, y) for x, y in points]
+    reflect = metrics.reflection(metrics.sequence_loops([c for c in cells if c is not None]),
+                                 metrics.skeleton_length(path, metrics.skeleton_scale(ref.geometry.cell_px)),
+                                 ref.route_length)
+    structure_iou = checks[worst].structure_iou
+    gate = metrics.gates(structure_iou, match.target_achievement, crossing.detected)
+    layout_score = float(scores[worst])
+    result = VideoResult(
+        filename=filename, solution_file=ref.name,
+        wall_crossing_detected=crossing.detected, wall_crossing_pixels=crossing.pixels,
+        wall_crossing_ratio=crossing.ratio, layout_match_score=layout_score, maze_structure_iou=structure_iou,
+        green_position_match=green_ok, red_position_match=red_ok,
+        green_centroid_distance=green_d, red_centroid_distance=red_d,
+        path_match_iou=match.iou, path_precision=match.precision, path_recall=match.recall,
+        target_achievement=match.target_achievement, has_reflection=reflect.has_reflection,
+        loop_count=reflect.loop_count, path_length_ratio=reflect.path_length_ratio,
+        exploration_score=reflect.exploration_score,
+        overall_score=metrics.overall_score(layout_score, match.iou, crossing.detected),
+        crossed_wall_segments=crossing.crossed_segments, grid=grid_info(ref), alignment=alignment_info(alignment),
+        total_frames=len(frames), frames_with_marker=sum(c.marker is not None for c in checks),
+        path_extraction_method=params.extraction_method, worst_layout_frame=worst,
+        layout_match_score_gated=gate.layout_match_score_gated, target_achievement_gated=gate.target_achievement_gated,
+        overall_score_gated=gate.overall_score_gated, elapsed_s=time.perf_counter() - start)
+    first = alignment.warp(frames[0], ref.bgr.shape)
+    panels = Panels(first, ref.bgr, path, ref.walls, crossing.crossing, crossing.touching, match.dilated, ref.route)
+    return result, panels
+
+
+def evaluate_video(generated: str | os.PathLike, solution: str | os.PathLike | np.ndarray | SolutionReference, *,
+                   geometry: PixelGeometry | GridGeometry | None = None, visualization: str | os.PathLike | None = None,
+                   num_frames: int = DEFAULT_FRAMES, extraction_method: str = "green_marker_tracking",
+                   min_crossing_ratio: float = 0.05, position_tolerance: float = 50.0, wall_erosion: int | None = None,
+                   dilation_size: int | None = None, colours: ColourThresholds = ColourThresholds(),
+                   frame_workers: int = 4) -> VideoResult:
+    """Return the spec's metrics of a generated MP4 against its solution image.
+
+    ``geometry`` skips grid auto-detection; ``visualization`` writes the 2x2 PNG there; ``frame_workers``
+    threads check frames. Raises ``PixelEvalError`` on bad input (unreadable, truncated, zero frames).
+    """
+    if extraction_method not in EXTRACTION_METHODS:
+        raise ValueError(f"unknown extraction method {extraction_method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
+    params = VideoParams(num_frames, min_crossing_ratio, position_tolerance, wall_erosion, dilation_size,
+                         extraction_method, colours, frame_workers)
+    ref = as_reference(solution, geometry, colours)
+    frames = read_frames(generated, num_frames)
+    result, panels = score_video(frames, ref, params, filename=Path(generated).name)
+    if visualization is not None:
+        from .visualize import save_visualization
+
+        save_visualization(panels, result, visualization, video=True)
+    return result
+
+
+if __name__ == "__main__":
+    from .cli import main_video
+
+    sys.exit(main_video())
