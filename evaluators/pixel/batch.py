@@ -21,7 +21,7 @@ from .errors import PixelEvalError
 from .image import ImageParams, score_image
 from .reference import load_solution, metadata_geometries, read_image
 from .results import ErrorRecord, RunOutputs, round_suffix
-from .video import VideoParams, read_frames, score_video
+from .video import VideoParams, iter_frames, score_video
 
 Kind = Literal["image", "video"]
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
@@ -69,7 +69,7 @@ def score_job(job: Job) -> dict[str, Any]:
         if job.kind == "image":
             result, panels = score_image(read_image(job.file), ref, job.params, filename=job.file.name)
         else:
-            frames = read_frames(job.file, job.params.num_frames)
+            frames = iter_frames(job.file, job.params.num_frames)
             result, panels = score_video(frames, ref, job.params, filename=job.file.name)
         if job.visualization is not None:
             from .visualize import save_visualization

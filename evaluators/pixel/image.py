@@ -101,7 +101,7 @@ def score_image(generated: np.ndarray, ref: SolutionReference, params: ImagePara
                 filename: str = "<generated>") -> tuple[ImageResult, Panels]:
     """Return the result and visualisation panels of a BGR generated image against an analysed solution."""
     start = time.perf_counter()
-    alignment = align(generated, ref.bgr, ref.geometry)
+    alignment = align(generated, ref.dark, ref.geometry)
     aligned = alignment.warp(generated, ref.bgr.shape)
     hsv = to_hsv(aligned)
     colours = params.colours

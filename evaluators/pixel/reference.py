@@ -17,7 +17,7 @@ import numpy as np
 from maze_envs.core.formats import MazeFormatError
 from maze_envs.core.render import PixelGeometry
 
-from .colours import ColourThresholds, to_hsv
+from .colours import ColourThresholds, dark_mask, to_hsv
 from .errors import MediaReadError, PixelEvalError
 from .grid import GridGeometry, block_means, detect_grid
 from .metrics import centroid, skeleton_length, skeleton_scale
@@ -29,6 +29,7 @@ class SolutionReference:
 
     name: str
     bgr: np.ndarray
+    dark: np.ndarray
     geometry: GridGeometry
     grid_source: str
     walls: np.ndarray
@@ -102,7 +103,7 @@ def analyse_solution(bgr: np.ndarray, *, name: str = "<solution>", geometry: Gri
     if not route_cells.any():
         raise PixelEvalError("solution image has no blue/green/red route cells", source=name)
     return SolutionReference(
-        name=name, bgr=bgr, geometry=geometry, grid_source=source, walls=walls, wall_care=wall_care(walls),
+        name=name, bgr=bgr, dark=dark_mask(bgr), geometry=geometry, grid_source=source, walls=walls, wall_care=wall_care(walls),
         free=~walls, route=route,
         green_centroid=centroid(green), red_centroid=centroid(red), route_cells=route_cells,
         wall_blocks=wall_blocks, segment_labels=_segment_labels(walls.shape, geometry, wall_blocks),

@@ -19,6 +19,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Iterable, Iterator
 from pathlib import Path
 
 import cv2
@@ -46,8 +47,11 @@ def frames_for_model(model_name: str, num_frames: int = DEFAULT_FRAMES) -> int:
     return num_frames
 
 
-def read_frames(path: str | os.PathLike, num_frames: int = DEFAULT_FRAMES) -> list[np.ndarray]:
-    """Return up to ``num_frames`` BGR frames sampled evenly over the video; raise ``MediaReadError``."""
+def iter_frames(path: str | os.PathLike, num_frames: int = DEFAULT_FRAMES) -> Iterator[np.ndarray]:
+    """Yield up to ``num_frames`` BGR frames sampled evenly over the video as they are decoded.
+
+    Raises ``MediaReadError`` when the file is missing, cannot be opened or yields no frame.
+    """
     path = Path(path)
     if not path.is_file():
         raise MediaReadError("file not found", source=path)
@@ -56,23 +60,37 @@ def read_frames(path: str | os.PathLike, num_frames: int = DEFAULT_FRAMES) -> li
         raise MediaReadError("unreadable video (cannot open)", source=path)
     try:
         count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+        if count <= 0:
+            frames = []
+            while True:
+                ok, frame = capture.read()
+                if not ok:
+                    break
+                frames.append(frame)
+            keep = np.linspace(0, len(frames) - 1, min(num_frames, len(frames))).round().astype(int) if frames else []
+            wanted_list = [frames[i] for i in keep]
+            if not wanted_list:
+                raise MediaReadError("no decodable frames (empty or truncated video)", source=path)
+            yield from wanted_list
+            return
         wanted = set(np.linspace(0, count - 1, num_frames).round().astype(int).tolist()) if count > num_frames else None
-        frames: list[np.ndarray] = []
-        index = 0
+        index = produced = 0
         while capture.grab():
             if wanted is None or index in wanted:
                 ok, frame = capture.retrieve()
                 if ok and frame is not None:
-                    frames.append(frame)
+                    produced += 1
+                    yield frame
             index += 1
+        if produced == 0:
+            raise MediaReadError("no decodable frames (empty or truncated video)", source=path)
     finally:
         capture.release()
-    if not frames:
-        raise MediaReadError("no decodable frames (empty or truncated video)", source=path)
-    if len(frames) > num_frames:
-        keep = np.linspace(0, len(frames) - 1, num_frames).round().astype(int)
-        frames = [frames[i] for i in keep]
-    return frames
+
+
+def read_frames(path: str | os.PathLike, num_frames: int = DEFAULT_FRAMES) -> list[np.ndarray]:
+    """Return up to ``num_frames`` BGR frames sampled evenly over the video; raise ``MediaReadError``."""
+    return list(iter_frames(path, num_frames))
 
 
 @dataclass(frozen=True)
@@ -91,10 +109,10 @@ class VideoParams:
 
 @dataclass
 class FrameCheck:
-    """What one frame shows, in solution pixels: wall IoU, the marker's mask and centroid, the red centroid."""
+    """What one frame shows, in the frame's own pixels: wall IoU, the marker's box mask and centroid, the red centroid."""
 
     structure_iou: float
-    marker: np.ndarray | None
+    marker: tuple[int, int, np.ndarray] | None
     marker_centroid: tuple[float, float] | None
     red_centroid: tuple[float, float] | None
 
@@ -107,23 +125,65 @@ def wall_erosion_px(ref: SolutionReference, wall_erosion: int | None) -> int:
     return max(1, int(round(min(ref.geometry.cell_px, ref.geometry.wall_px) / 4)))
 
 
-def _check_frame(frame: np.ndarray, ref: SolutionReference, alignment: Alignment, colours: ColourThresholds,
-                 sol_walls: np.ndarray, care: np.ndarray, sol_wall_count: int, min_marker: float) -> FrameCheck:
-    aligned = alignment.warp(frame, ref.bgr.shape)
-    hsv = to_hsv(aligned)
-    walls = cv2.bitwise_and(colours.wall(hsv), care)
-    inter = cv2.countNonZero(cv2.bitwise_and(walls, sol_walls))
-    union = cv2.countNonZero(walls) + sol_wall_count - inter
+@dataclass
+class FrameReference:
+    """The solution's wall masks mapped once into the frames' pixels, so frames are checked unwarped."""
+
+    walls: np.ndarray
+    care: np.ndarray
+    wall_count: int
+    min_marker: float
+
+    @classmethod
+    def build(cls, ref: SolutionReference, alignment: Alignment, frame_shape: tuple[int, ...]) -> "FrameReference":
+        """Return the solution's (care-masked) walls and care mask in frame pixels (0 outside the maze)."""
+        h, w = frame_shape[:2]
+
+        def forward(mask: np.ndarray) -> np.ndarray:
+            return cv2.warpAffine(mask.astype(np.uint8) * 255, alignment.matrix, (w, h), flags=cv2.INTER_NEAREST,
+                                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+        care = forward(ref.wall_care)
+        walls = cv2.bitwise_and(forward(ref.walls), care)
+        marker_scale = abs(alignment.sx * alignment.sy)
+        return cls(walls, care, cv2.countNonZero(walls), max(4.0, 0.05 * ref.geometry.cell_px ** 2 * marker_scale))
+
+
+def check_frame(frame: np.ndarray, fref: FrameReference, colours: ColourThresholds, want_red: bool) -> FrameCheck:
+    """Return the layout and marker findings of one frame (its own pixels)."""
+    hsv = to_hsv(frame)
+    walls = cv2.bitwise_and(colours.wall(hsv), fref.care)
+    inter = cv2.countNonZero(cv2.bitwise_and(walls, fref.walls))
+    union = cv2.countNonZero(walls) + fref.wall_count - inter
     (x, y), labels, stats, centres = metrics.components(colours.green(hsv))
     marker, centre = None, None
     if len(stats) > 1:
         largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        if stats[largest, cv2.CC_STAT_AREA] >= min_marker:
-            marker = np.zeros(ref.shape, dtype=bool)
-            marker[y:y + labels.shape[0], x:x + labels.shape[1]] = labels == largest
+        if stats[largest, cv2.CC_STAT_AREA] >= fref.min_marker:
+            marker = (x, y, labels == largest)
             centre = (float(centres[largest][0] + x), float(centres[largest][1] + y))
-    red = metrics.centroid(colours.red(hsv) > 0)
+    red = metrics.centroid(colours.red(hsv) > 0) if want_red else None
     return FrameCheck(inter / union if union else 1.0, marker, centre, red)
+
+
+def check_frames(frames: Iterator[np.ndarray], first: np.ndarray, fref: FrameReference, colours: ColourThresholds,
+                 workers: int) -> list[FrameCheck]:
+    """Return the check of ``first`` and every further frame, in order.
+
+    Frames are checked in a thread pool as they arrive (OpenCV releases the GIL), so decoding and
+    checking overlap. The goal's red centroid is looked for until it is first seen.
+    """
+    checks = [check_frame(first, fref, colours, want_red=True)]
+    want_red = checks[0].red_centroid is None
+    if workers <= 1:
+        for frame in frames:
+            checks.append(check_frame(frame, fref, colours, want_red))
+            want_red = want_red and checks[-1].red_centroid is None
+        return checks
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(check_frame, frame, fref, colours, want_red) for frame in frames]
+        checks += [future.result() for future in futures]
+    return checks
 
 
 def _join(path: np.ndarray, points: list[tuple[float, float]]) -> np.ndarray:
@@ -136,20 +196,25 @@ def _join(path: np.ndarray, points: list[tuple[float, float]]) -> np.ndarray:
     return canvas.astype(bool)
 
 
-def extract_path(checks: list[FrameCheck], method: str, shape: tuple[int, int],
+def extract_path(checks: list[FrameCheck], method: str, frame_shape: tuple[int, ...],
                  min_marker: float) -> tuple[np.ndarray, list[tuple[float, float]]]:
-    """Return the raw accumulated path mask and the ordered marker positions, by ``method``."""
+    """Return the accumulated path mask and ordered marker positions, in frame pixels, by ``method``."""
+    shape = frame_shape[:2]
     path = np.zeros(shape, dtype=bool)
     points: list[tuple[float, float]] = []
     if method == "green_marker_tracking":
         for check in checks:
             if check.marker is not None:
-                path |= check.marker
+                x, y, box = check.marker
+                path[y:y + box.shape[0], x:x + box.shape[1]] |= box
                 points.append(check.marker_centroid)
     elif method == "frame_differencing":
         previous = np.zeros(shape, dtype=bool)
         for check in checks:
-            current = check.marker if check.marker is not None else np.zeros(shape, dtype=bool)
+            current = np.zeros(shape, dtype=bool)
+            if check.marker is not None:
+                x, y, box = check.marker
+                current[y:y + box.shape[0], x:x + box.shape[1]] = box
             new = current & ~previous
             if np.count_nonzero(new) >= min_marker:
                 path |= new
@@ -158,28 +223,31 @@ def extract_path(checks: list[FrameCheck], method: str, shape: tuple[int, int],
             previous = current
     else:
         raise ValueError(f"unknown extraction method {method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
-    return _join(path, points), points
+    return path, points
 
 
-def score_video(frames: list[np.ndarray], ref: SolutionReference, params: VideoParams = VideoParams(), *,
+def score_video(frames: Iterable[np.ndarray], ref: SolutionReference, params: VideoParams = VideoParams(), *,
                 filename: str = "<generated>") -> tuple[VideoResult, Panels]:
-    """Return the result and visualisation panels of decoded BGR ``frames`` against an analysed solution."""
+    """Return the result and visualisation panels of BGR ``frames`` (a list, or an iterator that decodes
+    them) against an analysed solution; the first frame sets the alignment."""
     start = time.perf_counter()
-    if not frames:
+    frames = iter(frames)
+    first = next(frames, None)
+    if first is None:
         raise MediaReadError("no frames", source=filename)
-    alignment = align(frames[0], ref.bgr, ref.geometry)
-    colours = params.colours
-    care = ref.wall_care.astype(np.uint8) * 255
-    sol_walls = (ref.walls & ref.wall_care).astype(np.uint8) * 255
-    sol_wall_count = int(np.count_nonzero(sol_walls))
-    min_marker = max(4.0, 0.05 * ref.geometry.cell_px ** 2)
-    with ThreadPoolExecutor(max_workers=max(1, params.frame_workers)) as pool:
-        checks = list(pool.map(lambda f: _check_frame(f, ref, alignment, colours, sol_walls, care, sol_wall_count,
-                                                      min_marker), frames))
-    path, points = extract_path(checks, params.extraction_method, ref.shape, min_marker)
+    alignment = align(first, ref.dark, ref.geometry)
+    fref = FrameReference.build(ref, alignment, first.shape)
+    checks = check_frames(frames, first, fref, params.colours, params.frame_workers)
+    frame_path, frame_points = extract_path(checks, params.extraction_method, first.shape, fref.min_marker)
+    points = [tuple(map(float, alignment.to_solution(x, y))) for x, y in frame_points]
+    path = _join(alignment.warp(frame_path.astype(np.uint8), ref.shape, nearest=True, border=0).astype(bool), points)
 
     first_marker = next((c.marker_centroid for c in checks if c.marker_centroid is not None), None)
     first_red = next((c.red_centroid for c in checks if c.red_centroid is not None), None)
+    if first_marker is not None:
+        first_marker = tuple(map(float, alignment.to_solution(*first_marker)))
+    if first_red is not None:
+        first_red = tuple(map(float, alignment.to_solution(*first_red)))
     green_ok, green_d = metrics.position_match(first_marker, ref.green_centroid, params.position_tolerance)
     red_ok, red_d = metrics.position_match(first_red, ref.red_centroid, params.position_tolerance)
     scores = np.array([metrics.layout_score(c.structure_iou, green_ok, red_ok) for c in checks])
@@ -209,12 +277,11 @@ def score_video(frames: list[np.ndarray], ref: SolutionReference, params: VideoP
         exploration_score=reflect.exploration_score,
         overall_score=metrics.overall_score(layout_score, match.iou, crossing.detected),
         crossed_wall_segments=crossing.crossed_segments, grid=grid_info(ref), alignment=alignment_info(alignment),
-        total_frames=len(frames), frames_with_marker=sum(c.marker is not None for c in checks),
+        total_frames=len(checks), frames_with_marker=sum(c.marker is not None for c in checks),
         path_extraction_method=params.extraction_method, worst_layout_frame=worst,
         layout_match_score_gated=gate.layout_match_score_gated, target_achievement_gated=gate.target_achievement_gated,
         overall_score_gated=gate.overall_score_gated, elapsed_s=time.perf_counter() - start)
-    first = alignment.warp(frames[0], ref.bgr.shape)
-    panels = Panels(first, ref.bgr, path, ref.walls, crossing.crossing, crossing.touching, match.dilated, ref.route)
+    panels = Panels(alignment.warp(first, ref.bgr.shape), ref.bgr, path, ref.walls, crossing.crossing, crossing.touching, match.dilated, ref.route)
     return result, panels
 
 
@@ -234,8 +301,7 @@ def evaluate_video(generated: str | os.PathLike, solution: str | os.PathLike | n
     params = VideoParams(num_frames, min_crossing_ratio, position_tolerance, wall_erosion, dilation_size,
                          extraction_method, colours, frame_workers)
     ref = as_reference(solution, geometry, colours)
-    frames = read_frames(generated, num_frames)
-    result, panels = score_video(frames, ref, params, filename=Path(generated).name)
+    result, panels = score_video(iter_frames(generated, num_frames), ref, params, filename=Path(generated).name)
     if visualization is not None:
         from .visualize import save_visualization
 
