@@ -3,6 +3,8 @@
 import cv2
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from evaluators.pixel.colours import dark_mask
 from evaluators.pixel.errors import GridDetectionError
@@ -60,3 +62,17 @@ def test_alignment_maps_generated_frames_back_onto_solution_pixels(size, letterb
     back = alignment.warp(generated, task.solution.shape)
     assert back.shape == task.solution.shape
     assert np.mean(dark_mask(back) == dark_mask(task.solution)) > 0.97
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(3, 21), cols=st.integers(3, 21), cell=st.integers(6, 24), wall_ratio=st.sampled_from([0.2, 0.3, 1.0]),
+       scale=st.floats(0.6, 2.0), seed=st.integers(0, 2**16))
+def test_detection_property_any_size_style_and_scale(rows, cols, cell, wall_ratio, scale, seed):
+    wall = max(2, round(cell * wall_ratio))
+    assume(cell * scale >= 5 and wall * scale >= 2)
+    maze = generate(rows, cols, "dfs", seed)
+    task = make_task(maze, ImageStyle(cell, wall))
+    h, w = task.solution.shape[:2]
+    image = cv2.resize(task.solution, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    grid = detect_grid(image)
+    assert (grid.rows, grid.cols) == (rows, cols)

@@ -170,28 +170,31 @@ def _extent(profile: np.ndarray) -> tuple[int, int]:
     return int(idx[0]), int(idx[-1])
 
 
-def _axis_counts(dark_box: np.ndarray, max_lines: int = 256) -> tuple[float, float, list[int]]:
-    """Return ``(extent_px, wall_px, counts)`` along axis 1 of the maze's bounding box.
+def _axis_measure(dark_box: np.ndarray, max_lines: int = 96) -> tuple[float, float, list[float]]:
+    """Return ``(extent_px, wall_px, cell_px estimates)`` along axis 1 of the maze's bounding box.
 
-    ``counts`` holds the cell counts consistent with the measured wall size and either estimate of
-    the cell size (runs counted once, or weighted by length), give or take 1.5 px, best guesses first.
-    Free runs are measured on at most ``max_lines`` evenly spaced lines.
+    The cell size is estimated from free runs counted once and weighted by length, each measured on
+    at most ``max_lines`` evenly spaced lines.
     """
     extent = float(dark_box.shape[1])
     wall = _smallest_cluster(_border_runs(dark_box))
     step = max(1, dark_box.shape[0] // max_lines)
     free_runs = _runs(~dark_box[::step])
-    cells = {_smallest_cluster(free_runs), _smallest_cluster(free_runs, weighted=True)}
-    scores: dict[int, float] = {}
-    for cell in cells:
-        if min(wall, cell) < 1:
-            continue
+    cells = [_smallest_cluster(free_runs), _smallest_cluster(free_runs, weighted=True)]
+    return extent, wall, [c for c in cells if c >= 1]
+
+
+def _counts(extent: float, wall: float, cells: list[float]) -> list[int]:
+    """Return the cell counts consistent with ``wall`` and each cell size give or take 1.5 px, those
+    nearest an estimate's own count first."""
+    scores: dict[int, tuple[float, int]] = {}
+    for rank, cell in enumerate(cells):
         guess = (extent - wall) / (cell + wall)
         low = max(1, int(np.floor((extent - wall) / (cell + wall + 1.5))))
         high = max(low, int(np.ceil((extent - wall) / max(cell + wall - 1.5, 1.0))))
         for n in range(low, high + 1):
-            scores[n] = min(scores.get(n, np.inf), abs(n - guess))
-    return extent, wall, sorted(scores, key=scores.get)
+            scores[n] = min(scores.get(n, (np.inf, rank)), (abs(n - guess), rank))
+    return sorted(scores, key=scores.get)
 
 
 def _verify(integral: np.ndarray, geometry: GridGeometry) -> float:
@@ -200,7 +203,7 @@ def _verify(integral: np.ndarray, geometry: GridGeometry) -> float:
     return float(min((means[::2, ::2] >= 0.6).mean(), (means[1::2, 1::2] <= 0.1).mean()))
 
 
-def detect_grid(bgr: np.ndarray, *, source: str | None = None, max_tries: int = 9) -> GridGeometry:
+def detect_grid(bgr: np.ndarray, *, source: str | None = None, max_tries: int = 12) -> GridGeometry:
     """Return the grid geometry of a maze image (a solution or puzzle render); raise ``GridDetectionError``."""
     dark = dark_mask(bgr)
     if dark.sum() < 16 or (~dark).sum() < 16:
@@ -211,20 +214,28 @@ def detect_grid(bgr: np.ndarray, *, source: str | None = None, max_tries: int = 
     if min(box.shape) < 5:
         raise GridDetectionError("no maze outline found", source=source)
     integral = cv2.integral(dark.astype(np.uint8))
-    extent_x, wall_x, cols_options = _axis_counts(box)
-    extent_y, wall_y, rows_options = _axis_counts(box.T)
-    if not cols_options or not rows_options:
+    extent_x, wall_x, cells_x = _axis_measure(box)
+    extent_y, wall_y, cells_y = _axis_measure(box.T)
+    if min(wall_x, wall_y) < 1 or not cells_x + cells_y:
         raise GridDetectionError("no wall or cell runs found", source=source)
-    best, best_score = None, -1.0
+    # Each axis also tries the other's cell size: cells are usually square, and a maze with long
+    # corridors along one axis shows few single-cell runs on it.
+    cols_options = _counts(extent_x, wall_x, cells_x + cells_y)
+    rows_options = _counts(extent_y, wall_y, cells_y + cells_x)
+    best, best_score, best_key = None, -1.0, None
     for rows in rows_options[:max_tries]:
         for cols in cols_options[:max_tries]:
             geometry = GridGeometry(rows, cols, float(left), float(top), (extent_x - wall_x) / cols,
                                     (extent_y - wall_y) / rows, wall_x, wall_y)
             if geometry.cell_px < 1:
                 continue
+            # Some mazes fit more than one grid (a comb of corridors fits any count along them);
+            # equal fits go to squarer cells, then to more cells (a coarser grid can pass by luck
+            # where its cells' centres miss the walls inside them).
             score = _verify(integral, geometry)
-            if score > best_score:
-                best, best_score = geometry, score
+            key = (round(score, 3), -round(abs(np.log(geometry.pitch_x / geometry.pitch_y)), 2), rows * cols)
+            if best_key is None or key > best_key:
+                best, best_score, best_key = geometry, score, key
     if best is None or best_score < MIN_VERIFY_SCORE:
         raise GridDetectionError(f"no consistent maze grid (best fit {best_score:.2f} < {MIN_VERIFY_SCORE})",
                                  source=source)

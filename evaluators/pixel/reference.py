@@ -25,7 +25,10 @@ from .metrics import centroid, skeleton_length, skeleton_scale
 
 @dataclass
 class SolutionReference:
-    """A solution image analysed: masks in its pixels, its grid, route cells and wall-segment centre lines."""
+    """A solution image analysed: masks in its pixels, its grid, route cells and wall-segment centre lines.
+
+    ``free`` is the walkable space: white (above the white threshold) or route-coloured pixels.
+    """
 
     name: str
     bgr: np.ndarray
@@ -103,8 +106,8 @@ def analyse_solution(bgr: np.ndarray, *, name: str = "<solution>", geometry: Gri
     if not route_cells.any():
         raise PixelEvalError("solution image has no blue/green/red route cells", source=name)
     return SolutionReference(
-        name=name, bgr=bgr, dark=dark_mask(bgr), geometry=geometry, grid_source=source, walls=walls, wall_care=wall_care(walls),
-        free=~walls, route=route,
+        name=name, bgr=bgr, dark=dark_mask(bgr), geometry=geometry, grid_source=source, walls=walls,
+        wall_care=wall_care(walls), free=((colours.free(hsv) > 0) | route) & ~walls, route=route,
         green_centroid=centroid(green), red_centroid=centroid(red), route_cells=route_cells,
         wall_blocks=wall_blocks, segment_labels=_segment_labels(walls.shape, geometry, wall_blocks),
         route_length=skeleton_length(route, skeleton_scale(geometry.cell_px)))
