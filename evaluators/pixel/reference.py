@@ -63,24 +63,29 @@ def read_image(path: str | os.PathLike) -> np.ndarray:
     return image
 
 
+def _block_index(edges: np.ndarray, size: int) -> np.ndarray:
+    """Return, for each pixel centre ``0..size-1``, the block it lies in (-1 outside the grid)."""
+    index = np.searchsorted(edges, np.arange(size) + 0.5, side="right") - 1
+    return np.where((index >= 0) & (index < len(edges) - 1), index, -1)
+
+
 def _segment_labels(shape: tuple[int, int], geometry: GridGeometry, wall_blocks: np.ndarray) -> np.ndarray:
     """Return an int32 image: the centre line of each closed wall segment (not posts) labelled 1, 2, ..."""
-    labels = np.zeros(shape, dtype=np.int32)
-    ys, xs = geometry.block_edges()
     h, w = shape
-    label = 0
-    for i, j in np.argwhere(wall_blocks):
-        if i % 2 == j % 2:
-            continue
-        label += 1
-        y0, y1 = (int(round(ys[i])), int(round(ys[i + 1])))
-        x0, x1 = (int(round(xs[j])), int(round(xs[j + 1])))
-        if i % 2:
-            xc = min(w - 1, max(0, (x0 + x1) // 2))
-            labels[max(0, y0):min(h, y1), xc] = label
-        else:
-            yc = min(h - 1, max(0, (y0 + y1) // 2))
-            labels[yc, max(0, x0):min(w, x1)] = label
+    ys, xs = geometry.block_edges()
+    parity = np.add.outer(np.arange(wall_blocks.shape[0]), np.arange(wall_blocks.shape[1])) % 2 == 1
+    segments = wall_blocks & parity
+    ids = np.zeros((wall_blocks.shape[0] + 1, wall_blocks.shape[1] + 1), dtype=np.int32)
+    ids[:-1, :-1][segments] = np.arange(1, np.count_nonzero(segments) + 1)
+    row_of, col_of = _block_index(ys, h), _block_index(xs, w)
+    labels = np.zeros(shape, dtype=np.int32)
+    even_cols = np.arange(0, wall_blocks.shape[1], 2)
+    centre_x = np.clip(((xs[even_cols] + xs[even_cols + 1]) / 2).astype(int), 0, w - 1)
+    labels[:, centre_x] = ids[row_of[:, None], even_cols[None, :]]
+    even_rows = np.arange(0, wall_blocks.shape[0], 2)
+    centre_y = np.clip(((ys[even_rows] + ys[even_rows + 1]) / 2).astype(int), 0, h - 1)
+    across = ids[even_rows[:, None], col_of[None, :]]
+    labels[centre_y, :] = np.where(across > 0, across, labels[centre_y, :])
     return labels
 
 
