@@ -14,6 +14,9 @@ from maze_envs.core.errors import MazeEnvsError
 COMMAND_MODULES: tuple[str, ...] = (
     "maze_envs.cli.demo",
     "maze_envs.cli.generate",
+    "maze_envs.cli.serve_model",
+    "maze_envs.cli.judge",
+    "maze_envs.cli.play",
     "evaluators.pixel.cli",
 )
 

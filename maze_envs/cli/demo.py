@@ -9,6 +9,9 @@ from pathlib import Path
 # Each module defines ``demo_step(out_dir: Path, seed: int) -> str``, returning a one-line summary.
 DEMO_STEPS: tuple[str, ...] = (
     "maze_envs.core.demo",
+    "agents.openings_demo",
+    "agents.demo",
+    "evaluators.judge.demo",
     "evaluators.pixel.demo",
 )
 

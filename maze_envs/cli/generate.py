@@ -10,7 +10,9 @@ from maze_envs.core.progress import progress
 from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
 
 # Modules that add further targets; each defines ``register_target(subparsers)``.
-TARGET_MODULES: tuple[str, ...] = ()
+TARGET_MODULES: tuple[str, ...] = (
+    "maze_envs.cli.openings",
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -84,8 +84,8 @@ def _array01(value: Any, key: str, shape: tuple[int, int] | None, source: str | 
         arr = np.asarray(value)
     except ValueError as exc:
         raise MazeFormatError("rows have different lengths", source=source, field=key) from exc
-    if shape is not None and shape[1] == 0 and arr.size == 0:
-        arr = arr.reshape(shape)
+    if shape is not None and 0 in shape and arr.size == 0:
+        return np.zeros(shape, dtype=np.uint8)
     if arr.ndim != 2 or arr.dtype.kind not in "iub" or not np.isin(arr, (0, 1)).all():
         raise MazeFormatError("expected a 2-D array of 0/1 integers", source=source, field=key)
     if shape is not None and arr.shape != shape:

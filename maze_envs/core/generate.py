@@ -44,7 +44,7 @@ def maze_from_passages(rows: int, cols: int, a: np.ndarray, b: np.ndarray) -> Ma
     a, b = np.minimum(a, b), np.maximum(a, b)
     vertical = np.ones((rows, cols - 1), dtype=bool)
     horizontal = np.ones((rows - 1, cols), dtype=bool)
-    right = b - a == 1
+    right = (b - a == 1) & (cols > 1)
     vertical[a[right] // cols, a[right] % cols] = False
     down = ~right
     horizontal[a[down] // cols, a[down] % cols] = False

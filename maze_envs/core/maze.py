@@ -78,17 +78,16 @@ class _Layout:
         """Return whether ``coord`` lies inside the layout."""
         return 0 <= coord[0] < self.shape[0] and 0 <= coord[1] < self.shape[1]
 
-    @property
-    def adjacency(self) -> sparse.csr_matrix:  # pragma: no cover - overridden
-        raise NotImplementedError
-
     def passable(self, a: Cell, b: Cell) -> bool:
         """Return whether one move leads from ``a`` to the 4-adjacent ``b``."""
         if not (self.contains(a) and self.contains(b)):
             return False
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             return False
-        return bool(self.adjacency[self.index(a), self.index(b)])
+        return self._open_between(a, b)
+
+    def _open_between(self, a: Cell, b: Cell) -> bool:
+        raise NotImplementedError
 
 
 @dataclass(eq=False)
@@ -178,6 +177,10 @@ class Maze(_Layout):
         if c > 0 and not self.vertical_walls[r, c - 1]:
             out.append((r, c - 1))
         return out
+
+    def _open_between(self, a: Cell, b: Cell) -> bool:
+        (r0, c0), (r1, _) = sorted((a, b))
+        return not (self.vertical_walls[r0, c0] if r0 == r1 else self.horizontal_walls[r0, c0])
 
     def set_wall(self, a: Cell, b: Cell, closed: bool) -> None:
         """Open (``closed=False``) or close the wall between 4-adjacent cells ``a`` and ``b``."""
@@ -304,6 +307,9 @@ class Grid(_Layout):
         a = np.concatenate([idx[:, :-1][right], idx[:-1, :][down]])
         b = np.concatenate([idx[:, 1:][right], idx[1:, :][down]])
         return _graph(free.size, a, b)
+
+    def _open_between(self, a: Cell, b: Cell) -> bool:
+        return not (self.blocks[a] or self.blocks[b])
 
     def is_free(self, cell: Cell) -> bool:
         """Return whether ``cell`` is inside the grid and not a wall."""

@@ -1,0 +1,65 @@
+"""The agent interface every baseline follows, and a runner that plays one episode with an agent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from maze_envs.core.maze import MOVES, Cell
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Something that acts in a maze env: ``reset()`` at each episode start, then ``act(observation, info)``."""
+
+    def reset(self) -> None:
+        """Forget the previous episode."""
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """Return the next action for ``observation`` (agents that honour partial observability ignore ``info``)."""
+
+
+def action_along(path: Sequence[Cell], action_space: spaces.Space) -> Any:
+    """Return the action that follows ``path`` (blocks, current position first) as far as one action can.
+
+    ``Discrete(4)``: the first move's direction. ``MultiDiscrete([4, k])``: the direction and as many
+    consecutive moves in it as the path has, at most ``k`` (encoded as ``steps - 1``).
+    """
+    steps = [MOVES.index((b[0] - a[0], b[1] - a[1])) for a, b in zip(path, path[1:])]
+    if not steps:
+        raise ValueError("path has no moves")
+    if isinstance(action_space, spaces.Discrete):
+        return steps[0]
+    limit = int(action_space.nvec[1])
+    run = 1
+    while run < min(limit, len(steps)) and steps[run] == steps[0]:
+        run += 1
+    return np.array([steps[0], run - 1], dtype=action_space.dtype)
+
+
+@dataclass(frozen=True)
+class EpisodeResult:
+    """One played episode: whether it reached the goal, env steps taken, total reward and the final info."""
+
+    success: bool
+    steps: int
+    total_reward: float
+    info: dict[str, Any]
+
+
+def run_episode(env: gym.Env, agent: Agent, seed: int | None = None, *, hide: Sequence[str] = ()) -> EpisodeResult:
+    """Play one episode of ``agent`` in ``env`` and return its result; ``hide`` drops those keys from the info it sees."""
+    observation, info = env.reset(seed=seed)
+    agent.reset()
+    total, steps = 0.0, 0
+    while True:
+        seen = {k: v for k, v in info.items() if k not in hide}
+        observation, reward, terminated, truncated, info = env.step(agent.act(observation, seen))
+        total += float(reward)
+        steps += 1
+        if terminated or truncated:
+            return EpisodeResult(bool(terminated), steps, total, info)

@@ -1,0 +1,74 @@
+"""Time every generator and BFS on 20x20 and 100x100 mazes, side by side with maze-dataset and mazelib.
+
+Run: ``python3 benchmarks/generation.py [--repeats N]``. Peers are timed when installed
+(``pip install -e ".[bench]"``); ratios are peer time / our time (higher = we are faster).
+Targets (2-core machine, 100x100): DFS <= 10 ms, Prim/Kruskal <= 20 ms, Wilson <= 50 ms, BFS <= 5 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _timing import fmt_ms, median_seconds  # noqa: E402
+
+from maze_envs.core import GENERATORS, distance_map, generate, shortest_path  # noqa: E402
+
+
+def peers(size: int) -> dict[str, object]:
+    """Return peer callables by name (dfs/wilson/backtracking) for the installed peer packages."""
+    out: dict[str, object] = {}
+    try:
+        from maze_dataset import LatticeMazeGenerators
+
+        shape = np.array([size, size])
+        out["dfs"] = ("maze-dataset gen_dfs", lambda: LatticeMazeGenerators.gen_dfs(shape))
+        if size <= 20 or "--slow-peers" in sys.argv:
+            out["wilson"] = ("maze-dataset gen_wilson", lambda: LatticeMazeGenerators.gen_wilson(shape))
+    except Exception as exc:  # noqa: BLE001 - a broken peer install must not stop the benchmark
+        print(f"(maze-dataset unavailable: {exc.__class__.__name__}: {exc})")
+    try:
+        from mazelib import Maze as LibMaze
+        from mazelib.generate.BacktrackingGenerator import BacktrackingGenerator
+
+        def backtracking() -> None:
+            m = LibMaze()
+            m.generator = BacktrackingGenerator(size, size)
+            m.generate()
+
+        out["dfs-mazelib"] = ("mazelib BacktrackingGenerator", backtracking)
+    except Exception as exc:  # noqa: BLE001
+        print(f"(mazelib unavailable: {exc.__class__.__name__}: {exc})")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--slow-peers", action="store_true", help="also time maze-dataset Wilson at 100x100 (~5 s)")
+    args = parser.parse_args()
+    for size in (20, 100):
+        print(f"\n== {size}x{size} ==")
+        ours = {}
+        seeds = iter(range(10_000))
+        for name in GENERATORS:
+            ours[name] = median_seconds(lambda: generate(size, size, name, next(seeds)), args.repeats)
+            print(f"maze-envs {name:<8} {fmt_ms(ours[name])}")
+        maze = generate(size, size, "dfs", 0)
+        bfs = median_seconds(lambda: distance_map(maze), args.repeats)
+        path = median_seconds(lambda: shortest_path(maze), args.repeats)
+        print(f"maze-envs BFS dist {fmt_ms(bfs)}   shortest_path {fmt_ms(path)}")
+        for key, (label, fn) in peers(size).items():
+            mine = ours["dfs" if key.startswith("dfs") else key]
+            theirs = median_seconds(fn, max(1, args.repeats // 2) if size == 100 else args.repeats)
+            print(f"{label:<32} {fmt_ms(theirs)}   ratio peer/ours = {theirs / mine:7.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""``maze-envs judge``: score generated maths or maze solutions with a vision-language model as judge."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from maze_envs.core.errors import MazeConfigError
+
+from .model_flags import add_model_flags, model_client
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``judge`` subcommand."""
+    parser = sub.add_parser(
+        "judge", help="score generated math/maze solution images or videos with a VLM judge",
+        description="Ask a vision-language model to grade each generated image or video against its ground truth. "
+                    "Writes OUTPUT_DIR/results.json after every item (use --resume to continue) and "
+                    "OUTPUT_DIR/summary.json. API keys come only from the environment.")
+    parser.add_argument("--task", required=True, choices=["math", "maze"], help="which judge to run")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--manifest", help="JSONL/JSON list of items (math: file, solution_text, subtask; "
+                                           "maze: file and maze or task_id)")
+    source.add_argument("--input-dir", help="directory of generated outputs (math: reads its manifest.jsonl; "
+                                            "maze: every image/video, matched to --tasks by file name)")
+    parser.add_argument("--tasks", help="maze: task directory or metadata.jsonl from `maze-envs generate tasks`")
+    parser.add_argument("--output-dir", required=True, help="where results.json and summary.json go")
+    parser.add_argument("--resume", action="store_true", help="skip items already judged in OUTPUT_DIR/results.json")
+    parser.add_argument("--template", help="prompt template file with {placeholders} (default: the bundled prompt)")
+    parser.add_argument("--pixel-results", help="maze: pixel-evaluator results JSON; adds an agreement report "
+                                                "(confusion matrices, Cohen's kappa)")
+    parser.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
+    parser.add_argument("--max-tokens", type=int, default=1024, help="reply token limit (default 1024)")
+    add_model_flags(parser)
+    parser.set_defaults(func=run)
+
+
+def _items(args: argparse.Namespace):
+    from evaluators.judge import math_items, math_task, maze_items_from_dir, maze_items_from_manifest, maze_task
+
+    if args.task == "math":
+        manifest = Path(args.manifest) if args.manifest else Path(args.input_dir) / "manifest.jsonl"
+        if not manifest.exists():
+            raise MazeConfigError(f"math judge: manifest {manifest} not found")
+        return math_task(args.template), math_items(manifest), []
+    if args.manifest:
+        return maze_task(args.template), maze_items_from_manifest(args.manifest, args.tasks), []
+    if not args.tasks:
+        raise MazeConfigError("--task maze --input-dir needs --tasks (task directory or metadata.jsonl)")
+    items, unmatched = maze_items_from_dir(args.input_dir, args.tasks)
+    return maze_task(args.template), items, unmatched
+
+
+def run(args: argparse.Namespace) -> int:
+    """Judge every item and print where the summary is and its headline numbers."""
+    from evaluators.judge import agreement_report, run_judge
+
+    if args.workers < 1:
+        raise MazeConfigError(f"--workers must be at least 1, got {args.workers}")
+    task, items, unmatched = _items(args)
+    if args.pixel_results and args.task != "maze":
+        raise MazeConfigError("--pixel-results applies to --task maze only")
+
+    def extra(records: list[dict]) -> dict:
+        out: dict = {"unmatched_files": unmatched} if unmatched else {}
+        if args.pixel_results:
+            out["agreement"] = agreement_report(records, args.pixel_results)
+        return out
+
+    with model_client(args) as client:
+        result = run_judge(task, items, client, args.output_dir, workers=args.workers, resume=args.resume,
+                           params={"temperature": args.temperature, "max_tokens": args.max_tokens},
+                           extra_summary=extra)
+    overall = result.summary["metrics"]["overall"]
+    accuracy = "n/a" if overall["accuracy"] is None else f"{overall['accuracy']:.3f}"
+    local = " [answers from the local embedded server, not a hosted model]" \
+        if result.summary["endpoint"]["local_embedded_server"] else ""
+    print(f"judge {task.name}: {overall['n_judged']}/{overall['n']} judged, accuracy ({task.primary}) {accuracy}, "
+          f"{overall['parse_errors']} parse errors, {overall['errors']} errors; "
+          f"{result.summary['usage']['total_tokens']} tokens{local}; summary: {result.summary_path}")
+    if "agreement" in result.summary:
+        agree = result.summary["agreement"]["success"]
+        print(f"agreement with pixel evaluator on success: n={agree['n']} kappa={agree['cohen_kappa']}")
+    return 0

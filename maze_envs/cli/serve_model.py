@@ -1,0 +1,44 @@
+"""``maze-envs serve-model``: the local OpenAI-compatible model server, answering from a policy."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.llm import SERVER_NOTE, ModelServer, load_policy
+from maze_envs.llm.policies import POLICIES
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``serve-model`` subcommand."""
+    parser = sub.add_parser(
+        "serve-model", help="serve a local OpenAI-compatible chat endpoint answering from a policy",
+        description="Serve POST /v1/chat/completions and GET /v1/models on HOST:PORT, answering from a policy: "
+                    "scripted (JSONL replies), oracle (solves the text maze in the prompt) or module:callable "
+                    "(called with a maze_envs.llm.ChatRequest, returning a string or PolicyReply).")
+    parser.add_argument("--policy", default="oracle", help=f"{', '.join(POLICIES)} or module:callable (default oracle)")
+    parser.add_argument("--script", help="JSONL replies for --policy scripted: a string or "
+                                         "{text, status, delay, match} per line")
+    parser.add_argument("--oracle-mode", default="auto", choices=["auto", "path", "move"],
+                        help="oracle answers: a path, a move, or auto (a move for partial views or move questions)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument("--model-name", default="maze-envs-local", help="model id listed by /v1/models")
+    parser.add_argument("--require-key-env", help="only accept requests carrying the key in this environment variable")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    key = None
+    if args.require_key_env:
+        key = os.environ.get(args.require_key_env)
+        if not key:
+            raise MazeConfigError(f"--require-key-env: environment variable {args.require_key_env} is not set")
+    policy = load_policy(args.policy, script=args.script, mode=args.oracle_mode)
+    server = ModelServer(policy, host=args.host, port=args.port, model_name=args.model_name,
+                         policy_name=args.policy, api_key=key)
+    print(f"{SERVER_NOTE}: policy {args.policy}, serving {server.bind()} (Ctrl-C to stop)", flush=True)
+    server.serve_forever()
+    return 0

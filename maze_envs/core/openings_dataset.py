@@ -1,0 +1,263 @@
+"""Labelled-openings datasets: ``images/maze_00000.png ...`` and ``annotations.jsonl``, written incrementally.
+
+Each record holds exactly the spec's fields (``image``, ``rows``, ``cols``, ``cell_size``,
+``wall_width``, ``margin``, ``num_openings``, ``openings``, ``connected_pair``, ``answer``,
+``path_length``, ``difficulty``) and, unless ``extras`` is off, the optional ones:
+``vertical_walls``, ``horizontal_walls`` (0/1), ``opening_pixels`` (gap and label boxes),
+``path`` (BFS path cells) and ``decoy_cells`` (each decoy's region, by label).
+
+Sample ``i`` draws everything from its own seed (``SeedSequence(seed)``, position ``i``), so a
+run stopped half-way and resumed writes the same dataset. Samples that cannot be made go to
+``errors.jsonl`` and the run goes on. ``config.json`` records the settings; ``--resume`` refuses
+to continue a directory written with other settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from .errors import MazeConfigError, MazeEnvsError, MazeFormatError
+from .formats import read_json, write_json_atomic
+from .maze import Maze, Opening
+from .openings import OpeningsPuzzle, generate_openings
+from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
+from .tasks import write_jsonl
+
+ANNOTATIONS = "annotations.jsonl"
+ERRORS = "errors.jsonl"
+CONFIG = "config.json"
+
+# Each variant of the spec sets some fields of ``OpeningsDatasetConfig``; pairs in VARIANT_GROUPS exclude each other.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "small-grids": {"rows": (8, 12), "cols": (8, 12)},
+    "large-grids": {"rows": (14, 20), "cols": (14, 20)},
+    "few-openings": {"openings": (3, 4)},
+    "many-openings": {"openings": (5, 6)},
+    "opposite-sides": {"opposite_sides": True},
+    "any-sides": {"opposite_sides": False},
+    "fixed-size": {"fixed_size": True},
+    "variable-size": {"fixed_size": False},
+    "thick-walls": {"wall_width": 8},
+    "thin-walls": {"wall_width": 2},
+}
+VARIANT_GROUPS: tuple[tuple[str, str], ...] = (
+    ("small-grids", "large-grids"), ("few-openings", "many-openings"), ("opposite-sides", "any-sides"),
+    ("fixed-size", "variable-size"), ("thick-walls", "thin-walls"),
+)
+
+
+@dataclass(frozen=True)
+class OpeningsDatasetConfig:
+    """Settings of a dataset: ranges are inclusive ``(low, high)``; ``fixed_size`` draws one size for every sample.
+
+    ``balance`` keeps the connected pair's position from giving the answer away (``generate_openings``).
+    """
+
+    count: int
+    rows: tuple[int, int] = (8, 20)
+    cols: tuple[int, int] = (8, 20)
+    openings: tuple[int, int] = (3, 6)
+    seed: int = 0
+    opposite_sides: bool = False
+    fixed_size: bool = False
+    balance: bool = True
+    style: OpeningsStyle = field(default_factory=OpeningsStyle)
+    extras: bool = True
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise MazeConfigError(f"--count must be at least 1, got {self.count}")
+        for name in ("rows", "cols", "openings"):
+            low, high = getattr(self, name)
+            if low > high:
+                raise MazeConfigError(f"--{name}: low {low} is above high {high}")
+        if self.rows[0] < 3 or self.cols[0] < 3:
+            raise MazeConfigError(f"--rows/--cols must be at least 3, got {self.rows} and {self.cols}")
+        if self.openings[0] < 2 or self.openings[1] > 26:
+            raise MazeConfigError(f"--openings must lie in [2, 26], got {self.openings}")
+        check_style(self.style, self.openings[1])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON-ready settings."""
+        out = asdict(self)
+        for name in ("rows", "cols", "openings"):
+            out[name] = list(out[name])
+        return out
+
+
+def apply_variants(config: OpeningsDatasetConfig, variants: Sequence[str], **explicit: Any) -> OpeningsDatasetConfig:
+    """Return ``config`` with each named variant applied, then the ``explicit`` (non-None) settings on top."""
+    for name in variants:
+        if name not in VARIANTS:
+            raise MazeConfigError(f"--variant: unknown value {name!r}; choose from {', '.join(VARIANTS)}")
+    for a, b in VARIANT_GROUPS:
+        if a in variants and b in variants:
+            raise MazeConfigError(f"--variant: {a} and {b} exclude each other")
+    fields: dict[str, Any] = {}
+    style: dict[str, Any] = {}
+    for name in variants:
+        for key, value in VARIANTS[name].items():
+            (style if key in OpeningsStyle.__dataclass_fields__ else fields)[key] = value
+    for key, value in explicit.items():
+        if value is not None:
+            (style if key in OpeningsStyle.__dataclass_fields__ else fields)[key] = value
+    return replace(config, style=replace(config.style, **style), **fields)
+
+
+def sample_seeds(seed: int, count: int) -> list[int]:
+    """Return one seed per sample, derived from ``seed`` (the same list prefix for any ``count``)."""
+    return [int(s) for s in np.random.SeedSequence(seed).generate_state(count + 1, dtype=np.uint32)[1:]]
+
+
+def sample_sizes(config: OpeningsDatasetConfig, rng: np.random.Generator) -> tuple[int, int, int]:
+    """Return ``(rows, cols, openings)`` of one sample; with ``fixed_size`` the size comes from the dataset seed."""
+    size_rng = np.random.default_rng(config.seed) if config.fixed_size else rng
+    rows = int(size_rng.integers(config.rows[0], config.rows[1] + 1))
+    cols = int(size_rng.integers(config.cols[0], config.cols[1] + 1))
+    return rows, cols, int(rng.integers(config.openings[0], config.openings[1] + 1))
+
+
+def build_sample(config: OpeningsDatasetConfig, seed: int) -> tuple[OpeningsPuzzle, OpeningsRendering]:
+    """Return the puzzle and its rendering for one sample seed."""
+    rng = np.random.default_rng(seed)
+    rows, cols, n = sample_sizes(config, rng)
+    puzzle = generate_openings(rows, cols, n, rng, opposite_sides=config.opposite_sides, balance=config.balance)
+    return puzzle, render_openings(puzzle, config.style)
+
+
+def openings_record(puzzle: OpeningsPuzzle, rendering: OpeningsRendering, image: str, style: OpeningsStyle,
+                    extras: bool = True) -> dict[str, Any]:
+    """Return the annotation record of a sample (the spec's fields, then the optional extras)."""
+    maze = puzzle.maze
+    record: dict[str, Any] = {
+        "image": image,
+        "rows": maze.rows,
+        "cols": maze.cols,
+        "cell_size": style.cell_size,
+        "wall_width": style.wall_width,
+        "margin": style.margin,
+        "num_openings": puzzle.num_openings,
+        "openings": [{"label": lo.label, "side": lo.opening.side, "index": lo.opening.index,
+                      "is_connected": lo.is_connected} for lo in puzzle.labels],
+        "connected_pair": list(puzzle.connected_pair),
+        "answer": puzzle.answer,
+        "path_length": puzzle.path_length,
+        "difficulty": puzzle.difficulty,
+    }
+    if extras:
+        record["vertical_walls"] = maze.vertical_walls.astype(int).tolist()
+        record["horizontal_walls"] = maze.horizontal_walls.astype(int).tolist()
+        record["opening_pixels"] = [p.to_dict() for p in rendering.labels]
+        record["path"] = [list(c) for c in puzzle.path]
+        record["decoy_cells"] = {label: [list(c) for c in cells] for label, cells in puzzle.decoys.items()}
+    return record
+
+
+def image_name(index: int) -> str:
+    """Return the relative image path of sample ``index``: ``images/maze_00000.png``."""
+    return f"images/maze_{index:05d}.png"
+
+
+@dataclass(frozen=True)
+class DatasetSummary:
+    """What a run did: samples written now, samples already present (resume), per-sample errors, the annotations file."""
+
+    written: int
+    skipped: int
+    errors: int
+    annotations: Path
+
+
+def _complete_lines(path: Path) -> list[dict]:
+    """Return the records of every complete, parseable line of a JSONL file (none if it is missing)."""
+    if not path.exists():
+        return []
+    records = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.endswith("\n"):
+                break
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+    return records
+
+
+def _append(fh, record: dict) -> None:
+    fh.write(json.dumps(record) + "\n")
+    fh.flush()
+
+
+def _save_png(rendering: OpeningsRendering, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    rendering.image.save(tmp, format="PNG")
+    os.replace(tmp, path)
+
+
+def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.PathLike, *, resume: bool = False,
+                           progress: Callable[[Iterable], Iterator] = iter) -> DatasetSummary:
+    """Write ``config.count`` samples under ``out_dir``; return what was written, skipped and failed.
+
+    Each record is appended (and flushed) as soon as its image is in place. With ``resume``, the
+    complete records and errors already in ``out_dir`` are kept and only missing samples are made.
+    """
+    out = Path(out_dir)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    settings = config.to_dict()
+    ann_path, err_path, cfg_path = out / ANNOTATIONS, out / ERRORS, out / CONFIG
+    done: list[dict] = []
+    failed: list[dict] = []
+    if resume and cfg_path.exists():
+        previous = read_json(cfg_path)
+        if {k: v for k, v in previous.items() if k != "count"} != {k: v for k, v in settings.items() if k != "count"}:
+            raise MazeConfigError(f"--resume: {cfg_path} was written with other settings ({previous}); "
+                                  f"use them or another --out")
+        done, failed = _complete_lines(ann_path), _complete_lines(err_path)
+    write_json_atomic(cfg_path, settings, indent=2)
+    write_jsonl(ann_path, done)
+    write_jsonl(err_path, failed)
+    finished = {r["image"] for r in done} | {r["image"] for r in failed}
+    seeds = sample_seeds(config.seed, config.count)
+    todo = [i for i in range(config.count) if image_name(i) not in finished]
+    written = errors = 0
+    with open(ann_path, "a", encoding="utf-8") as ann, open(err_path, "a", encoding="utf-8") as err:
+        for i in progress(todo):
+            name = image_name(i)
+            try:
+                puzzle, rendering = build_sample(config, seeds[i])
+                _save_png(rendering, out / name)
+            except MazeEnvsError as exc:
+                _append(err, {"image": name, "seed": seeds[i], "error": str(exc)})
+                errors += 1
+                continue
+            _append(ann, openings_record(puzzle, rendering, name, config.style, config.extras))
+            written += 1
+    return DatasetSummary(written, len(done), errors + len(failed), ann_path)
+
+
+def maze_from_record(record: dict[str, Any], source: str | None = None) -> tuple[Maze, dict[str, Opening]]:
+    """Return the maze of an annotation record (walls and openings) and its openings by label.
+
+    Needs ``rows``, ``cols``, ``vertical_walls``, ``horizontal_walls`` and ``openings``
+    (``label``, ``side``, ``index``); raises ``MazeFormatError`` naming the field otherwise.
+    """
+    for key in ("rows", "cols", "vertical_walls", "horizontal_walls", "openings"):
+        if key not in record:
+            raise MazeFormatError("missing (write the dataset without --no-extras)" if "walls" in key else "missing",
+                                  source=source, field=key)
+    try:
+        openings = {str(o["label"]): Opening(o["side"], int(o["index"])) for o in record["openings"]}
+        maze = Maze(int(record["rows"]), int(record["cols"]), np.asarray(record["vertical_walls"]),
+                    np.asarray(record["horizontal_walls"]), openings=tuple(openings.values()))
+    except MazeFormatError as exc:
+        raise MazeFormatError(str(exc), source=source) from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MazeFormatError(f"malformed walls or openings: {exc!r}", source=source) from exc
+    return maze, openings

@@ -1,0 +1,193 @@
+"""Reading mazes and answers back from text: the grids ``render_text`` draws, and paths or moves in replies.
+
+Everything here works in the coordinates of the text grid itself: ``(row, col)`` of a character,
+which for a rendered ``Maze`` are its block coordinates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .errors import MazeFormatError
+from .maze import MOVES, Cell, Grid
+from .render import Symbols
+from .solve import distance_map, shortest_path
+
+# Names of ``MOVES`` in the same order: up, right, down, left.
+MOVE_NAMES: tuple[str, ...] = ("up", "right", "down", "left")
+_MOVE_ALIASES = {"up": "up", "north": "up", "down": "down", "south": "down",
+                 "left": "left", "west": "left", "right": "right", "east": "right"}
+
+
+@dataclass(frozen=True)
+class TextMaze:
+    """A maze read from text: ``blocks`` (1 = wall or unknown), ``known`` (False where the view is masked),
+    and the positions of start, goal and agent (None when not shown)."""
+
+    blocks: np.ndarray
+    known: np.ndarray
+    start: Cell | None
+    goal: Cell | None
+    agent: Cell | None
+
+    @property
+    def position(self) -> Cell | None:
+        """Return where the solver stands: the agent if shown, else the start."""
+        return self.agent if self.agent is not None else self.start
+
+    @property
+    def partial(self) -> bool:
+        """Return whether part of the view is masked."""
+        return not bool(self.known.all())
+
+    def grid(self, *, unknown_free: bool = False, goal: Cell | None = None) -> Grid:
+        """Return a ``Grid`` from the current position to ``goal`` (default: the maze's goal).
+
+        With ``unknown_free`` masked cells count as free (an optimistic plan), else as walls.
+        """
+        position, target = self.position, goal if goal is not None else self.goal
+        if position is None or target is None:
+            raise MazeFormatError("the text maze shows no start/agent or no goal", field="grid")
+        blocks = self.blocks.copy()
+        if unknown_free:
+            blocks[~self.known] = 0
+        return Grid(blocks, position, target)
+
+
+def _grid_line(line: str, symbols: Symbols, alphabet: set[str]) -> bool:
+    return len(line) >= 3 and (symbols.wall in line or symbols.masked in line) and set(line) <= alphabet
+
+
+def find_text_grid(text: str, symbols: Symbols = Symbols()) -> list[str] | None:
+    """Return the rows of the last maze grid drawn in ``text`` (3+ consecutive lines of maze symbols with a wall), or None."""
+    alphabet = {symbols.wall, symbols.path, symbols.start, symbols.goal, symbols.agent, symbols.masked,
+                symbols.route}
+    runs: list[list[str]] = []
+    current: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if _grid_line(line.rstrip("\n"), symbols, alphabet):
+            current.append(line)
+            continue
+        runs.append(current)
+        current = []
+    runs.append(current)
+    runs = [run for run in runs if len(run) >= 3 and any(symbols.wall in line for line in run)]
+    return runs[-1] if runs else None
+
+
+def parse_text_maze(text: str, symbols: Symbols = Symbols()) -> TextMaze:
+    """Return the ``TextMaze`` of the last grid drawn in ``text``; raises ``MazeFormatError`` if there is none.
+
+    Short rows (trailing spaces lost in transit) are padded with the path symbol.
+    """
+    rows = find_text_grid(text, symbols)
+    if rows is None:
+        raise MazeFormatError(f"no maze grid of '{symbols.wall}' rows found in the text", field="grid")
+    width = max(len(r) for r in rows)
+    chars = np.array([list(r.ljust(width, symbols.path)) for r in rows])
+    known = chars != symbols.masked
+    blocks = ((chars == symbols.wall) | ~known).astype(np.uint8)
+
+    def locate(symbol: str) -> Cell | None:
+        found = np.argwhere(chars == symbol)
+        return (int(found[0][0]), int(found[0][1])) if len(found) else None
+
+    return TextMaze(blocks, known, locate(symbols.start), locate(symbols.goal), locate(symbols.agent))
+
+
+def move_between(a: Cell, b: Cell) -> str:
+    """Return the name of the move from ``a`` to the 4-adjacent ``b``."""
+    step = (b[0] - a[0], b[1] - a[1])
+    if step not in MOVES:
+        raise ValueError(f"{a} and {b} are not 4-adjacent")
+    return MOVE_NAMES[MOVES.index(step)]
+
+
+def format_path(path: Sequence[Cell]) -> str:
+    """Return ``path`` written as ``(r,c),(r,c),...``."""
+    return ",".join(f"({int(r)},{int(c)})" for r, c in path)
+
+
+_PAIR = re.compile(r"[\(\[]\s*(-?\d+)\s*,\s*(-?\d+)\s*[\)\]]")
+_PAIR_GAP = re.compile(r"^[\s,;>\-→]*$")
+
+
+def parse_path(text: str) -> list[Cell]:
+    """Return the longest run of ``(r, c)`` / ``[r, c]`` pairs in ``text`` (the last of equal runs); [] if none.
+
+    Pairs belong to one run when only commas, spaces, arrows or semicolons separate them.
+    """
+    best: list[Cell] = []
+    run: list[Cell] = []
+    last_end = None
+    for match in _PAIR.finditer(text):
+        if last_end is not None and not _PAIR_GAP.match(text[last_end:match.start()]):
+            run = []
+        run.append((int(match.group(1)), int(match.group(2))))
+        last_end = match.end()
+        if len(run) >= len(best):
+            best = list(run)
+    return best
+
+
+_MOVE_WORD = re.compile(r"\b(up|down|left|right|north|south|east|west)\b", re.IGNORECASE)
+_MOVE_LINE = re.compile(r"^\W*(?:move|action|answer|direction|next move)\W*[:=]\s*(.*)$", re.IGNORECASE)
+
+
+def parse_move(text: str) -> str | None:
+    """Return the move named in ``text`` (up/right/down/left) or None.
+
+    A line such as ``Move: left`` wins; otherwise the first direction word counts.
+    """
+    for line in text.splitlines():
+        labelled = _MOVE_LINE.match(line.replace("*", ""))
+        if labelled and _MOVE_WORD.search(labelled.group(1)):
+            return _MOVE_ALIASES[_MOVE_WORD.search(labelled.group(1)).group(1).lower()]
+    found = _MOVE_WORD.search(text)
+    return _MOVE_ALIASES[found.group(1).lower()] if found else None
+
+
+def plan_path(maze: TextMaze) -> list[Cell] | None:
+    """Return a shortest path from the current position to the goal, masked cells counted as free; None if none."""
+    if maze.position is None or maze.goal is None:
+        return None
+    return shortest_path(maze.grid(unknown_free=True))
+
+
+def exploration_target(maze: TextMaze) -> Cell | None:
+    """Return the nearest known free cell next to a masked one (ties: top-left first), or None."""
+    if maze.position is None:
+        return None
+    free = (maze.blocks == 0) & maze.known
+    masked = ~maze.known
+    frontier = np.zeros_like(free)
+    frontier[1:] |= masked[:-1]
+    frontier[:-1] |= masked[1:]
+    frontier[:, 1:] |= masked[:, :-1]
+    frontier[:, :-1] |= masked[:, 1:]
+    frontier &= free
+    dist = distance_map(Grid(maze.blocks, maze.position, maze.position))
+    reachable = frontier & (dist > 0)
+    if not reachable.any():
+        return None
+    best = np.where(reachable, dist, np.iinfo(np.int64).max)
+    r, c = np.unravel_index(int(np.argmin(best)), best.shape)
+    return (int(r), int(c))
+
+
+def next_move(maze: TextMaze) -> str | None:
+    """Return a sensible next move: along a shortest path to a visible goal, else toward the nearest unexplored edge.
+
+    Returns None when the position is unknown or no move leads anywhere new.
+    """
+    path = plan_path(maze)
+    if not path or len(path) < 2:
+        target = exploration_target(maze)
+        path = shortest_path(maze.grid(goal=target)) if target is not None else None
+    if not path or len(path) < 2:
+        return None
+    return move_between(path[0], path[1])

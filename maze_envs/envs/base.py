@@ -1,0 +1,179 @@
+"""What Maze-v0 and Maze-PartialObs-v0 share: options, episode state on a wall-padded flat grid, rewards, rendering.
+
+Observation codes (``uint8``) are the same in every maze env: ``FREE``, ``WALL``, ``AGENT``, ``GOAL``
+and, where a cell is unseen, ``MASKED``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.maze import MOVES, Cell, Grid
+from maze_envs.core.render import block_colours, render_text, upscale
+from maze_envs.core.solve import shortest_path
+
+from .layouts import LayoutLike, LayoutSource
+
+FREE, WALL, AGENT, GOAL, MASKED = 0, 1, 2, 3, 4
+CODE_NAMES = ("free", "wall", "agent", "goal", "masked")
+RENDER_MODES = ("human", "rgb_array", "ansi")
+
+
+def layout_codes(grid: Grid) -> np.ndarray:
+    """Return the block grid as observation codes: ``WALL``/``FREE`` with the goal marked ``GOAL``."""
+    codes = grid.blocks.astype(np.uint8)
+    codes[grid.goal] = GOAL
+    return codes
+
+
+def flat_path_length(free: Sequence[bool], deltas: Sequence[int], start: int, goal: int) -> int:
+    """Return the BFS move count from ``start`` to ``goal`` on a wall-padded flat grid (-1 if unreachable).
+
+    The envs' hot reset path; it agrees with ``maze_envs.core.solve.distance_map`` (tested), which
+    builds a sparse graph and costs several times more on a 10x10 maze.
+    """
+    if start == goal:
+        return 0
+    dist = {start: 0}
+    queue = deque((start,))
+    while queue:
+        node = queue.popleft()
+        d = dist[node] + 1
+        for delta in deltas:
+            nxt = node + delta
+            if free[nxt] and nxt not in dist:
+                if nxt == goal:
+                    return d
+                dist[nxt] = d
+                queue.append(nxt)
+    return -1
+
+
+def _number(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value):
+        raise MazeConfigError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
+
+
+class MazeEnvBase(gym.Env):
+    """Shared machinery of the grid maze envs (not registered itself; see ``MazeEnv`` and ``PartialObsMazeEnv``)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 30}
+
+    def __init__(
+        self, *, rows: int = 10, cols: int = 10, algorithm: str = "dfs", loops: float = 0.0,
+        placement: str = "corner", maze: LayoutLike | None = None, mazes_dir: str | os.PathLike | None = None,
+        mazes_size: str | None = None, num_levels: int = 0, start_level: int = 0, goal_reward: float = 1.0,
+        step_reward: float = 0.0, max_steps: int | None = None, render_mode: str | None = None,
+        cell_px: int = 16, pad: int = 1,
+    ) -> None:
+        self.source = LayoutSource(rows, cols, algorithm, loops, placement, maze, mazes_dir, mazes_size,
+                                   num_levels, start_level)
+        self.goal_reward = _number("goal_reward", goal_reward)
+        self.step_reward = _number("step_reward", step_reward)
+        rows_c, cols_c = self.source.cell_shape
+        if max_steps is None:
+            max_steps = 4 * rows_c * cols_c
+        if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+            raise MazeConfigError(f"max_steps must be a positive integer or None, got {max_steps!r}")
+        self.max_steps = int(max_steps)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise MazeConfigError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
+        if isinstance(cell_px, bool) or not isinstance(cell_px, int) or cell_px < 1:
+            raise MazeConfigError(f"cell_px must be a positive integer, got {cell_px!r}")
+        self.render_mode = render_mode
+        self.cell_px = cell_px
+        self.shape = self.source.shape
+        self._pad = pad
+        self._stride = self.shape[1] + 2 * pad
+        self._deltas = tuple(dr * self._stride + dc for dr, dc in MOVES)
+        self._episode = 0
+        self._window = None
+        self.layout: Grid | None = None
+
+    # --- episode state -----------------------------------------------------------------------------
+
+    def _begin(self, options: dict[str, Any] | None) -> None:
+        """Pick this episode's layout (``options["maze"]`` overrides it) and reset the counters."""
+        if options and options.get("maze") is not None:
+            grid = self.source.override(options["maze"])
+        else:
+            grid = self.source.next(self.np_random, self._episode)
+        self._episode += 1
+        self._set_layout(grid)
+        self.steps = 0
+        self.wall_bumps = 0
+
+    def _set_layout(self, grid: Grid) -> None:
+        p = self._pad
+        self.layout = grid
+        padded = np.pad(grid.blocks, p, constant_values=1)
+        self._free = (padded == 0).ravel().tolist()
+        self._codes = np.pad(layout_codes(grid), p, constant_values=WALL)
+        self._pos = self._flat(grid.start)
+        self._goal = self._flat(grid.goal)
+        self.optimal_length = flat_path_length(self._free, self._deltas, self._pos, self._goal)
+
+    def _flat(self, cell: Cell) -> int:
+        return (cell[0] + self._pad) * self._stride + cell[1] + self._pad
+
+    @property
+    def agent_position(self) -> Cell:
+        """Return the agent's block ``(row, col)`` (hidden state: not part of the partial env's observation)."""
+        r, c = divmod(self._pos, self._stride)
+        return (r - self._pad, c - self._pad)
+
+    def _info(self) -> dict[str, Any]:
+        r, c = divmod(self._pos, self._stride)
+        return {"position": (r - self._pad, c - self._pad), "goal": self.layout.goal,
+                "optimal_length": self.optimal_length, "steps": self.steps, "wall_bumps": self.wall_bumps}
+
+    def _outcome(self) -> tuple[float, bool, bool]:
+        """Return ``(reward, terminated, truncated)`` after a step's move."""
+        if self._pos == self._goal:
+            return self.goal_reward, True, False
+        return self.step_reward, False, self.steps >= self.max_steps
+
+    # --- rendering --------------------------------------------------------------------------------
+
+    def _visible_for_render(self) -> np.ndarray | None:
+        """Return the mask of blocks a render shows (``None``: all of them)."""
+        return None
+
+    def render_frame(self, route: list[Cell] | tuple = ()) -> np.ndarray:
+        """Return the RGB frame of the layout with the agent (and optionally a route of blocks), ``cell_px`` per block."""
+        img = block_colours(self.layout, route=route, agent=self.agent_position, visible=self._visible_for_render())
+        return upscale(img, self.cell_px, self.cell_px)
+
+    def shortest_route(self) -> list[Cell]:
+        """Return the blocks of a shortest path from the agent to the goal."""
+        return shortest_path(self.layout, start=self.agent_position) or []
+
+    def render(self) -> np.ndarray | str | None:
+        """Return the frame (``rgb_array``), the text grid (``ansi``), or draw to a pygame window (``human``)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode= to gym.make")
+            return None
+        if self.render_mode == "ansi":
+            return render_text(self.layout, agent=self.agent_position, visible=self._visible_for_render())
+        frame = self.render_frame()
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            from maze_envs.play.window import Window
+
+            self._window = Window(f"maze-envs {self.spec.id if self.spec else type(self).__name__}")
+        self._window.show(frame, self.metadata["render_fps"])
+        return None
+
+    def close(self) -> None:
+        """Close the pygame window if one is open."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None

@@ -1,0 +1,103 @@
+"""Maze-v0: walk a grid maze to its goal, seeing the whole block grid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from .base import AGENT, FREE, GOAL, MazeEnvBase
+
+
+class MazeEnv(MazeEnvBase):
+    """
+    ## Description
+    Walk from the start to the goal of a grid maze. The maze lives on its block grid: a
+    ``rows x cols`` cell maze has ``(2*rows+1) x (2*cols+1)`` blocks, cell ``(r, c)`` at block
+    ``(2r+1, 2c+1)``, and every block is a wall or free. One action moves the agent one block, so
+    crossing from one cell to the next takes two moves. A new maze is generated at every reset
+    unless a layout is fixed (``maze=``, ``mazes_dir=``) or the level set is limited (``num_levels``).
+
+    ## Action Space
+    ``Discrete(4)``: 0 up, 1 right, 2 down, 3 left. Moving into a wall leaves the agent in place
+    and counts one wall bump (``info["wall_bumps"]``).
+
+    ## Observation Space
+    ``Box(0, 3, (H, W), uint8)``, the whole block grid with codes 0 free, 1 wall, 2 agent, 3 goal
+    (the start is not marked once the agent has left it). ``H x W`` is the layout's block shape
+    (``21 x 21`` for the default 10x10 maze).
+
+    ## Rewards
+    ``goal_reward`` (default +1) on the step that reaches the goal, ``step_reward`` (default 0; the
+    LLM maze benchmark uses -0.1) on every other step.
+
+    ## Starting State
+    The agent stands on the layout's start block. Generated mazes place start and goal by
+    ``placement``: ``"corner"`` (top-left and bottom-right cells), ``"random"`` (two distinct cells)
+    or ``"far"`` (the ends of a longest shortest path).
+
+    ## Episode End
+    Terminated when the agent reaches the goal. Truncated after ``max_steps`` steps (default
+    ``4 * rows * cols`` in cells). The id is registered with ``max_episode_steps=400``, the
+    default for 10x10; with other sizes pass ``max_episode_steps`` to ``gym.make`` as well.
+
+    ## Arguments
+    ``gym.make("Maze-v0", rows=10, cols=10, algorithm="dfs", loops=0.0, placement="corner",
+    maze=None, mazes_dir=None, mazes_size=None, num_levels=0, start_level=0, goal_reward=1.0,
+    step_reward=0.0, max_steps=None, render_mode=None, cell_px=16)``
+
+    - ``rows``, ``cols``: maze size in cells; ``algorithm``: ``dfs``, ``wilson``, ``prim`` or ``kruskal``;
+      ``loops``: fraction of dead ends braided open.
+    - ``maze``: a fixed ``Maze``, ``Grid`` or maze file (our JSON or the benchmark's JSON).
+    - ``mazes_dir``: a dataset cycled in order, one layout per reset (benchmark layout
+      ``<dir>/<HxW>/maze_<HxW>_<i>.json``; ``mazes_size="9x9"`` picks one size). Smaller layouts are
+      padded with walls to the largest.
+    - ``num_levels``/``start_level``: draw each maze from the seeds ``start_level`` ...
+      ``start_level + num_levels - 1`` (0 = unlimited), for train/test splits of layouts.
+    - ``reset(options={"maze": layout})`` plays ``layout`` for one episode.
+
+    ``info`` holds ``position`` and ``goal`` (block coordinates), ``optimal_length`` (BFS moves from
+    the start), ``steps`` and ``wall_bumps``.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(pad=1, **kwargs)
+        self.action_space = spaces.Discrete(4)
+        self.observation_space = spaces.Box(0, GOAL, self.shape, np.uint8)
+        self._obs = np.zeros(self.shape, np.uint8)
+        self._obs_flat = self._obs.reshape(-1)
+        self._obs_index: int = 0
+        w = self.shape[1]
+        self._obs_steps = (-w, 1, w, -1)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """Start an episode; return the observation and info."""
+        super().reset(seed=seed)
+        self._begin(options)
+        self._obs[...] = self.layout.blocks
+        self._obs[self.layout.goal] = GOAL
+        r, c = self.layout.start
+        self._obs_index = r * self.shape[1] + c
+        self._obs_flat[self._obs_index] = AGENT
+        return self._obs.copy(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Move one block; return ``(observation, reward, terminated, truncated, info)``."""
+        a = int(action)
+        if not 0 <= a < 4:
+            raise ValueError(f"action must be 0-3 (up, right, down, left), got {action!r}")
+        self.steps += 1
+        target = self._pos + self._deltas[a]
+        if self._free[target]:
+            self._pos = target
+            self._obs_flat[self._obs_index] = FREE
+            self._obs_index += self._obs_steps[a]
+            self._obs_flat[self._obs_index] = AGENT
+        else:
+            self.wall_bumps += 1
+        reward, terminated, truncated = self._outcome()
+        return self._obs.copy(), reward, terminated, truncated, self._info()

@@ -1,0 +1,183 @@
+"""Maze-PartialObs-v0: find the goal of a grid maze seeing only a line-of-sight window around the agent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from maze_envs.core.errors import MazeConfigError
+
+from .base import AGENT, MASKED, MazeEnvBase
+from .visibility import window_visibility
+
+ACTION_MODES = ("multi", "single")
+
+
+def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_steps: Any) -> None:
+    """Raise ``MazeConfigError`` naming the argument when a partial-observation option is invalid."""
+    if isinstance(visibility, bool) or not isinstance(visibility, (int, np.integer)) or visibility < 1:
+        raise MazeConfigError(f"visibility must be a positive integer (radius k), got {visibility!r}")
+    if action_mode not in ACTION_MODES:
+        raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {action_mode!r}")
+    limit = max_no_exploration_steps
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1):
+        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {limit!r}")
+
+
+class PartialObsMazeEnv(MazeEnvBase):
+    """
+    ## Description
+    The partial-observe sandbox of the LLM maze benchmark as an env. The agent walks a grid maze
+    (on its block grid, like ``Maze-v0``) but sees only the blocks within Manhattan distance
+    ``visibility`` (``k``) whose straight Bresenham line from the agent crosses no wall (endpoints
+    excluded, so walls themselves are seen). It is never told its own or the goal's coordinates;
+    the goal appears only when visible.
+
+    ## Action Space
+    ``action_mode="multi"`` (default): ``MultiDiscrete([4, k])``, ``(direction, steps)`` moves
+    ``steps + 1`` blocks in direction 0 up, 1 right, 2 down, 3 left, stopping early at the first
+    wall (one wall bump) or on the goal. ``action_mode="single"``: ``Discrete(4)``, one block.
+
+    ## Observation Space
+    ``Box(0, 4, (2k+1, 2k+1), uint8)``, the egocentric window with codes 0 free, 1 wall, 2 agent
+    (always the centre), 3 goal, 4 masked (not visible; blocks outside the grid count as walls).
+    With ``explored_map=True`` the observation is a ``Dict`` with ``"view"`` (that window) and
+    ``"explored"`` (``Box(0, 4, (H, W), uint8)``: every block seen so far, masked elsewhere; the
+    agent is not marked).
+
+    ## Rewards
+    ``goal_reward`` (default +1) on reaching the goal, ``step_reward`` (default 0; the benchmark
+    uses -0.1) on every other step.
+
+    ## Starting State
+    The agent stands on the layout's start block, placed as in ``Maze-v0``.
+
+    ## Episode End
+    Terminated on reaching the goal. Truncated after ``max_steps`` steps (default ``4 * rows * cols``)
+    or after ``max_no_exploration_steps`` consecutive steps that reveal no block not seen before
+    (default 20; ``None`` disables it). The id is registered with ``max_episode_steps=400``, the
+    default for 10x10; with other sizes pass ``max_episode_steps`` to ``gym.make`` as well.
+
+    ## Arguments
+    Every argument of ``Maze-v0`` plus ``visibility=3`` (k >= 1), ``action_mode="multi"``,
+    ``max_no_exploration_steps=20`` and ``explored_map=False``. ``info`` holds the hidden state for
+    evaluation (``position``, ``goal``, ``optimal_length``), ``steps``, ``wall_bumps``, ``moved``
+    (blocks moved by the last action), ``revealed`` (blocks seen so far) and
+    ``no_exploration_steps``. Agents that honour the partial setting must not read coordinates from it.
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def __init__(self, *, visibility: int = 3, action_mode: str = "multi", max_no_exploration_steps: int | None = 20,
+                 explored_map: bool = False, **kwargs: Any) -> None:
+        check_partial_options(visibility, action_mode, max_no_exploration_steps)
+        self.k = int(visibility)
+        super().__init__(pad=self.k, **kwargs)
+        self.action_mode = action_mode
+        self.max_no_exploration_steps = max_no_exploration_steps
+        self.explored_map = bool(explored_map)
+        self.action_space = spaces.MultiDiscrete([4, self.k]) if action_mode == "multi" else spaces.Discrete(4)
+        side = 2 * self.k + 1
+        view = spaces.Box(0, MASKED, (side, side), np.uint8)
+        if self.explored_map:
+            self.observation_space = spaces.Dict({"view": view, "explored": spaces.Box(0, MASKED, self.shape, np.uint8)})
+        else:
+            self.observation_space = view
+        rows = np.arange(side)[:, None] * self._stride
+        self._window_offsets = (rows + np.arange(side)[None, :] - self.k * self._stride - self.k).ravel()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
+        """Start an episode; return the observation and info."""
+        super().reset(seed=seed)
+        self._begin(options)
+        self._views: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._visited: set[int] = set()
+        self._seen = np.zeros(self._codes.size, dtype=bool)
+        self._explored = np.full(self._codes.size, MASKED, dtype=np.uint8)
+        self.revealed = 0
+        self.no_exploration_steps = 0
+        self.moved = 0
+        self._reveal()
+        return self._observation(), self._partial_info()
+
+    def _view(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return (cached per block for this episode) the window observation and the flat indices it shows."""
+        cached = self._views.get(self._pos)
+        if cached is None:
+            idx = self._window_offsets + self._pos
+            codes = self._codes.ravel()[idx]
+            visible = window_visibility(codes.reshape(2 * self.k + 1, -1) == 1, self.k).ravel()
+            window = np.where(visible, codes, MASKED).astype(np.uint8)
+            window[window.size // 2] = AGENT
+            cached = (window.reshape(2 * self.k + 1, -1), idx[visible])
+            self._views[self._pos] = cached
+        return cached
+
+    def _reveal(self) -> bool:
+        """Mark the current view as seen; return whether it showed a block not seen before."""
+        if self._pos in self._visited:  # a block's view is fully seen after its first visit
+            return False
+        self._visited.add(self._pos)
+        shown = self._view()[1]
+        new = ~self._seen[shown]
+        if not new.any():
+            return False
+        fresh = shown[new]
+        self._seen[fresh] = True
+        self._explored[fresh] = self._codes.ravel()[fresh]
+        self.revealed += int(fresh.size)
+        return True
+
+    def _observation(self) -> Any:
+        window = self._view()[0].copy()
+        if not self.explored_map:
+            return window
+        p = self.k
+        explored = self._explored.reshape(self._codes.shape)[p:-p, p:-p].copy()
+        return {"view": window, "explored": explored}
+
+    def _partial_info(self) -> dict[str, Any]:
+        info = self._info()
+        info.update(moved=self.moved, revealed=self.revealed, no_exploration_steps=self.no_exploration_steps)
+        return info
+
+    def _decode(self, action: Any) -> tuple[int, int]:
+        if self.action_mode == "single":
+            direction, count = int(action), 1
+        else:
+            direction, steps = int(action[0]), int(action[1])
+            if not 0 <= steps < self.k:
+                raise ValueError(f"steps must be 0-{self.k - 1} (moving steps+1 blocks), got {steps}")
+            count = steps + 1
+        if not 0 <= direction < 4:
+            raise ValueError(f"direction must be 0-3 (up, right, down, left), got {direction}")
+        return direction, count
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        """Move up to the requested blocks; return ``(observation, reward, terminated, truncated, info)``."""
+        direction, count = self._decode(action)
+        delta = self._deltas[direction]
+        self.steps += 1
+        self.moved = 0
+        for _ in range(count):
+            target = self._pos + delta
+            if not self._free[target]:
+                self.wall_bumps += 1
+                break
+            self._pos = target
+            self.moved += 1
+            if target == self._goal:
+                break
+        self.no_exploration_steps = 0 if self._reveal() else self.no_exploration_steps + 1
+        reward, terminated, truncated = self._outcome()
+        limit = self.max_no_exploration_steps
+        if not terminated and limit is not None and self.no_exploration_steps >= limit:
+            truncated = True
+        return self._observation(), reward, terminated, truncated, self._partial_info()
+
+    def _visible_for_render(self) -> np.ndarray:
+        p = self.k
+        return self._seen.reshape(self._codes.shape)[p:-p, p:-p]

@@ -1,0 +1,157 @@
+"""Observation wrappers for the maze envs: RGB image, one-hot, flat (stable-baselines3) and text (LLM agents).
+
+Each works on the code observations of ``Maze-v0`` (full block grid) and ``Maze-PartialObs-v0``
+(egocentric window, or a ``Dict`` with ``"view"`` and ``"explored"``; the image and text wrappers
+use ``key`` of a Dict, the one-hot and flat wrappers convert every key).
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from maze_envs.core import render as colours
+from maze_envs.core.render import Symbols, upscale
+
+from .base import AGENT, FREE, GOAL, MASKED, WALL
+
+NUM_CODES = 5
+PALETTE = np.zeros((NUM_CODES, 3), dtype=np.uint8)
+PALETTE[FREE], PALETTE[WALL], PALETTE[AGENT] = colours.FREE, colours.WALL, colours.AGENT
+PALETTE[GOAL], PALETTE[MASKED] = colours.GOAL, colours.MASKED
+TEXT_CHARSET = "".join(sorted(set(string.ascii_letters + string.digits + string.punctuation + " \n█·")))
+
+
+def _code_box(space: spaces.Space, key: str) -> tuple[spaces.Box, str | None]:
+    if isinstance(space, spaces.Dict):
+        if key not in space.spaces:
+            raise KeyError(f"observation has keys {list(space.spaces)}, not {key!r}")
+        return space.spaces[key], key
+    return space, None
+
+
+class RGBImageObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
+    """Observation: an ``(H*px, W*px, 3)`` uint8 image of the code grid (walls black, free white, agent orange,
+    goal red, masked grey); for a Dict observation the image of ``key``."""
+
+    def __init__(self, env: gym.Env, px: int = 8, key: str = "view") -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, px=px, key=key)
+        gym.ObservationWrapper.__init__(self, env)
+        box, self.key = _code_box(env.observation_space, key)
+        self.px = int(px)
+        h, w = box.shape
+        self.observation_space = spaces.Box(0, 255, (h * self.px, w * self.px, 3), np.uint8)
+
+    def observation(self, observation: Any) -> np.ndarray:
+        """Return the RGB image of the code grid."""
+        codes = observation[self.key] if self.key else observation
+        return upscale(PALETTE[codes], self.px, self.px)
+
+
+def _one_hot(codes: np.ndarray) -> np.ndarray:
+    return (codes[..., None] == np.arange(NUM_CODES, dtype=np.uint8)).astype(np.uint8)
+
+
+class OneHotObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
+    """Observation: codes as one-hot planes ``(H, W, 5)`` uint8 (free, wall, agent, goal, masked), per Dict key."""
+
+    def __init__(self, env: gym.Env) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.ObservationWrapper.__init__(self, env)
+        space = env.observation_space
+
+        def box(b: spaces.Box) -> spaces.Box:
+            return spaces.Box(0, 1, (*b.shape, NUM_CODES), np.uint8)
+
+        if isinstance(space, spaces.Dict):
+            self.observation_space = spaces.Dict({k: box(v) for k, v in space.spaces.items()})
+        else:
+            self.observation_space = box(space)
+
+    def observation(self, observation: Any) -> Any:
+        """Return the one-hot planes."""
+        if isinstance(observation, dict):
+            return {k: _one_hot(v) for k, v in observation.items()}
+        return _one_hot(observation)
+
+
+class FlatObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
+    """Observation: one flat ``float32`` vector in [0, 1], the one-hot codes of every key concatenated (key order
+    sorted), for stable-baselines3's ``MlpPolicy``."""
+
+    def __init__(self, env: gym.Env) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.ObservationWrapper.__init__(self, env)
+        space = env.observation_space
+        self.keys = sorted(space.spaces) if isinstance(space, spaces.Dict) else None
+        boxes = [space.spaces[k] for k in self.keys] if self.keys else [space]
+        size = sum(int(np.prod(b.shape)) * NUM_CODES for b in boxes)
+        self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+
+    def observation(self, observation: Any) -> np.ndarray:
+        """Return the flat one-hot vector."""
+        parts = [observation[k] for k in self.keys] if self.keys else [observation]
+        return np.concatenate([_one_hot(p).ravel() for p in parts]).astype(np.float32)
+
+
+def codes_to_text(codes: np.ndarray, symbols: Symbols = Symbols(), coordinates: bool = False) -> str:
+    """Return a code grid as text rows (walls, free, agent, goal, masked as ``symbols``); ``coordinates`` adds
+    a header of column numbers and a row number before each row."""
+    lut = np.array([symbols.path, symbols.wall, symbols.agent, symbols.goal, symbols.masked], dtype=object)
+    rows = ["".join(row) for row in lut[codes]]
+    if not coordinates:
+        return "\n".join(rows)
+    width = len(str(max(codes.shape) - 1))
+    header = " " * (width + 1) + " ".join(str(c).rjust(width) for c in range(codes.shape[1]))
+    spaced = [" ".join(ch.rjust(width) for ch in row) for row in rows]
+    return "\n".join([header] + [f"{r:>{width}} {row}" for r, row in enumerate(spaced)])
+
+
+def codes_to_adjacency(codes: np.ndarray) -> str:
+    """Return a code grid described as text: where the agent and goal are, and each open block's open neighbours."""
+    h, w = codes.shape
+    open_ = (codes != WALL) & (codes != MASKED)
+    lines = []
+    for name, code in (("agent", AGENT), ("goal", GOAL)):
+        where = np.argwhere(codes == code)
+        lines.append(f"{name}: " + (f"({where[0][0]}, {where[0][1]})" if len(where) else "not visible"))
+    lines.append("open blocks (row, col) -> open neighbours:")
+    for r, c in np.argwhere(open_).tolist():
+        nbrs = [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+                if 0 <= r + dr < h and 0 <= c + dc < w and open_[r + dr, c + dc]]
+        lines.append(f"({r}, {c}) -> " + (" ".join(f"({a}, {b})" for a, b in nbrs) or "none"))
+    return "\n".join(lines)
+
+
+TEXT_FORMATS = ("grid", "coordinates", "adjacency")
+
+
+class TextObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
+    """Observation: a ``Text`` description for LLM agents: ``"grid"`` (ASCII rows: ``█`` wall, space free, ``A``
+    agent, ``G`` goal, ``?`` unseen), ``"coordinates"`` (the grid with row/column numbers) or ``"adjacency"``
+    (each open block with its open neighbours). Coordinates are those of the observed grid (the partial
+    env's window has the agent at ``(k, k)``)."""
+
+    def __init__(self, env: gym.Env, format: str = "grid", key: str = "view", symbols: Symbols = Symbols()) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, format=format, key=key, symbols=symbols)
+        gym.ObservationWrapper.__init__(self, env)
+        if format not in TEXT_FORMATS:
+            raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, got {format!r}")
+        box, self.key = _code_box(env.observation_space, key)
+        self.format = format
+        self.symbols = symbols
+        h, w = box.shape
+        per_block = {"grid": 2, "coordinates": 3 * (len(str(max(h, w))) + 1), "adjacency": 60}[format]
+        self.observation_space = spaces.Text(max_length=(h + 3) * (w + 3) * per_block + 64, min_length=1,
+                                             charset=TEXT_CHARSET)
+
+    def observation(self, observation: Any) -> str:
+        """Return the text description of the observation."""
+        codes = observation[self.key] if self.key else observation
+        if self.format == "adjacency":
+            return codes_to_adjacency(codes)
+        return codes_to_text(codes, self.symbols, coordinates=self.format == "coordinates")

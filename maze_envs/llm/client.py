@@ -1,0 +1,222 @@
+"""One small chat interface over the ``openai`` package: media, retries with backoff, caching and accounting."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Callable, Sequence
+
+from .cache import ResponseCache, cache_key
+from .config import ModelConfig
+from .errors import LLMAuthError, LLMConnectionError, LLMError, redact
+from .media import ImageLike, image_part, video_parts
+
+# The local server marks every reply with this ``system_fingerprint`` so reports can say they used it.
+LOCAL_FINGERPRINT = "maze-envs-local-embedded"
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts of one reply (zeros when the endpoint reports none)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A chat reply: ``text``, token ``usage``, ``latency`` in seconds, the ``raw`` response dict,
+    whether it came from the cache and how many HTTP attempts it took."""
+
+    text: str
+    usage: Usage
+    latency: float
+    raw: dict[str, Any]
+    cached: bool = False
+    attempts: int = 1
+
+    @property
+    def local_server(self) -> bool:
+        """Return whether the reply came from maze-envs' local embedded model server."""
+        return str(self.raw.get("system_fingerprint") or "").startswith(LOCAL_FINGERPRINT)
+
+
+@dataclass
+class RunStats:
+    """Thread-safe totals of a run: requests, cache hits, retries, tokens, cost in USD and latency."""
+
+    requests: int = 0
+    cache_hits: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    local_server: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, reply: Reply, config: ModelConfig) -> None:
+        """Count ``reply`` (cached replies add no tokens or cost: nothing was spent)."""
+        with self._lock:
+            self.local_server |= reply.local_server
+            if reply.cached:
+                self.cache_hits += 1
+                return
+            self.requests += 1
+            self.retries += reply.attempts - 1
+            self.prompt_tokens += reply.usage.prompt_tokens
+            self.completion_tokens += reply.usage.completion_tokens
+            self.cost_usd += (reply.usage.prompt_tokens * config.price_prompt
+                              + reply.usage.completion_tokens * config.price_completion) / 1e6
+            self.latency_s += reply.latency
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON-ready totals."""
+        with self._lock:
+            out = {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")}
+        out["total_tokens"] = out["prompt_tokens"] + out["completion_tokens"]
+        out["cost_usd"] = round(out["cost_usd"], 6)
+        return out
+
+
+Message = dict[str, Any]
+
+
+def build_messages(messages: str | Sequence[Message], images: Sequence[ImageLike] = (), video: Any = None,
+                   *, video_frames: int = 16, native_video: bool = False) -> list[Message]:
+    """Return chat messages with ``images`` and ``video`` appended to the last user message as content parts.
+
+    ``messages`` may be a plain string (one user message).
+    """
+    msgs = [{"role": "user", "content": messages}] if isinstance(messages, str) else [dict(m) for m in messages]
+    parts: list[dict[str, Any]] = [image_part(img) for img in images]
+    if video is not None:
+        parts += video_parts(video, video_frames, native=native_video)
+    if not parts:
+        return msgs
+    users = [i for i, m in enumerate(msgs) if m.get("role") == "user"]
+    if not users:
+        msgs.append({"role": "user", "content": []})
+        users = [len(msgs) - 1]
+    last = msgs[users[-1]]
+    content = last.get("content") or []
+    content = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+    last["content"] = content + parts
+    return msgs
+
+
+class ChatClient:
+    """Chat with one configured endpoint. ``chat`` is safe to call from many threads at once.
+
+    ``cache`` (None = no caching) stores replies by ``cache_key``; ``stats`` sums every reply;
+    ``sleep`` waits between retries (replaceable for tests of backoff).
+    """
+
+    def __init__(self, config: ModelConfig, *, cache: ResponseCache | None = None, stats: RunStats | None = None,
+                 sleep: Callable[[float], None] = time.sleep):
+        self.config = config.validated()
+        self.cache = cache
+        self.stats = stats if stats is not None else RunStats()
+        self._sleep = sleep
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def base_url(self) -> str:
+        """Return the endpoint URL requests go to."""
+        return self.config.base_url or OPENAI_DEFAULT_URL
+
+    def _secrets(self) -> tuple[str, ...]:
+        key = self.config.api_key()
+        return (key,) if key else ()
+
+    def _openai(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                import openai
+
+                key = self.config.api_key()
+                if key is None and self.config.base_url is None:
+                    raise LLMAuthError(f"{self.base_url} needs an API key: set ${self.config.key_env}")
+                key = key or "no-key-set"
+                common = dict(api_key=key, timeout=self.config.timeout, max_retries=0)
+                if self.config.provider == "azure":
+                    self._client = openai.AzureOpenAI(azure_endpoint=self.config.base_url,
+                                                      api_version=self.config.api_version or "2024-10-21", **common)
+                else:
+                    self._client = openai.OpenAI(base_url=self.base_url, **common)
+            return self._client
+
+    def messages(self, messages: str | Sequence[Message], *, images: Sequence[ImageLike] = (),
+                 video: Any = None) -> list[Message]:
+        """Return ``messages`` with media attached as this endpoint takes them (see ``build_messages``)."""
+        return build_messages(messages, images, video, video_frames=self.config.video_frames,
+                              native_video=self.config.video_mode == "native")
+
+    def chat(self, messages: str | Sequence[Message], *, images: Sequence[ImageLike] = (), video: Any = None,
+             use_cache: bool = True, **params: Any) -> Reply:
+        """Return the model's reply to ``messages`` with ``images`` / ``video`` attached.
+
+        ``params`` go to ``chat.completions.create`` (temperature, max_tokens, ...). Raises
+        ``LLMAuthError`` when the key is rejected, ``LLMConnectionError`` when the endpoint stays
+        unreachable or keeps timing out, ``LLMError`` for other failures.
+        """
+        msgs = self.messages(messages, images=images, video=video)
+        key = cache_key(self.config.model, msgs, params)
+        if self.cache is not None and use_cache:
+            entry = self.cache.get(key)
+            if entry is not None:
+                reply = Reply(entry["text"], Usage(**entry.get("usage", {})), 0.0, entry.get("raw", {}), cached=True)
+                self.stats.add(reply, self.config)
+                return reply
+        reply = self._request(msgs, params)
+        if self.cache is not None:
+            self.cache.put(key, {"model": self.config.model, "text": reply.text, "usage": asdict(reply.usage),
+                                 "raw": reply.raw})
+        self.stats.add(reply, self.config)
+        return reply
+
+    def _request(self, msgs: list[Message], params: dict[str, Any]) -> Reply:
+        import openai
+
+        client, where = self._openai(), f"{self.base_url} (model {self.config.model})"
+        failure = ""
+        unreachable = False
+        for attempt in range(self.config.max_retries + 1):
+            if attempt:
+                self._sleep(min(self.config.backoff_max, self.config.backoff_base * 2 ** (attempt - 1)))
+            began = time.perf_counter()
+            try:
+                resp = client.chat.completions.create(model=self.config.model, messages=msgs, **params)
+            except openai.APITimeoutError:
+                failure, unreachable = f"timed out after {self.config.timeout:g}s", True
+                continue
+            except openai.APIConnectionError as exc:
+                failure, unreachable = f"cannot connect ({exc.__cause__ or exc})", True
+                continue
+            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+                raise LLMAuthError(redact(f"{where} rejected the API key from ${self.config.key_env} "
+                                          f"(HTTP {exc.status_code})", self._secrets())) from None
+            except openai.APIStatusError as exc:
+                failure, unreachable = f"HTTP {exc.status_code}: {_one_line(exc.message)}", False
+                if exc.status_code == 429 or exc.status_code >= 500:
+                    continue
+                raise LLMError(redact(f"{where}: {failure}", self._secrets())) from None
+            latency = time.perf_counter() - began
+            raw = resp.model_dump(mode="json")
+            if not resp.choices:
+                raise LLMError(f"{where}: reply has no choices")
+            usage = resp.usage
+            counts = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0, usage.total_tokens or 0) \
+                if usage is not None else Usage()
+            return Reply(resp.choices[0].message.content or "", counts, latency, raw, attempts=attempt + 1)
+        kind = LLMConnectionError if unreachable else LLMError
+        raise kind(redact(f"{where}: {failure} (gave up after {self.config.max_retries + 1} attempts)",
+                          self._secrets()))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())[:300]

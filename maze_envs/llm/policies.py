@@ -1,0 +1,153 @@
+"""Policies of the local model server: ``scripted`` (replies from a JSONL file), ``oracle`` (solves the
+text maze in the prompt) and any ``module:callable`` taking a ``ChatRequest``."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.render import Symbols
+from maze_envs.core.textmaze import format_path, next_move, parse_text_maze, plan_path
+
+from .server import ChatRequest, Policy, PolicyReply
+
+
+@dataclass(frozen=True)
+class ScriptEntry:
+    """One scripted reply; ``match`` (a substring of the request's text) makes it answer only such requests."""
+
+    reply: PolicyReply
+    match: str | None = None
+
+
+class ScriptedPolicy:
+    """Answers from a list of entries: the first entry whose ``match`` occurs in the request's text, else the
+    next unmatched entry in order. When unmatched entries run out it answers HTTP 400 (or, with ``cycle``,
+    starts over)."""
+
+    name = "scripted"
+
+    def __init__(self, entries: Sequence[ScriptEntry], *, cycle: bool = False):
+        self.entries = list(entries)
+        self.cycle = cycle
+        self._next = 0
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_jsonl(cls, path: str | os.PathLike, *, cycle: bool = False) -> "ScriptedPolicy":
+        """Return the policy of a JSONL file: each line a JSON string (the reply text) or an object with
+        ``text``, optional ``status``, ``delay`` and ``match``."""
+        path = Path(path)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise MazeConfigError(f"--script {path}: cannot read: {exc.strerror or exc}") from exc
+        entries = []
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                doc = json.loads(line)
+                entries.append(script_entry(doc))
+            except (ValueError, TypeError) as exc:
+                raise MazeFormatError(f"line {number}: {exc}", source=path) from exc
+        return cls(entries, cycle=cycle)
+
+    def __call__(self, request: ChatRequest) -> PolicyReply:
+        text = request.text(last_user_only=False)
+        for entry in self.entries:
+            if entry.match is not None and entry.match in text:
+                return entry.reply
+        ordered = [e for e in self.entries if e.match is None]
+        with self._lock:
+            if self._next >= len(ordered):
+                if not (self.cycle and ordered):
+                    return PolicyReply(f"scripted policy has no reply left ({len(ordered)} used)", status=400)
+                self._next = 0
+            entry = ordered[self._next]
+            self._next += 1
+        return entry.reply
+
+
+def script_entry(doc: Any) -> ScriptEntry:
+    """Return the entry of one script line (a string, or an object with text/status/delay/match)."""
+    if isinstance(doc, str):
+        return ScriptEntry(PolicyReply(doc))
+    if not isinstance(doc, dict):
+        raise TypeError(f"expected a string or an object, got {type(doc).__name__}")
+    unknown = set(doc) - {"text", "status", "delay", "match"}
+    if unknown:
+        raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))}")
+    return ScriptEntry(PolicyReply(str(doc.get("text", "")), int(doc.get("status", 200)), float(doc.get("delay", 0))),
+                       doc.get("match"))
+
+
+_MOVE_QUESTION = re.compile(r"\b(next move|one move|single move|which direction|your move|one of up|move:)",
+                            re.IGNORECASE)
+
+
+class OraclePolicy:
+    """Reads the last text maze in the last user message (else in the whole conversation) and answers correctly.
+
+    ``mode`` ``path`` answers a shortest path ``(r,c),(r,c),...`` in the text grid's coordinates, ``move``
+    one of up/down/left/right, ``auto`` a move when the view is partial, shows an agent, or the prompt
+    asks for a move, else a path. Partial views get a move along an optimistic shortest path to a visible
+    goal, or toward the nearest unexplored edge.
+    """
+
+    name = "oracle"
+
+    def __init__(self, mode: str = "auto", symbols: Symbols = Symbols()):
+        if mode not in ("auto", "path", "move"):
+            raise MazeConfigError(f"oracle mode must be auto, path or move, got {mode!r}")
+        self.mode = mode
+        self.symbols = symbols
+
+    def __call__(self, request: ChatRequest) -> PolicyReply:
+        text = request.text()
+        try:
+            maze = parse_text_maze(text, self.symbols)
+        except MazeFormatError:
+            try:  # the maze may sit in an earlier or system message
+                text = request.text(last_user_only=False)
+                maze = parse_text_maze(text, self.symbols)
+            except MazeFormatError:
+                return PolicyReply("I cannot find a text maze in the prompt.")
+        mode = self.mode
+        if mode == "auto":
+            mode = "move" if (maze.partial or maze.agent is not None or _MOVE_QUESTION.search(text)) else "path"
+        if mode == "move":
+            move = next_move(maze)
+            return PolicyReply(f"Move: {move}" if move else "I have no move that leads anywhere new.")
+        path = plan_path(maze)
+        return PolicyReply(format_path(path) if path else "The goal cannot be reached.")
+
+
+POLICIES = ("scripted", "oracle")
+
+
+def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str = "auto") -> Policy:
+    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, or ``module:callable``."""
+    if spec == "scripted":
+        if script is None:
+            raise MazeConfigError("--policy scripted needs --script FILE.jsonl")
+        return ScriptedPolicy.from_jsonl(script)
+    if spec == "oracle":
+        return OraclePolicy(mode)
+    if ":" not in spec:
+        raise MazeConfigError(f"--policy: unknown policy {spec!r}; choose from {', '.join(POLICIES)} or module:callable")
+    module_name, _, attr = spec.partition(":")
+    try:
+        target = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise MazeConfigError(f"--policy {spec}: cannot load: {exc}") from exc
+    if not callable(target):
+        raise MazeConfigError(f"--policy {spec}: not callable")
+    return target

@@ -1,0 +1,109 @@
+"""Turn-based human play of a maze env in a pygame window.
+
+Arrow keys or WASD move one block, ``r`` starts a new episode, ``p`` toggles the shortest-path
+overlay, ``q`` or Esc quits. The loop redraws at ``fps`` (60 by default) and pumps events every
+frame, so the window never freezes while it waits for a key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .window import Window
+
+UP, RIGHT, DOWN, LEFT = range(4)
+
+
+def key_bindings() -> dict[int, str | int]:
+    """Return pygame key code -> direction (0-3) or command (``"reset"``, ``"path"``, ``"quit"``)."""
+    import pygame
+
+    return {
+        pygame.K_UP: UP, pygame.K_w: UP, pygame.K_RIGHT: RIGHT, pygame.K_d: RIGHT,
+        pygame.K_DOWN: DOWN, pygame.K_s: DOWN, pygame.K_LEFT: LEFT, pygame.K_a: LEFT,
+        pygame.K_r: "reset", pygame.K_p: "path", pygame.K_q: "quit", pygame.K_ESCAPE: "quit",
+    }
+
+
+@dataclass
+class PlayResult:
+    """What a play session did: episodes started, goals reached, moves pressed, frames drawn."""
+
+    episodes: int = 0
+    successes: int = 0
+    moves: int = 0
+    frames: int = 0
+    returns: list[float] = field(default_factory=list)
+
+
+class PlaySession:
+    """A window showing ``env`` (made with ``render_mode="rgb_array"``) that steps it on key presses."""
+
+    def __init__(self, env: gym.Env, seed: int | None = None, fps: int = 60, title: str = "maze-envs play") -> None:
+        if env.render_mode != "rgb_array":
+            raise ValueError("PlaySession needs an env made with render_mode='rgb_array'")
+        self.env = env
+        self.seed = seed
+        self.fps = fps
+        self.window = Window(title, status_px=28)
+        self.keys = key_bindings()
+        self.show_path = False
+        self.result = PlayResult()
+        self._status = ""
+
+    def _action(self, direction: int):
+        if isinstance(self.env.action_space, spaces.MultiDiscrete):
+            return np.array([direction, 0], dtype=self.env.action_space.dtype)
+        return direction
+
+    def _new_episode(self) -> None:
+        seed = None if self.seed is None else self.seed + self.result.episodes
+        self.env.reset(seed=seed)
+        self.result.episodes += 1
+        self.result.returns.append(0.0)
+        self._over = False
+        self._status = "arrows/WASD move, r reset, p path, q quit"
+
+    def _press(self, command: str | int) -> bool:
+        """Apply one key's command; return False to quit."""
+        if command == "quit":
+            return False
+        if command == "reset":
+            self._new_episode()
+        elif command == "path":
+            self.show_path = not self.show_path
+        elif not self._over:
+            _, reward, terminated, truncated, info = self.env.step(self._action(int(command)))
+            self.result.moves += 1
+            self.result.returns[-1] += float(reward)
+            self._status = f"steps {info['steps']}  bumps {info['wall_bumps']}"
+            if terminated:
+                self.result.successes += 1
+                self._status = f"goal reached in {info['steps']} steps (optimal {info['optimal_length']}) - r for a new maze"
+            elif truncated:
+                self._status = f"out of steps after {info['steps']} - r for a new maze"
+            self._over = terminated or truncated
+        return True
+
+    def run(self, max_frames: int | None = None) -> PlayResult:
+        """Show the env and play until quit (or ``max_frames`` frames); return what happened."""
+        import pygame
+
+        unwrapped = self.env.unwrapped
+        self._new_episode()
+        running = True
+        while running and (max_frames is None or self.result.frames < max_frames):
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    running = False
+                elif event.type == pygame.KEYDOWN and event.key in self.keys:
+                    running = self._press(self.keys[event.key]) and running
+            route = unwrapped.shortest_route() if self.show_path else ()
+            self.window.show(unwrapped.render_frame(route), self.fps, self._status)
+            self.result.frames += 1
+        self.window.close()
+        return self.result

@@ -1,0 +1,94 @@
+"""The command line: dataset generation, one-line errors for bad flags, and the demo."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from maze_envs.cli import main
+from maze_envs.core import shortest_path
+from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
+from maze_envs.core.render import PATH
+
+
+def test_generate_tasks_writes_images_and_metadata(tmp_path):
+    assert main(["generate", "tasks", "--algos", "dfs", "wilson", "--difficulties", "easy", "hard",
+                 "--variants", "var1_fixed_both", "var3_far", "--count", "2", "--seed", "5",
+                 "--out", str(tmp_path)]) == 0
+    records = [json.loads(line) for line in (tmp_path / "metadata.jsonl").read_text().splitlines()]
+    assert len(records) == 2 * 2 * 2 * 2
+    assert len({r["seed"] for r in records}) == len(records)
+    for record in records:
+        maze = layout_from_dict(record["maze"])
+        assert record["id"] == (f"{record['algorithm']}_{record['difficulty']}_{maze.rows}x{maze.cols}"
+                                f"_n{record['index']:03d}_{record['variant']}")
+        solution = np.asarray(Image.open(tmp_path / record["solution"]))
+        geo = record["geometry"]
+        assert solution.shape == (geo["height"], geo["width"], 3)
+        assert (tmp_path / record["puzzle"]).exists()
+        assert [tuple(c) for c in record["shortest_path"]] == shortest_path(maze)
+        low, high = {"easy": (3, 5), "hard": (10, 13)}[record["difficulty"]]
+        assert low <= maze.rows <= high and maze.rows == maze.cols
+        assert (solution == PATH).all(axis=2).any()
+
+
+def test_generate_tasks_is_deterministic(tmp_path):
+    for sub in ("a", "b"):
+        main(["generate", "tasks", "--algos", "prim", "--difficulties", "medium", "--count", "2", "--seed", "3",
+              "--image-px", "256", "--out", str(tmp_path / sub)])
+    assert (tmp_path / "a" / "metadata.jsonl").read_text() == (tmp_path / "b" / "metadata.jsonl").read_text()
+    for png in (tmp_path / "a").glob("*.png"):
+        assert png.read_bytes() == (tmp_path / "b" / png.name).read_bytes()
+        assert max(Image.open(png).size) <= 256
+
+
+def test_generate_text_writes_the_benchmark_layout(tmp_path):
+    assert main(["generate", "text", "--sizes", "5x5", "10x10", "--count", "3", "--seed", "42",
+                 "--out", str(tmp_path)]) == 0
+    files = mazebench_files(tmp_path)
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
+        "5x5/maze_5x5_0.json", "5x5/maze_5x5_1.json", "5x5/maze_5x5_2.json",
+        "10x10/maze_10x10_0.json", "10x10/maze_10x10_1.json", "10x10/maze_10x10_2.json"]
+    doc = json.loads(files[3].read_text())
+    assert doc["nonce"] == 42 and doc["goal"] == [8, 8] and all(v == 1 for v in doc["grid"][-1])
+    assert load_layout(files[3]).shape == (5, 5)
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "maze_envs", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["generate", "tasks", "--count", "0", "--out", "x"], "--count must be at least 1"),
+    (["generate", "text", "--sizes", "9by9", "--out", "x"], "expected a size like 9x9"),
+    (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px and --wall-px must be positive"),
+])
+def test_bad_values_give_one_line_errors(tmp_path, args, needle):
+    result = _cli(*args)
+    assert result.returncode == 2
+    assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_flag_choice_is_rejected_by_argparse():
+    result = _cli("generate", "tasks", "--algos", "bogus", "--out", "x")
+    assert result.returncode == 2 and "invalid choice: 'bogus'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_every_subcommand_has_help():
+    for args in (["--help"], ["generate", "--help"], ["generate", "tasks", "--help"], ["generate", "text", "--help"],
+                 ["demo", "--help"]):
+        result = _cli(*args)
+        assert result.returncode == 0 and "usage: maze-envs" in result.stdout
+
+
+def test_demo_runs_offline(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "maze_envs", "demo", "--out", str(tmp_path / "demo")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "core: 6x10 wilson maze solved" in result.stdout
+    assert (tmp_path / "demo" / "tasks" / "metadata.jsonl").exists()

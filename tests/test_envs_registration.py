@@ -1,0 +1,100 @@
+"""Registration, the Gymnasium env checker on every id, spec round-trips and make-time errors."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import gymnasium as gym
+import pytest
+from gymnasium.envs.registration import EnvSpec
+from gymnasium.utils.env_checker import check_env
+
+import maze_envs
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError, MazeFormatError
+from maze_envs.envs.registration import ENV_ENTRIES
+
+OURS = ("Maze-v0", "Maze-PartialObs-v0")
+
+
+def test_ids_are_registered_on_import_and_register_envs_works():
+    gym.register_envs(maze_envs)
+    assert set(OURS) <= {entry.id for entry in ENV_ENTRIES}
+    for env_id in OURS:
+        assert env_id in gym.registry
+        assert gym.spec(env_id).vector_entry_point
+
+
+@pytest.mark.parametrize("env_id", OURS)
+@pytest.mark.parametrize("kwargs", [{}, {"rows": 3, "cols": 5, "placement": "random"}])
+def test_check_env_passes_without_warnings(env_id, kwargs):
+    env = gym.make(env_id, **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    env.close()
+
+
+def test_check_env_partial_with_explored_map_and_single_actions():
+    for kwargs in ({"explored_map": True}, {"action_mode": "single", "visibility": 1}):
+        env = gym.make("Maze-PartialObs-v0", rows=4, cols=4, **kwargs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("env_id", OURS)
+def test_spec_to_json_round_trips_and_remakes(env_id):
+    env = gym.make(env_id, rows=4, cols=6, algorithm="prim", step_reward=-0.1)
+    text = env.spec.to_json()
+    spec = EnvSpec.from_json(text)
+    assert spec == env.spec
+    assert json.loads(text)["kwargs"]["algorithm"] == "prim"
+    again = spec.make()
+    assert again.observation_space == env.observation_space
+    assert again.unwrapped.step_reward == -0.1
+
+
+@pytest.mark.filterwarnings("ignore:.*render_mode")
+@pytest.mark.parametrize("kwargs, message", [
+    ({"rows": -1}, "rows"),
+    ({"cols": 0}, "cols"),
+    ({"algorithm": "nope"}, "algorithm"),
+    ({"placement": "middle"}, "placement"),
+    ({"loops": 2}, "loops"),
+    ({"max_steps": 0}, "max_steps"),
+    ({"render_mode": "video"}, "render_mode"),
+    ({"num_levels": -3}, "num_levels"),
+])
+@pytest.mark.parametrize("env_id", OURS)
+def test_bad_kwargs_fail_at_make_time(env_id, kwargs, message):
+    with pytest.raises(MazeConfigError, match=message):
+        gym.make(env_id, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"visibility": 0}, "visibility"),
+    ({"visibility": -2}, "visibility"),
+    ({"action_mode": "teleport"}, "action_mode"),
+    ({"max_no_exploration_steps": 0}, "max_no_exploration_steps"),
+])
+def test_bad_partial_kwargs_fail_at_make_time(kwargs, message):
+    with pytest.raises(MazeConfigError, match=message):
+        gym.make("Maze-PartialObs-v0", **kwargs)
+
+
+def test_unreadable_maze_files_fail_at_make_time_naming_the_file(tmp_path):
+    missing = tmp_path / "missing.json"
+    with pytest.raises(MazeFormatError, match="missing.json"):
+        gym.make("Maze-v0", maze=str(missing))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    with pytest.raises(MazeFormatError, match="broken.json"):
+        gym.make("Maze-PartialObs-v0", maze=broken)
+    with pytest.raises(MazeFormatError, match="mazes_dir"):
+        gym.make("Maze-v0", mazes_dir=tmp_path / "nowhere")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(MazeFormatError, match="no maze files"):
+        gym.make("Maze-v0", mazes_dir=tmp_path / "empty")
+    with pytest.raises(MazeEnvsError, match="maze must be"):
+        gym.make("Maze-v0", maze=42)

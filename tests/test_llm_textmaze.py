@@ -1,0 +1,88 @@
+"""Text mazes: reading ``render_text`` grids back, planning paths and moves, parsing paths and moves in replies."""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from maze_envs.core import MazeFormatError, generate, shortest_path, validate_path
+from maze_envs.core.maze import Grid, as_grid
+from maze_envs.core.render import Symbols, render_text, solution_blocks
+from maze_envs.core.textmaze import (exploration_target, find_text_grid, format_path, move_between, next_move,
+                                     parse_move, parse_path, parse_text_maze, plan_path)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rows=st.integers(1, 7), cols=st.integers(1, 7), seed=st.integers(0, 10_000),
+       algo=st.sampled_from(["dfs", "wilson", "prim", "kruskal"]), loops=st.sampled_from([0.0, 0.3]))
+def test_render_then_parse_gives_the_same_grid_and_a_shortest_path(rows, cols, seed, algo, loops):
+    maze = generate(rows, cols, algo, seed, loops=loops, placement="random")
+    assume(maze.start != maze.goal)
+    text = f"Here is your maze:\n\n{render_text(maze)}\n\nAnswer with the path."
+    parsed = parse_text_maze(text)
+    grid = as_grid(maze)
+    assert np.array_equal(parsed.blocks, grid.blocks)
+    assert (parsed.start, parsed.goal, parsed.agent, parsed.partial) == (grid.start, grid.goal, None, False)
+    path = plan_path(parsed)
+    assert validate_path(grid, path).valid
+    assert len(path) == len(shortest_path(grid))
+    assert parse_path(format_path(path)) == path
+
+
+def test_custom_symbols_and_route_marks_and_lost_trailing_spaces():
+    maze = generate(4, 4, "dfs", 3)
+    symbols = Symbols(wall="#", path=".", route="*")
+    text = render_text(maze, route=solution_blocks(maze), symbols=symbols)
+    assert symbols.route in text
+    parsed = parse_text_maze(text, symbols)
+    assert np.array_equal(parsed.blocks, as_grid(maze).blocks)
+    opened = maze.to_blocks().copy()
+    opened[3, -1] = 0  # an opening on the right border renders as a trailing space that transports may strip
+    stripped = "\n".join(row.rstrip() for row in render_text(Grid(opened, (1, 1), (7, 7))).split("\n"))
+    assert parse_text_maze(stripped).blocks.shape == opened.shape
+
+
+def test_the_last_grid_in_a_prompt_wins_and_prose_is_ignored():
+    a, b = generate(3, 3, "dfs", 1), generate(4, 5, "dfs", 2)
+    text = f"Example:\n{render_text(a)}\nNow yours (S to G):\n{render_text(b)}\nThanks!"
+    assert len(find_text_grid(text)) == 9
+    assert parse_text_maze(text).blocks.shape == (9, 11)
+    with pytest.raises(MazeFormatError, match="no maze grid"):
+        parse_text_maze("no maze here, only words\nand ### hashes")
+
+
+def test_move_toward_a_visible_goal_and_exploration_when_the_goal_is_hidden():
+    maze = generate(5, 5, "dfs", 4)
+    grid = as_grid(maze)
+    path = shortest_path(grid)
+    agent = path[3]
+    full = parse_text_maze(render_text(maze, agent=agent))
+    assert next_move(full) == move_between(path[3], path[4])
+
+    visible = np.zeros(grid.shape, bool)
+    visible[max(0, agent[0] - 2):agent[0] + 3, max(0, agent[1] - 2):agent[1] + 3] = True
+    partial = parse_text_maze(render_text(maze, agent=agent, visible=visible))
+    assert partial.partial and partial.goal is None
+    target = exploration_target(partial)
+    assert target is not None and partial.known[target] and partial.blocks[target] == 0
+    move = next_move(partial)
+    step = {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}[move]
+    assert grid.is_free((agent[0] + step[0], agent[1] + step[1]))
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("(1,1),(1,2),(2,2)", [(1, 1), (1, 2), (2, 2)]),
+    ("Path: [[0, 0], [0, 1]]", [(0, 0), (0, 1)]),
+    ("I start at (5,5). The path is (0,0) -> (0,1) -> (1,1).", [(0, 0), (0, 1), (1, 1)]),
+    ("no coordinates", []),
+])
+def test_parse_path(text, expected):
+    assert parse_path(text) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Move: left", "left"), ("**Action:** UP", "up"), ("I would go north.", "up"),
+    ("Going left hits a wall.\nMove: right", "right"), ("stay", None),
+])
+def test_parse_move(text, expected):
+    assert parse_move(text) == expected

@@ -1,0 +1,25 @@
+"""The openings example and demo step run end to end."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from agents.openings_demo import demo_step
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_openings_quickstart_example_runs(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy", MPLBACKEND="Agg")
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / "openings_quickstart.py"), str(tmp_path)],
+                            capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "OpeningsOracleAgent: 20/20 correct" in result.stdout
+    assert (tmp_path / "openings_example.png").stat().st_size > 0
+
+
+def test_openings_demo_step(tmp_path):
+    summary = demo_step(tmp_path, 0)
+    assert "oracle answered 4/4" in summary and "3/3 Maze-Openings-v0" in summary
+    assert len(list((tmp_path / "openings" / "images").glob("maze_*.png"))) == 4

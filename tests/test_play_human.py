@@ -1,0 +1,88 @@
+"""Human play under SDL's dummy video driver, driven by real key events posted to pygame's queue."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import gymnasium as gym
+import numpy as np
+import pygame
+import pytest
+
+import maze_envs  # noqa: F401
+from maze_envs.cli import main
+from maze_envs.core import Grid
+from maze_envs.core.maze import MOVES
+from maze_envs.play.human import PlaySession
+
+KEYS = {0: pygame.K_UP, 1: pygame.K_RIGHT, 2: pygame.K_DOWN, 3: pygame.K_LEFT}
+WASD = {0: pygame.K_w, 1: pygame.K_d, 2: pygame.K_s, 3: pygame.K_a}
+
+
+def post(*keys):
+    for key in keys:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
+
+
+def path_keys(env, bindings):
+    env.reset(seed=0)
+    path = env.unwrapped.shortest_route()
+    return [bindings[MOVES.index((b[0] - a[0], b[1] - a[1]))] for a, b in zip(path, path[1:])]
+
+
+@pytest.fixture(autouse=True)
+def video():
+    pygame.display.init()
+    pygame.event.clear()
+    yield
+    pygame.display.quit()
+
+
+def test_arrow_keys_walk_to_the_goal_and_quit():
+    env = gym.make("Maze-PartialObs-v0", rows=4, cols=4, render_mode="rgb_array")
+    keys = path_keys(env, KEYS)
+    session = PlaySession(env, seed=0)
+    post(pygame.K_p, *keys, pygame.K_p, pygame.K_q)
+    result = session.run(max_frames=2000)
+    assert result.successes == 1 and result.moves == len(keys) and result.episodes == 1
+    assert result.returns == [1.0] and result.frames >= 1
+
+
+def test_wasd_reset_and_escape():
+    env = gym.make("Maze-v0", rows=3, cols=3, render_mode="rgb_array")
+    keys = path_keys(env, WASD)
+    session = PlaySession(env, seed=0)
+    post(pygame.K_UP, pygame.K_r, *keys, pygame.K_ESCAPE)
+    result = session.run(max_frames=2000)
+    assert result.episodes == 2 and result.moves == 1 + len(keys)
+    pygame.display.init()
+    post(*keys, pygame.K_q)
+    again = PlaySession(gym.make("Maze-v0", rows=3, cols=3, render_mode="rgb_array"), seed=0).run(max_frames=2000)
+    assert again.successes == 1 and again.moves == len(keys)
+
+
+def test_window_waits_for_keys_without_freezing():
+    env = gym.make("Maze-v0", rows=2, cols=2, render_mode="rgb_array")
+    result = PlaySession(env, seed=0, fps=1000).run(max_frames=30)
+    assert result.frames == 30 and result.moves == 0
+
+
+def test_play_command_runs_headless(capsys):
+    grid = Grid(np.array([[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]), (1, 1), (1, 3))
+    from maze_envs.core.formats import save_layout
+
+    path = save_layout(grid, os.path.join(os.environ.get("TMPDIR", "/tmp"), f"play_{os.getpid()}.json"))
+    post(pygame.K_RIGHT, pygame.K_d, pygame.K_q)
+    assert main(["play", "Maze-PartialObs-v0", "--maze", str(path), "--visibility", "2", "--seed", "0"]) == 0
+    assert "reached the goal 1 time(s) in 2 moves" in capsys.readouterr().out
+    os.remove(path)
+
+
+def test_play_command_rejects_bad_flags(capsys):
+    assert main(["play", "NoSuch-v0"]) == 2
+    assert main(["play", "Maze-v0", "--visibility", "2"]) == 2
+    assert main(["play", "Maze-PartialObs-v0", "--visibility", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown env id" in err and "--visibility applies" in err and "visibility must be" in err
