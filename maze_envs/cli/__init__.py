@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "maze_envs.cli.judge",
     "maze_envs.cli.play",
     "maze_envs.cli.nav",
+    "evaluators.pixel.cli",
 )
 
 

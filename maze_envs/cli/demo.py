@@ -13,6 +13,7 @@ DEMO_STEPS: tuple[str, ...] = (
     "agents.demo",
     "evaluators.judge.demo",
     "maze_envs.envs.nav.demo",
+    "evaluators.pixel.demo",
 )
 
 

@@ -1,0 +1,1 @@
+"""Offline pixel evaluators for maze-solution images and videos (see ``image``, ``video``)."""

@@ -1,0 +1,167 @@
+"""Batch evaluation of a directory of generated images or videos: solution matching, worker processes,
+progress, logs, incremental/atomic outputs and resume. Every file gets a result or an error record.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.progress import progress
+from maze_envs.core.render import PixelGeometry
+
+from .errors import PixelEvalError
+from .image import ImageParams, score_image
+from .reference import load_solution, metadata_geometries, read_image
+from .results import ErrorRecord, RunOutputs, round_suffix
+from .video import VideoParams, iter_frames, score_video
+
+Kind = Literal["image", "video"]
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+VIDEO_EXTENSIONS = (".mp4", ".mov", ".avi", ".mkv", ".webm")
+GENERATED_SUFFIXES = ("_targeted_solution", "_solution")
+LOG_NAMES = {"image": "maze_vis_evaluation", "video": "maze_video_vis_evaluation"}
+log = logging.getLogger("evaluators.pixel")
+
+
+def solution_name(filename: str) -> str:
+    """Return the solution image name of a generated file: ``{stem}_solution.png`` (``_targeted_solution`` dropped)."""
+    stem = Path(filename).stem
+    for suffix in GENERATED_SUFFIXES:
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    return f"{stem}_solution.png"
+
+
+def generated_files(input_dir: str | os.PathLike, kind: Kind) -> list[Path]:
+    """Return the generated images or videos in ``input_dir``, sorted; raise ``MazeConfigError`` if it is missing."""
+    folder = Path(input_dir)
+    if not folder.is_dir():
+        raise MazeConfigError(f"--input_dir: {folder} is not a directory")
+    extensions = IMAGE_EXTENSIONS if kind == "image" else VIDEO_EXTENSIONS
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in extensions)
+
+
+@dataclass
+class Job:
+    """One file to score."""
+
+    kind: Kind
+    file: Path
+    solution: Path
+    geometry: PixelGeometry | None
+    params: ImageParams | VideoParams
+    visualization: Path | None
+
+
+def score_job(job: Job) -> dict[str, Any]:
+    """Return the result record of a job, or its error record (with the reason) when the file cannot be scored."""
+    try:
+        ref = load_solution(job.solution, geometry=job.geometry, colours=job.params.colours)
+        if job.kind == "image":
+            result, panels = score_image(read_image(job.file), ref, job.params, filename=job.file.name)
+        else:
+            frames = iter_frames(job.file, job.params.num_frames)
+            result, panels = score_video(frames, ref, job.params, filename=job.file.name)
+        if job.visualization is not None:
+            from .visualize import save_visualization
+
+            save_visualization(panels, result, job.visualization, video=job.kind == "video")
+        return result.to_dict()
+    except PixelEvalError as exc:
+        return ErrorRecord(job.file.name, job.solution.name, str(exc)).to_dict()
+    except Exception as exc:  # a batch records every failure and goes on
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return ErrorRecord(job.file.name, job.solution.name, f"{job.file}: unexpected error: {detail}").to_dict()
+
+
+def setup_logging(kind: Kind, log_dir: str | os.PathLike = "evaluation_logs") -> Path:
+    """Send this package's log to ``<log_dir>/<maze_vis|maze_video_vis>_evaluation_<timestamp>.log``; return the file."""
+    folder = Path(log_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{LOG_NAMES[kind]}_{time.strftime('%Y%m%d_%H%M%S')}.log"
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.handlers[:] = [handler]
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    return path
+
+
+@dataclass
+class BatchConfig:
+    """Where a batch reads and writes, and how it runs."""
+
+    kind: Kind
+    solution_dir: Path
+    output_dir: Path
+    model_name: str
+    params: ImageParams | VideoParams
+    input_dir: Path | None = None
+    files: list[Path] | None = None
+    metadata: Path | None = None
+    workers: int = 1
+    resume: bool = False
+    visualize: bool = True
+
+
+def _config_dict(config: BatchConfig) -> dict[str, Any]:
+    params = asdict(config.params)
+    return {"kind": config.kind, "input_dir": str(config.input_dir) if config.input_dir else None,
+            "solution_dir": str(config.solution_dir), "model_name": config.model_name,
+            "metadata": str(config.metadata) if config.metadata else None, "workers": config.workers, **params}
+
+
+def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutputs]:
+    """Score every file of ``config`` (``files`` or all of ``input_dir``), writing results as they come.
+
+    Returns the summary, the timestamped results file and the run's outputs (records by file name).
+    """
+    files = config.files if config.files is not None else generated_files(config.input_dir, config.kind)
+    metadata = config.metadata or config.solution_dir / "metadata.jsonl"
+    geometries = metadata_geometries(metadata)
+    round_name = round_suffix(config.input_dir if config.input_dir else (files[0].parent if files else None))
+    outputs = RunOutputs(config.output_dir, model_name=config.model_name, config=_config_dict(config),
+                         round_name=round_name, per_file_results=config.kind == "video", resume=config.resume)
+    params = config.params
+    if config.kind == "video" and config.workers > 1:
+        params = replace(params, frame_workers=max(1, (os.cpu_count() or 1) // config.workers))
+    jobs = []
+    for file in files:
+        if outputs.done(file.name):
+            continue
+        name = solution_name(file.name)
+        jobs.append(Job(config.kind, file, config.solution_dir / name, geometries.get(name), params,
+                        outputs.visualization_path(file.name) if config.visualize else None))
+    log.info("evaluating %d of %d %ss (%d already done) for %s", len(jobs), len(files), config.kind,
+             len(files) - len(jobs), config.model_name)
+    for record in _run(jobs, config.workers):
+        outputs.add(record)
+        if "error" in record:
+            log.warning("%s: error: %s", record["filename"], record["error"])
+        else:
+            log.info("%s: overall %.3f, target %.3f, crossing %s", record["filename"], record["overall_score"],
+                     record["target_achievement"], record["wall_crossing_detected"])
+    summary, final = outputs.finish()
+    log.info("summary: %s", summary)
+    return summary, final, outputs
+
+
+def _run(jobs: list[Job], workers: int):
+    """Yield records of ``jobs`` as they finish (in worker processes when ``workers > 1``), with a progress bar."""
+    if workers <= 1 or len(jobs) <= 1:
+        for job in progress(jobs, desc="evaluating"):
+            yield score_job(job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(score_job, job) for job in jobs]
+        for future in progress(as_completed(futures), desc="evaluating", total=len(futures)):
+            yield future.result()

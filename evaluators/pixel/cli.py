@@ -1,0 +1,151 @@
+"""Command lines of the pixel evaluators: ``maze-envs eval-image`` / ``eval-video`` and
+``python -m evaluators.pixel.image`` / ``.video`` share one argument definition (the spec's flags and defaults).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+
+from .batch import BatchConfig, Kind, evaluate_batch, setup_logging
+from .colours import ColourThresholds
+from .image import ImageParams
+from .video import DEFAULT_FRAMES, EXTRACTION_METHODS, VideoParams, frames_for_model
+
+DEFAULT_MODELS = {"image": "nano_banana_pro", "video": "veo3"}
+DESCRIPTIONS = {
+    "image": "Score generated maze-solution images (blue route on the puzzle) against solution images, "
+             "pixel by pixel: wall crossing, layout match, path match, reflection, overall score.",
+    "video": "Score generated maze-solution videos (a green marker moving from start to goal) against "
+             "solution images: the image metrics plus per-frame layout checks and the gated pass/fail metrics.",
+}
+
+
+def _flag(parser: argparse.ArgumentParser, name: str, **kwargs) -> None:
+    """Add ``--name`` with its hyphenated spelling as an alias."""
+    spellings = [f"--{name}"] + ([f"--{name.replace('_', '-')}"] if "_" in name else [])
+    parser.add_argument(*spellings, dest=name, **kwargs)
+
+
+def add_arguments(parser: argparse.ArgumentParser, kind: Kind) -> None:
+    """Add the evaluator's flags (spec names and defaults) to ``parser``."""
+    folder = "image_results" if kind == "image" else "video_results"
+    _flag(parser, "single", metavar="FILE", help=f"evaluate one generated {kind} file and print its result")
+    _flag(parser, "input_dir", metavar="DIR",
+          help=f"directory of generated {kind}s (default ./{folder}/<model_name>)")
+    _flag(parser, "solution_dir", metavar="DIR", default="./data/solution",
+          help="directory of {stem}_solution.png images (default ./data/solution)")
+    _flag(parser, "output_dir", metavar="DIR",
+          help=f"results directory (default ../evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/<model_name>)")
+    _flag(parser, "model_name", default=DEFAULT_MODELS[kind], help=f"model name (default {DEFAULT_MODELS[kind]})")
+    _flag(parser, "metadata", metavar="JSONL",
+          help="task metadata.jsonl giving each solution's exact grid (default <solution_dir>/metadata.jsonl "
+               "when present; otherwise the grid is auto-detected)")
+    _flag(parser, "workers", type=int, default=1, help="files scored in parallel worker processes (default 1)")
+    _flag(parser, "resume", action="store_true",
+          help="keep results of the incremental file from an interrupted run and skip those files")
+    _flag(parser, "no_visualizations", action="store_true", help="do not write the 2x2 visualisation PNGs")
+    _flag(parser, "log_dir", default="./evaluation_logs", help="log directory (default ./evaluation_logs)")
+    if kind == "image":
+        _flag(parser, "tolerance_pixels", type=int, default=3, help="wall erosion kernel in pixels for edge tolerance (default 3)")
+        _flag(parser, "min_crossing_ratio", type=float, default=0.01, help="min path share on walls to flag a crossing (default 0.01)")
+        _flag(parser, "position_tolerance", type=float, default=20.0, help="max start/goal centroid distance in pixels (default 20)")
+    else:
+        _flag(parser, "num_frames", type=int, default=DEFAULT_FRAMES,
+              help="frames to extract per video (default 192; 360 when model_name contains 'sora' and this is left at 192)")
+        _flag(parser, "extraction_method", default="green_marker_tracking", choices=EXTRACTION_METHODS,
+              help="path extraction: green_marker_tracking (default) or frame_differencing")
+        _flag(parser, "min_crossing_ratio", type=float, default=0.05, help="min path share on walls to flag a crossing (default 0.05)")
+        _flag(parser, "position_tolerance", type=float, default=50.0, help="max start/goal centroid distance in pixels (default 50)")
+        _flag(parser, "wall_erosion", type=int, default=None, help="wall erosion kernel in pixels (default: a quarter of the cell size)")
+        _flag(parser, "frame_workers", type=int, default=4, help="threads checking frames of one video (default 4)")
+    _flag(parser, "dilation_size", type=int, default=None, help="path dilation in pixels (default: the cell width)")
+    _flag(parser, "black_threshold", type=int, default=30, help="walls: max(R,G,B) below this (default 30)")
+    _flag(parser, "white_threshold", type=int, default=200, help="free space: brightness above this (default 200)")
+
+
+def _params(args: argparse.Namespace, kind: Kind) -> ImageParams | VideoParams:
+    colours = ColourThresholds(black_threshold=args.black_threshold, white_threshold=args.white_threshold)
+    if kind == "image":
+        return ImageParams(args.tolerance_pixels, args.min_crossing_ratio, args.position_tolerance, args.dilation_size,
+                           colours)
+    return VideoParams(frames_for_model(args.model_name, args.num_frames), args.min_crossing_ratio,
+                       args.position_tolerance, args.wall_erosion, args.dilation_size, args.extraction_method, colours,
+                       args.frame_workers)
+
+
+def _check(args: argparse.Namespace) -> None:
+    for name in ("workers", "num_frames", "frame_workers", "tolerance_pixels"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            raise MazeConfigError(f"--{name} must be at least 1, got {value}")
+    for name in ("min_crossing_ratio", "position_tolerance"):
+        if getattr(args, name) < 0:
+            raise MazeConfigError(f"--{name} must not be negative, got {getattr(args, name)}")
+
+
+def run(args: argparse.Namespace, kind: Kind) -> int:
+    """Run an evaluation from parsed flags; print the summary (or the single result); return 0."""
+    _check(args)
+    model = args.model_name
+    folder = "image_results" if kind == "image" else "video_results"
+    output_dir = Path(args.output_dir or f"../evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}")
+    log_path = setup_logging(kind, args.log_dir)
+    single = Path(args.single) if args.single else None
+    if single is not None and not single.is_file():
+        raise MazeConfigError(f"--single: {single} is not a file")
+    config = BatchConfig(
+        kind=kind, solution_dir=Path(args.solution_dir), output_dir=output_dir, model_name=model,
+        params=_params(args, kind), input_dir=None if single else Path(args.input_dir or f"./{folder}/{model}"),
+        files=[single] if single else None, metadata=Path(args.metadata) if args.metadata else None,
+        workers=args.workers, resume=args.resume, visualize=not args.no_visualizations)
+    summary, final, outputs = evaluate_batch(config)
+    if single is not None:
+        print(json.dumps(outputs.records[single.name], indent=2))
+    else:
+        overall = summary["overall"]
+        print(f"{kind}s: {summary['evaluated']} evaluated, {summary['errors']['count']} errors; "
+              f"mean overall {overall['mean_score']:.3f}, wall crossings {summary['wall_crossing']['count']}, "
+              f"mean target achievement {summary['path_matching']['mean_target_achievement']:.3f}")
+        if "gated_metrics" in summary:
+            print(f"overall_score_gated rate {summary['gated_metrics']['overall_score_gated_rate']:.3f}")
+    print(f"results: {final}\nlog: {log_path}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``eval-image`` and ``eval-video`` subcommands."""
+    for kind in ("image", "video"):
+        parser = sub.add_parser(f"eval-{kind}", help=f"score generated maze-solution {kind}s pixel by pixel",
+                                description=DESCRIPTIONS[kind])
+        add_arguments(parser, kind)
+        parser.set_defaults(func=lambda args, kind=kind: run(args, kind))
+
+
+def _main(kind: Kind, argv: Sequence[str] | None) -> int:
+    parser = argparse.ArgumentParser(prog=f"python -m evaluators.pixel.{kind}", description=DESCRIPTIONS[kind])
+    add_arguments(parser, kind)
+    args = parser.parse_args(argv)
+    try:
+        return run(args, kind)
+    except (MazeEnvsError, OSError) as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted (rerun with --resume to continue)", file=sys.stderr)
+        return 130
+
+
+def main_image(argv: Sequence[str] | None = None) -> int:
+    """Run ``python -m evaluators.pixel.image``; return the exit status."""
+    return _main("image", argv)
+
+
+def main_video(argv: Sequence[str] | None = None) -> int:
+    """Run ``python -m evaluators.pixel.video``; return the exit status."""
+    return _main("video", argv)

@@ -1,0 +1,24 @@
+"""The pixel evaluator examples run as scripts and print their verdicts."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_pixel_eval_synthetic_example(tmp_path):
+    proc = subprocess.run([sys.executable, str(REPO / "examples/pixel_eval_synthetic.py"), str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "image: wall crossing True" in proc.stdout
+    assert "video: reflection True" in proc.stdout and "overall_score_gated 1" in proc.stdout
+    assert (tmp_path / "image_evaluation.png").is_file() and (tmp_path / "video_evaluation.png").is_file()
+
+
+def test_pixel_demo_step(tmp_path):
+    from evaluators.pixel.demo import demo_step
+
+    line = demo_step(tmp_path, 0)
+    assert line.startswith("pixel eval: scored 4 images") and "4 videos" in line
+    assert list((tmp_path / "pixel_eval/video_evaluation_results/synthetic").glob("*_round1_latest.json"))
