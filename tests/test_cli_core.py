@@ -92,3 +92,13 @@ def test_demo_runs_offline(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "core: 6x10 wilson maze solved" in result.stdout
     assert (tmp_path / "demo" / "tasks" / "metadata.jsonl").exists()
+
+
+def test_demo_skips_a_step_whose_extra_is_missing(tmp_path):
+    script = ("import sys; sys.modules['numba'] = None\n"
+              "from maze_envs.cli import main\n"
+              f"sys.exit(main(['demo', '--out', {str(tmp_path)!r}]))\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "maze_envs.envs.nav.demo: skipped" in result.stdout and "maze-envs[nav]" in result.stdout
+    assert "pixel eval:" in result.stdout

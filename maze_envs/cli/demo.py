@@ -6,6 +6,8 @@ import argparse
 import importlib
 from pathlib import Path
 
+from maze_envs.core.errors import MissingExtraError
+
 # Each module defines ``demo_step(out_dir: Path, seed: int) -> str``, returning a one-line summary.
 DEMO_STEPS: tuple[str, ...] = (
     "maze_envs.core.demo",
@@ -33,7 +35,10 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for name in DEMO_STEPS:
-        summary = importlib.import_module(name).demo_step(out, args.seed)
+        try:
+            summary = importlib.import_module(name).demo_step(out, args.seed)
+        except MissingExtraError as exc:
+            summary = f"{name}: skipped, {exc}"
         print(summary)
     print(f"demo outputs are in {out}")
     return 0

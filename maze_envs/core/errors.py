@@ -28,3 +28,7 @@ class MazeFormatError(MazeEnvsError, ValueError):
 
 class MazeConfigError(MazeEnvsError, ValueError):
     """An argument, option or flag has an invalid value; the message names it."""
+
+
+class MissingExtraError(MazeEnvsError, ImportError):
+    """An optional dependency is not installed; the message names the extra that provides it."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from maze_envs.core.errors import MazeConfigError, MazeEnvsError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError, MazeFormatError, MissingExtraError
 
 
 class NavDataError(MazeFormatError):
@@ -17,5 +17,5 @@ class RenderFailureError(MazeEnvsError):
     """A render could not be obtained after all retries; names the URL and the last failure."""
 
 
-class NavDependencyError(MazeEnvsError):
+class NavDependencyError(MissingExtraError):
     """An optional dependency is missing or unusable; the message names the extra to install."""
