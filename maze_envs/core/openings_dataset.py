@@ -14,7 +14,6 @@ to continue a directory written with other settings.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -23,11 +22,10 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .errors import MazeConfigError, MazeEnvsError, MazeFormatError
-from .formats import read_json, write_json_atomic
+from .formats import append_jsonl, read_json, read_jsonl, write_json_atomic, write_jsonl
 from .maze import Maze, Opening
 from .openings import OpeningsPuzzle, generate_openings
 from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
-from .tasks import write_jsonl
 
 ANNOTATIONS = "annotations.jsonl"
 ERRORS = "errors.jsonl"
@@ -174,27 +172,6 @@ class DatasetSummary:
     annotations: Path
 
 
-def _complete_lines(path: Path) -> list[dict]:
-    """Return the records of every complete, parseable line of a JSONL file (none if it is missing)."""
-    if not path.exists():
-        return []
-    records = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.endswith("\n"):
-                break
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-    return records
-
-
-def _append(fh, record: dict) -> None:
-    fh.write(json.dumps(record) + "\n")
-    fh.flush()
-
-
 def _save_png(rendering: OpeningsRendering, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     rendering.image.save(tmp, format="PNG")
@@ -219,7 +196,7 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
         if {k: v for k, v in previous.items() if k != "count"} != {k: v for k, v in settings.items() if k != "count"}:
             raise MazeConfigError(f"--resume: {cfg_path} was written with other settings ({previous}); "
                                   f"use them or another --out")
-        done, failed = _complete_lines(ann_path), _complete_lines(err_path)
+        done, failed = read_jsonl(ann_path, skip_bad=True), read_jsonl(err_path, skip_bad=True)
     write_json_atomic(cfg_path, settings, indent=2)
     write_jsonl(ann_path, done)
     write_jsonl(err_path, failed)
@@ -234,10 +211,10 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
                 puzzle, rendering = build_sample(config, seeds[i])
                 _save_png(rendering, out / name)
             except MazeEnvsError as exc:
-                _append(err, {"image": name, "seed": seeds[i], "error": str(exc)})
+                append_jsonl(err, {"image": name, "seed": seeds[i], "error": str(exc)})
                 errors += 1
                 continue
-            _append(ann, openings_record(puzzle, rendering, name, config.style, config.extras))
+            append_jsonl(ann, openings_record(puzzle, rendering, name, config.style, config.extras))
             written += 1
     return DatasetSummary(written, len(done), errors + len(failed), ann_path)
 
