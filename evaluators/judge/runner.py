@@ -39,7 +39,12 @@ class JudgeItem:
     @property
     def is_video(self) -> bool:
         """Return whether the media is a video (by its suffix)."""
-        return self.file.suffix.lower() in VIDEO_SUFFIXES
+        return is_video(self.file)
+
+
+def is_video(path: Path) -> bool:
+    """Return whether ``path`` names a video file (by its suffix)."""
+    return path.suffix.lower() in VIDEO_SUFFIXES
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Union
 
+from maze_envs.core.errors import MazeConfigError
+
 from .client import LOCAL_FINGERPRINT
 
 SERVER_NOTE = "maze-envs local embedded server (offline policy, not a hosted model)"
@@ -196,9 +198,16 @@ class ModelServer:
             self._in_flight -= 1
 
     def bind(self) -> str:
-        """Bind the socket (port 0 = a free port) without serving yet; return the base URL."""
+        """Bind the socket (port 0 = a free port) without serving yet; return the base URL.
+
+        Raises ``MazeConfigError`` naming the address when it cannot be bound.
+        """
         if self._httpd is None:
-            self._httpd = _HTTPServer((self.host, self.port), _Handler)
+            try:
+                self._httpd = _HTTPServer((self.host, self.port), _Handler)
+            except (OSError, OverflowError) as exc:
+                raise MazeConfigError(f"cannot serve on {self.host}:{self.port}: "
+                                      f"{getattr(exc, 'strerror', None) or exc}") from exc
             self._httpd.owner = self
         return self.base_url
 
