@@ -24,7 +24,7 @@ import numpy as np
 from .errors import MazeConfigError, MazeEnvsError, MazeFormatError
 from .formats import append_jsonl, read_json, read_jsonl, write_json_atomic, write_jsonl
 from .maze import Maze, Opening
-from .openings import OpeningsPuzzle, generate_openings
+from .openings import OpeningsPuzzle, check_request, generate_openings
 from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
 
 ANNOTATIONS = "annotations.jsonl"
@@ -80,6 +80,7 @@ class OpeningsDatasetConfig:
         if self.openings[0] < 2 or self.openings[1] > 26:
             raise MazeConfigError(f"--openings must lie in [2, 26], got {self.openings}")
         check_style(self.style, self.openings[1])
+        check_request(self.rows[1], self.cols[1], self.openings[0])  # even the largest grid cannot hold them
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON-ready settings."""
@@ -149,8 +150,9 @@ def openings_record(puzzle: OpeningsPuzzle, rendering: OpeningsRendering, image:
         "difficulty": puzzle.difficulty,
     }
     if extras:
-        record["vertical_walls"] = maze.vertical_walls.astype(int).tolist()
-        record["horizontal_walls"] = maze.horizontal_walls.astype(int).tolist()
+        walls = puzzle_input(puzzle)
+        record["vertical_walls"] = walls["vertical_walls"]
+        record["horizontal_walls"] = walls["horizontal_walls"]
         record["opening_pixels"] = [p.to_dict() for p in rendering.labels]
         record["path"] = [list(c) for c in puzzle.path]
         record["decoy_cells"] = {label: [list(c) for c in cells] for label, cells in puzzle.decoys.items()}
@@ -217,6 +219,17 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
             append_jsonl(ann, openings_record(puzzle, rendering, name, config.style, config.extras))
             written += 1
     return DatasetSummary(written, len(done), errors + len(failed), ann_path)
+
+
+def puzzle_input(puzzle: OpeningsPuzzle) -> dict[str, Any]:
+    """Return what a solver needs of ``puzzle`` and not the answer: ``rows``, ``cols``, the 0/1 wall arrays and
+    the ``openings`` (``label``, ``side``, ``index``); ``maze_from_record`` reads it back."""
+    maze = puzzle.maze
+    return {"rows": maze.rows, "cols": maze.cols,
+            "vertical_walls": maze.vertical_walls.astype(int).tolist(),
+            "horizontal_walls": maze.horizontal_walls.astype(int).tolist(),
+            "openings": [{"label": lo.label, "side": lo.opening.side, "index": lo.opening.index}
+                         for lo in puzzle.labels]}
 
 
 def maze_from_record(record: dict[str, Any], source: str | None = None) -> tuple[Maze, dict[str, Opening]]:
