@@ -271,3 +271,10 @@ def test_serve_model_reports_an_address_it_cannot_bind_on_one_line(capsys):
     assert main(["serve-model", "--port", "70000"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 2 and f"cannot serve on 127.0.0.1:{port}" in lines[0] and "--port" in lines[1]
+
+
+def test_a_server_without_a_request_log_still_counts_requests():
+    with ModelServer(scripted("a", "b"), keep_requests=False) as server:
+        client = client_for(server)
+        assert [client.chat("x").text, client.chat("y").text] == ["a", "b"]
+        assert server.request_count == 2 and server.requests == []

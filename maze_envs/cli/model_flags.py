@@ -50,7 +50,7 @@ def model_client(args: argparse.Namespace) -> Iterator[ChatClient]:
     if args.local_policy:
         policy = load_policy(args.local_policy, script=args.local_script, flag="--local-policy",
                              script_flag="--local-script")
-        server = ModelServer(policy, policy_name=args.local_policy)
+        server = ModelServer(policy, policy_name=args.local_policy, keep_requests=False)
         base_url = server.start()
         model = model or "maze-envs-local"
     try:
