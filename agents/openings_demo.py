@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import gymnasium as gym
 
+from maze_envs.core.formats import read_jsonl
 from maze_envs.core.openings import connected_labels
 from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record, write_openings_dataset
 from maze_envs.envs.openings import QUESTION_FORMS
@@ -19,8 +19,7 @@ def demo_step(out_dir: Path, seed: int) -> str:
     config = OpeningsDatasetConfig(count=4, rows=(8, 12), cols=(8, 12), seed=seed)
     summary = write_openings_dataset(config, out_dir / "openings")
     right = 0
-    with open(summary.annotations, encoding="utf-8") as fh:
-        records = [json.loads(line) for line in fh]
+    records = read_jsonl(summary.annotations)
     for record in records:
         maze, openings = maze_from_record(record, source=str(summary.annotations))
         right += ["-".join(pair) for pair in connected_labels(maze, openings)] == [record["answer"]]

@@ -23,6 +23,7 @@ REPLY = "INTERMEDIATE_CORRECT: 1\nFINAL_CORRECT: 1\nACTION_REFLECTION: 0\nEXPLAN
 
 
 def main() -> None:
+    """Run the judge loop at 1, 4 and 8 workers and once from the cache; print items/s and the ratios."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--items", type=int, default=32, help="items to judge per run")
     parser.add_argument("--latency", type=float, default=0.2, help="seconds the server waits per reply")

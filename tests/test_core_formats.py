@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from maze_envs.core import Grid, Maze, MazeFormatError, Opening, generate, shortest_path
 from maze_envs.core.formats import (
     cells_for_size, layout_from_dict, load_layout, maze_to_dict, mazebench_files, mazebench_from_dict,
-    mazebench_to_dict, parse_size, save_layout, size_directory, write_mazebench,
+    mazebench_to_dict, parse_size, read_jsonl, save_layout, size_directory, write_jsonl, write_mazebench,
 )
 
 mazes = st.builds(generate, st.integers(1, 12), st.integers(1, 12), st.sampled_from(["dfs", "wilson", "prim"]),
@@ -174,3 +174,16 @@ def test_openings_survive_the_block_grid():
     maze.openings = (Opening("left", 2), Opening("top", 1))
     back = Maze.from_blocks(maze.to_blocks(), maze.start, maze.goal)
     assert back.openings == (Opening("left", 2), Opening("top", 1))
+
+
+def test_jsonl_round_trip_strict_errors_and_a_cut_off_line(tmp_path):
+    path = write_jsonl(tmp_path / "log.jsonl", [{"id": "a"}, "é", 3])
+    assert read_jsonl(path) == [{"id": "a"}, "é", 3]
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write('{"id": "b", "sta')
+    with pytest.raises(MazeFormatError, match=r"log\.jsonl.*line 4: invalid JSON"):
+        read_jsonl(path)
+    assert read_jsonl(path, skip_bad=True) == [{"id": "a"}, "é", 3]
+    assert read_jsonl(tmp_path / "missing.jsonl", skip_bad=True) == []
+    with pytest.raises(MazeFormatError, match="missing.jsonl.*not found"):
+        read_jsonl(tmp_path / "missing.jsonl")

@@ -17,6 +17,7 @@ from PIL import Image
 
 from _llm_support import FAST, client_for
 from maze_envs.core import generate, shortest_path, validate_path
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import as_grid
 from maze_envs.core.render import render_text
 from maze_envs.core.textmaze import parse_move, parse_path
@@ -85,8 +86,9 @@ def test_retry_on_500_and_on_429_then_success():
 
 
 def test_retry_on_timeout_then_success():
-    with ModelServer(scripted(PolicyReply("late", delay=1.5), "on time")) as server:
-        reply = client_for(server, timeout=0.4).chat("x")
+    # The late reply waits far past the timeout, and the timeout leaves the prompt reply a wide margin on a busy machine.
+    with ModelServer(scripted(PolicyReply("late", delay=8.0), "on time")) as server:
+        reply = client_for(server, timeout=2.0).chat("x")
         assert server.request_count == 2
     assert reply.text == "on time" and reply.attempts == 2
 
@@ -199,6 +201,13 @@ def test_model_config_from_yaml_env_and_flags(tmp_path, monkeypatch):
     path.write_text("model: m\ntemprature: 1\n")
     with pytest.raises(Exception, match="unknown field"):
         load_model_config(path)
+    path.write_text("model: m\ntimeout: soon\n")
+    with pytest.raises(MazeConfigError, match=r"model\.yaml: timeout must be a number, got 'soon'"):
+        load_model_config(path)
+    path.write_text("model: [m\n")
+    with pytest.raises(MazeConfigError, match="cannot read model config") as err:
+        load_model_config(path)
+    assert "\n" not in str(err.value)
 
 
 def test_policy_loading_by_name_and_module_callable(tmp_path):
@@ -249,3 +258,23 @@ def test_oracle_finds_a_maze_given_in_the_system_message():
         text = client_for(server).chat([{"role": "system", "content": f"The maze:\n{render_text(maze)}"},
                                         {"role": "user", "content": "Your path?"}]).text
     assert validate_path(as_grid(maze), parse_path(text)).valid
+
+
+def test_serve_model_reports_an_address_it_cannot_bind_on_one_line(capsys):
+    from maze_envs.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve-model", "--port", str(port)]) == 2
+    assert main(["serve-model", "--port", "70000"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and f"cannot serve on 127.0.0.1:{port}" in lines[0] and "--port" in lines[1]
+
+
+def test_a_server_without_a_request_log_still_counts_requests():
+    with ModelServer(scripted("a", "b"), keep_requests=False) as server:
+        client = client_for(server)
+        assert [client.chat("x").text, client.chat("y").text] == ["a", "b"]
+        assert server.request_count == 2 and server.requests == []

@@ -2,36 +2,25 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from maze_envs.core.errors import MazeFormatError
-from maze_envs.core.formats import read_json
+from maze_envs.core.formats import read_json, read_jsonl
 
 
 def read_records(path: str | os.PathLike) -> list[dict[str, Any]]:
     """Return the records of a ``.jsonl`` file (one object a line) or a JSON file; raises ``MazeFormatError``
     naming the file and line."""
     path = Path(path)
-    if path.suffix.lower() != ".jsonl":
+    if path.suffix.lower() == ".jsonl":
+        records = read_jsonl(path)
+    else:
         doc = read_json(path)
         records = doc.get("items") if isinstance(doc, dict) else doc
         if not isinstance(records, list):
             raise MazeFormatError("expected a list of records or an object with an 'items' list", source=path)
-    else:
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise MazeFormatError(f"cannot read file: {exc.strerror or exc}", source=path) from exc
-        records = []
-        for number, line in enumerate(lines, 1):
-            if line.strip():
-                try:
-                    records.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise MazeFormatError(f"line {number}: invalid JSON: {exc.msg}", source=path) from exc
     for number, record in enumerate(records, 1):
         if not isinstance(record, dict):
             raise MazeFormatError(f"record {number} is not an object", source=path)

@@ -15,7 +15,7 @@ from maze_envs.core.solve import shortest_path
 from maze_envs.core.textmaze import format_path
 
 from .manifest import pick, read_records
-from .runner import IMAGE_SUFFIXES, VIDEO_SUFFIXES, JudgeItem, JudgeTask
+from .runner import IMAGE_SUFFIXES, VIDEO_SUFFIXES, JudgeItem, JudgeTask, is_video
 from .template import PROMPTS_DIR, PromptTemplate
 
 MAZE_FIELDS = ("VALID_ROUTE", "REACHES_GOAL", "WALL_CROSSING", "ACTION_REFLECTION")
@@ -58,8 +58,7 @@ def load_tasks(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
 
 def _item(file: Path, task_id: str, record: dict[str, Any], source: Path, number: int) -> JudgeItem:
     maze = maze_from_dict(pick(record, ("maze",), source, number), source=f"{source} ({task_id})")
-    video = file.suffix.lower() in VIDEO_SUFFIXES
-    return JudgeItem(file.name, file, maze_values(maze, video=video), str(record.get("difficulty", "")),
+    return JudgeItem(file.name, file, maze_values(maze, video=is_video(file)), str(record.get("difficulty", "")),
                      {"task_id": task_id})
 
 

@@ -4,16 +4,14 @@ record each result incrementally, resume, and summarise."""
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from maze_envs.core.errors import MazeEnvsError
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.formats import append_jsonl, read_jsonl, write_json_atomic, write_jsonl
 from maze_envs.core.progress import progress
-from maze_envs.core.tasks import write_jsonl
 from maze_envs.llm import SERVER_NOTE, ChatClient, LLMAuthError, LLMConnectionError, map_unordered
 
 from .parse import parse_verdict
@@ -41,7 +39,12 @@ class JudgeItem:
     @property
     def is_video(self) -> bool:
         """Return whether the media is a video (by its suffix)."""
-        return self.file.suffix.lower() in VIDEO_SUFFIXES
+        return is_video(self.file)
+
+
+def is_video(path: Path) -> bool:
+    """Return whether ``path`` names a video file (by its suffix)."""
+    return path.suffix.lower() in VIDEO_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -133,16 +136,7 @@ def summarise(records: list[dict[str, Any]], task: JudgeTask) -> dict[str, Any]:
 
 def _load_done(path: Path, ids: set[str]) -> list[dict[str, Any]]:
     """Return the last record per item id in the JSONL log at ``path`` that is done (a cut-off last line is ignored)."""
-    if not path.exists():
-        return []
-    latest: dict[str, dict[str, Any]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and record.get("id") in ids:
-            latest[record["id"]] = record
+    latest = {r["id"]: r for r in read_jsonl(path, skip_bad=True) if isinstance(r, dict) and r.get("id") in ids}
     return [r for r in latest.values() if r.get("status") in DONE_STATUSES]
 
 
@@ -201,8 +195,7 @@ def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, o
                     record = {"id": item.id, "file": str(item.file), task.group_name: item.group, "status": "error",
                               "error": str(error), "model": client.config.model, **item.meta}
                 records.append(record)
-                log.write(json.dumps(record, ensure_ascii=False) + "\n")
-                log.flush()
+                append_jsonl(log, record)
         except BaseException as exc:
             save(False, str(exc) or type(exc).__name__)
             raise

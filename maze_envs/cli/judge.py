@@ -15,8 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "judge", help="score generated math/maze solution images or videos with a VLM judge",
         description="Ask a vision-language model to grade each generated image or video against its ground truth. "
-                    "Writes OUTPUT_DIR/results.json after every item (use --resume to continue) and "
-                    "OUTPUT_DIR/summary.json. API keys come only from the environment.")
+                    "Appends each result to OUTPUT_DIR/results.jsonl as it is done (use --resume to continue) and "
+                    "writes OUTPUT_DIR/results.json and summary.json at the end. API keys come only from the "
+                    "environment.")
     parser.add_argument("--task", required=True, choices=["math", "maze"], help="which judge to run")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--manifest", help="JSONL/JSON list of items (math: file, solution_text, subtask; "
@@ -24,8 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--input-dir", help="directory of generated outputs (math: reads its manifest.jsonl; "
                                             "maze: every image/video, matched to --tasks by file name)")
     parser.add_argument("--tasks", help="maze: task directory or metadata.jsonl from `maze-envs generate tasks`")
-    parser.add_argument("--output-dir", required=True, help="where results.json and summary.json go")
-    parser.add_argument("--resume", action="store_true", help="skip items already judged in OUTPUT_DIR/results.json")
+    parser.add_argument("--output-dir", required=True, help="where results.jsonl, results.json and summary.json go")
+    parser.add_argument("--resume", action="store_true", help="skip items already judged in OUTPUT_DIR/results.jsonl")
     parser.add_argument("--template", help="prompt template file with {placeholders} (default: the bundled prompt)")
     parser.add_argument("--pixel-results", help="maze: pixel-evaluator results JSON; adds an agreement report "
                                                 "(confusion matrices, Cohen's kappa)")
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _items(args: argparse.Namespace):
+    """Return the judge task, its items and the media files that matched no task (maze --input-dir only)."""
     from evaluators.judge import math_items, math_task, maze_items_from_dir, maze_items_from_manifest, maze_task
 
     if args.task == "math":
@@ -52,7 +54,7 @@ def _items(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Judge every item and print where the summary is and its headline numbers."""
+    """Judge every item, print where the summary is and its headline numbers; return the exit status 0."""
     from evaluators.judge import agreement_report, run_judge
 
     if args.workers < 1:

@@ -48,8 +48,9 @@ def model_client(args: argparse.Namespace) -> Iterator[ChatClient]:
     server = None
     base_url, model = args.base_url, args.model
     if args.local_policy:
-        policy = load_policy(args.local_policy, script=args.local_script)
-        server = ModelServer(policy, policy_name=args.local_policy)
+        policy = load_policy(args.local_policy, script=args.local_script, flag="--local-policy",
+                             script_flag="--local-script")
+        server = ModelServer(policy, policy_name=args.local_policy, keep_requests=False)
         base_url = server.start()
         model = model or "maze-envs-local"
     try:

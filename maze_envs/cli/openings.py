@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.openings_dataset import VARIANTS
 
 
@@ -47,8 +48,7 @@ def register_target(targets: argparse._SubParsersAction) -> None:
 
 
 def _range(flag: str, values: list[int] | None) -> tuple[int, int] | None:
-    from maze_envs.core.errors import MazeConfigError
-
+    """Return ``values`` as an inclusive ``(low, high)`` range (None when the flag is not given)."""
     if values is None:
         return None
     if len(values) not in (1, 2):
@@ -57,7 +57,7 @@ def _range(flag: str, values: list[int] | None) -> tuple[int, int] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the dataset and print a summary."""
+    """Write the dataset, print a summary and return the exit status 0."""
     from maze_envs.core.openings_dataset import OpeningsDatasetConfig, apply_variants, write_openings_dataset
     from maze_envs.core.progress import progress
 

@@ -30,7 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted."""
+    """Serve until interrupted; return the exit status 0."""
+    if not 0 <= args.port <= 65535:
+        raise MazeConfigError(f"--port must be in 0..65535, got {args.port}")
     key = None
     if args.require_key_env:
         key = os.environ.get(args.require_key_env)
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
             raise MazeConfigError(f"--require-key-env: environment variable {args.require_key_env} is not set")
     policy = load_policy(args.policy, script=args.script, mode=args.oracle_mode)
     server = ModelServer(policy, host=args.host, port=args.port, model_name=args.model_name,
-                         policy_name=args.policy, api_key=key)
+                         policy_name=args.policy, api_key=key, keep_requests=False)
     print(f"{SERVER_NOTE}: policy {args.policy}, serving {server.bind()} (Ctrl-C to stop)", flush=True)
     server.serve_forever()
     return 0

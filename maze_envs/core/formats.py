@@ -21,7 +21,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Iterable
 
 import numpy as np
 
@@ -62,6 +62,51 @@ def read_json(path: str | os.PathLike) -> Any:
         raise MazeFormatError(f"cannot read file: {exc}", source=path) from exc
     except json.JSONDecodeError as exc:
         raise MazeFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", source=path) from exc
+
+
+def write_jsonl(path: str | os.PathLike, records: Iterable[Any]) -> Path:
+    """Write ``records`` as JSON lines to ``path`` through a temporary file and a rename; return the path."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for record in records:
+            append_jsonl(fh, record)
+    os.replace(tmp, path)
+    return path
+
+
+def append_jsonl(fh: IO[str], record: Any) -> None:
+    """Write ``record`` as one JSON line to the open text file ``fh`` and flush it (returns nothing)."""
+    fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    fh.flush()
+
+
+def read_jsonl(path: str | os.PathLike, *, skip_bad: bool = False) -> list[Any]:
+    """Return the parsed value of every non-blank line of the JSONL file at ``path``.
+
+    Raises ``MazeFormatError`` naming the file (and line) when it cannot be read or a line is not
+    JSON; with ``skip_bad`` such lines (e.g. one cut off by an interrupted run) are left out instead
+    and a missing file reads as empty.
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError as exc:
+        if skip_bad:
+            return []
+        raise MazeFormatError("file not found", source=path) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MazeFormatError(f"cannot read file: {exc}", source=path) from exc
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            if not skip_bad:
+                raise MazeFormatError(f"line {number}: invalid JSON: {exc.msg}", source=path) from exc
+    return records
 
 
 def _require(doc: dict, key: str, source: str | None) -> Any:

@@ -36,7 +36,7 @@ from scipy.sparse import csgraph
 
 from .errors import MazeConfigError, MazeEnvsError
 from .generate import Seed, as_rng, dfs
-from .maze import Cell, Maze, Opening
+from .maze import MOVES, Cell, Maze, Opening
 from .solve import pair_path_lengths, shortest_path
 
 LABELS = string.ascii_uppercase
@@ -232,7 +232,7 @@ def rejoin_orphans(maze: Maze, main_cell: Cell, decoy_mask: np.ndarray, rng: np.
             return
         links: dict[int, list[tuple[Cell, Cell]]] = {}
         for r, c in zip(*np.nonzero(orphan)):
-            for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            for dr, dc in MOVES:
                 nb = (r + dr, c + dc)
                 if maze.contains(nb) and comp[nb] == main:
                     links.setdefault(int(comp[r, c]), []).append(((int(r), int(c)), nb))

@@ -14,7 +14,6 @@ to continue a directory written with other settings.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -23,11 +22,10 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .errors import MazeConfigError, MazeEnvsError, MazeFormatError
-from .formats import read_json, write_json_atomic
+from .formats import append_jsonl, read_json, read_jsonl, write_json_atomic, write_jsonl
 from .maze import Maze, Opening
-from .openings import OpeningsPuzzle, generate_openings
+from .openings import OpeningsPuzzle, check_request, generate_openings
 from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
-from .tasks import write_jsonl
 
 ANNOTATIONS = "annotations.jsonl"
 ERRORS = "errors.jsonl"
@@ -82,6 +80,7 @@ class OpeningsDatasetConfig:
         if self.openings[0] < 2 or self.openings[1] > 26:
             raise MazeConfigError(f"--openings must lie in [2, 26], got {self.openings}")
         check_style(self.style, self.openings[1])
+        check_request(self.rows[1], self.cols[1], self.openings[0])  # even the largest grid cannot hold them
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON-ready settings."""
@@ -151,8 +150,9 @@ def openings_record(puzzle: OpeningsPuzzle, rendering: OpeningsRendering, image:
         "difficulty": puzzle.difficulty,
     }
     if extras:
-        record["vertical_walls"] = maze.vertical_walls.astype(int).tolist()
-        record["horizontal_walls"] = maze.horizontal_walls.astype(int).tolist()
+        walls = puzzle_input(puzzle)
+        record["vertical_walls"] = walls["vertical_walls"]
+        record["horizontal_walls"] = walls["horizontal_walls"]
         record["opening_pixels"] = [p.to_dict() for p in rendering.labels]
         record["path"] = [list(c) for c in puzzle.path]
         record["decoy_cells"] = {label: [list(c) for c in cells] for label, cells in puzzle.decoys.items()}
@@ -172,27 +172,6 @@ class DatasetSummary:
     skipped: int
     errors: int
     annotations: Path
-
-
-def _complete_lines(path: Path) -> list[dict]:
-    """Return the records of every complete, parseable line of a JSONL file (none if it is missing)."""
-    if not path.exists():
-        return []
-    records = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.endswith("\n"):
-                break
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-    return records
-
-
-def _append(fh, record: dict) -> None:
-    fh.write(json.dumps(record) + "\n")
-    fh.flush()
 
 
 def _save_png(rendering: OpeningsRendering, path: Path) -> None:
@@ -219,7 +198,7 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
         if {k: v for k, v in previous.items() if k != "count"} != {k: v for k, v in settings.items() if k != "count"}:
             raise MazeConfigError(f"--resume: {cfg_path} was written with other settings ({previous}); "
                                   f"use them or another --out")
-        done, failed = _complete_lines(ann_path), _complete_lines(err_path)
+        done, failed = read_jsonl(ann_path, skip_bad=True), read_jsonl(err_path, skip_bad=True)
     write_json_atomic(cfg_path, settings, indent=2)
     write_jsonl(ann_path, done)
     write_jsonl(err_path, failed)
@@ -234,12 +213,23 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
                 puzzle, rendering = build_sample(config, seeds[i])
                 _save_png(rendering, out / name)
             except MazeEnvsError as exc:
-                _append(err, {"image": name, "seed": seeds[i], "error": str(exc)})
+                append_jsonl(err, {"image": name, "seed": seeds[i], "error": str(exc)})
                 errors += 1
                 continue
-            _append(ann, openings_record(puzzle, rendering, name, config.style, config.extras))
+            append_jsonl(ann, openings_record(puzzle, rendering, name, config.style, config.extras))
             written += 1
     return DatasetSummary(written, len(done), errors + len(failed), ann_path)
+
+
+def puzzle_input(puzzle: OpeningsPuzzle) -> dict[str, Any]:
+    """Return what a solver needs of ``puzzle`` and not the answer: ``rows``, ``cols``, the 0/1 wall arrays and
+    the ``openings`` (``label``, ``side``, ``index``); ``maze_from_record`` reads it back."""
+    maze = puzzle.maze
+    return {"rows": maze.rows, "cols": maze.cols,
+            "vertical_walls": maze.vertical_walls.astype(int).tolist(),
+            "horizontal_walls": maze.horizontal_walls.astype(int).tolist(),
+            "openings": [{"label": lo.label, "side": lo.opening.side, "index": lo.opening.index}
+                         for lo in puzzle.labels]}
 
 
 def maze_from_record(record: dict[str, Any], source: str | None = None) -> tuple[Maze, dict[str, Opening]]:

@@ -18,7 +18,6 @@ File names follow the pixel evaluator's convention:
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .errors import MazeConfigError
-from .formats import cells_for_size, maze_to_dict, parse_size, write_mazebench
+from .formats import cells_for_size, maze_to_dict, parse_size, write_jsonl, write_mazebench
 from .generate import GENERATORS, Placement, generate
 from .maze import Maze
 from .render import ImageStyle, render_task
@@ -103,15 +102,6 @@ def write_task(spec: TaskSpec, out_dir: Path, style: ImageStyle | None = None, i
         "rows": maze.rows, "cols": maze.cols, "maze": maze_to_dict(maze), "geometry": geometry.to_dict(),
         "shortest_path": [list(c) for c in path], "path_length": len(path),
     }
-
-
-def write_jsonl(path: Path, records: Iterable[dict]) -> None:
-    """Write ``records`` as JSON lines to ``path`` through a temporary file and a rename."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        for record in records:
-            fh.write(json.dumps(record) + "\n")
-    os.replace(tmp, path)
 
 
 def generate_tasks(specs: Sequence[TaskSpec], out_dir: str | os.PathLike, *, style: ImageStyle | None = None,

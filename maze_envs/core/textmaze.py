@@ -69,7 +69,7 @@ def find_text_grid(text: str, symbols: Symbols = Symbols()) -> list[str] | None:
     runs: list[list[str]] = []
     current: list[str] = []
     for line in text.replace("\r\n", "\n").split("\n"):
-        if _grid_line(line.rstrip("\n"), symbols, alphabet):
+        if _grid_line(line, symbols, alphabet):
             current.append(line)
             continue
         runs.append(current)

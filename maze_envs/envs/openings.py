@@ -12,8 +12,8 @@ from gymnasium import spaces
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.openings import LABELS, OpeningsPuzzle, generate_openings
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig, sample_sizes
-from maze_envs.core.openings_render import OpeningsStyle, check_style, render_openings
+from maze_envs.core.openings_dataset import OpeningsDatasetConfig, puzzle_input, sample_sizes
+from maze_envs.core.openings_render import OpeningsStyle, render_openings
 
 QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
@@ -103,7 +103,6 @@ class OpeningsEnv(gym.Env):
         self.config = OpeningsDatasetConfig(count=1, rows=_range("rows", rows), cols=_range("cols", cols),
                                             openings=_range("openings", openings), opposite_sides=opposite_sides,
                                             balance=balance, style=self.style)
-        check_style(self.style, self.config.openings[1])
         self.max_openings = self.config.openings[1]
         geometry = self.style.geometry(self.config.rows[1], self.config.cols[1])
         self.image_shape = (geometry.height, geometry.width, 3)
@@ -123,7 +122,6 @@ class OpeningsEnv(gym.Env):
             obs["proposal"] = spaces.MultiDiscrete([self.max_openings, self.max_openings])
         self.observation_space = spaces.Dict(obs)
         self.puzzle: OpeningsPuzzle | None = None
-        self._image: np.ndarray | None = None
         self._truth: int | None = None
         self._mask: np.ndarray | None = None
         self._obs: dict[str, Any] = {}
@@ -169,24 +167,16 @@ class OpeningsEnv(gym.Env):
         canvas = np.full(self.image_shape, 255, dtype=np.uint8)
         rgb = rendering.rgb()
         canvas[:rgb.shape[0], :rgb.shape[1]] = rgb
-        self._image = canvas
         fields, self._truth, self._mask = self._question()
         self._obs = {"image": canvas, "labels": LABELS[:n], **fields}
         self._done = False
-        maze = self.puzzle.maze
         info = {
             "question_form": self.question_form,
             "action_mask": self._mask.copy(),
             "num_openings": n,
             "max_openings": self.max_openings,
             "difficulty": self.puzzle.difficulty,
-            "puzzle": {
-                "rows": maze.rows, "cols": maze.cols,
-                "vertical_walls": maze.vertical_walls.astype(int).tolist(),
-                "horizontal_walls": maze.horizontal_walls.astype(int).tolist(),
-                "openings": [{"label": lo.label, "side": lo.opening.side, "index": lo.opening.index}
-                             for lo in self.puzzle.labels],
-            },
+            "puzzle": puzzle_input(self.puzzle),
             "opening_pixels": [p.to_dict() for p in rendering.labels],
         }
         return self._observation(), info
@@ -219,4 +209,4 @@ class OpeningsEnv(gym.Env):
         """Return the current puzzle image (``rgb_array``), or None without a render mode."""
         if self.render_mode != "rgb_array":
             return None
-        return None if self._image is None else self._image.copy()
+        return self._obs["image"].copy() if "image" in self._obs else None

@@ -75,9 +75,14 @@ class ModelConfig:
         for name in ("timeout", "backoff_base", "backoff_max"):
             if getattr(self, name) < 0:
                 raise MazeConfigError(f"{name} must not be negative, got {getattr(self, name)}")
-        if self.max_retries < 0 or self.video_frames < 1:
-            raise MazeConfigError("max_retries must be >= 0 and video_frames >= 1")
+        if self.max_retries < 0:
+            raise MazeConfigError(f"max_retries must not be negative, got {self.max_retries}")
+        if self.video_frames < 1:
+            raise MazeConfigError(f"video_frames must be at least 1, got {self.video_frames}")
         return self
+
+
+_NUMBER_FIELDS = {f.name: int if f.type == "int" else float for f in fields(ModelConfig) if f.type in ("int", "float")}
 
 
 def load_model_config(path: str | os.PathLike | None = None, **overrides: Any) -> ModelConfig:
@@ -92,7 +97,7 @@ def load_model_config(path: str | os.PathLike | None = None, **overrides: Any) -
         try:
             doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
         except (OSError, yaml.YAMLError) as exc:
-            raise MazeConfigError(f"{path}: cannot read model config: {exc}") from exc
+            raise MazeConfigError(f"{path}: cannot read model config: {' '.join(str(exc).split())}") from exc
         if not isinstance(doc, dict):
             raise MazeConfigError(f"{path}: model config must be a mapping")
         if "api_key" in doc:
@@ -103,6 +108,13 @@ def load_model_config(path: str | os.PathLike | None = None, **overrides: Any) -
             raise MazeConfigError(f"{path}: unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         values.update(doc)
     values.update({k: v for k, v in overrides.items() if v is not None})
+    for name, kind in _NUMBER_FIELDS.items():
+        if name in values:
+            try:
+                values[name] = kind(values[name])
+            except (TypeError, ValueError):
+                where = f"{path}: " if path is not None else ""
+                raise MazeConfigError(f"{where}{name} must be a number, got {values[name]!r}") from None
     try:
         return replace(ModelConfig(), **values).validated()
     except TypeError as exc:

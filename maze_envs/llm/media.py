@@ -8,7 +8,7 @@ import mimetypes
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Literal, Union
 
 import numpy as np
 from PIL import Image
@@ -29,15 +29,24 @@ def image_data_url(image: ImageLike) -> str:
     if isinstance(image, np.ndarray):
         image = Image.fromarray(np.asarray(image, dtype=np.uint8))
     if isinstance(image, Image.Image):
-        data, mime = _png_bytes(image), "image/png"
-    else:
-        path = Path(image)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise MazeFormatError(f"cannot read image: {exc.strerror or exc}", source=path) from exc
-        mime = mimetypes.guess_type(path.name)[0] or "image/png"
+        return _data_url(_png_bytes(image), "image/png")
+    return file_data_url(image, "image")
+
+
+def _data_url(data: bytes, mime: str) -> str:
     return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def file_data_url(path: str | os.PathLike, kind: Literal["image", "video"]) -> str:
+    """Return the ``kind`` file at ``path`` as a data URL, its MIME type guessed from the name (else
+    ``image/png`` or ``video/mp4``); raises ``MazeFormatError`` naming the file if it cannot be read."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise MazeFormatError(f"cannot read {kind}: {exc.strerror or exc}", source=path) from exc
+    mime = mimetypes.guess_type(path.name)[0] or ("video/mp4" if kind == "video" else "image/png")
+    return _data_url(data, mime)
 
 
 def image_part(image: ImageLike) -> dict[str, Any]:
@@ -85,14 +94,8 @@ def sample_video_frames(path: str | os.PathLike, count: int = 16) -> list[VideoF
 def video_parts(path: str | os.PathLike, count: int = 16, *, native: bool = False) -> list[dict[str, Any]]:
     """Return the content parts of a video: a ``video_url`` data URL if ``native``, else a line stating
     the sampled timestamps followed by each frame as an image part (each preceded by its time)."""
-    path = Path(path)
     if native:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise MazeFormatError(f"cannot read video: {exc.strerror or exc}", source=path) from exc
-        mime = mimetypes.guess_type(path.name)[0] or "video/mp4"
-        return [{"type": "video_url", "video_url": {"url": f"data:{mime};base64,{base64.b64encode(data).decode()}"}}]
+        return [{"type": "video_url", "video_url": {"url": file_data_url(path, "video")}}]
     frames = sample_video_frames(path, count)
     stamps = ", ".join(f"{f.time:.2f}s" for f in frames)
     parts: list[dict[str, Any]] = [{"type": "text", "text": f"The video is given as {len(frames)} frames sampled "

@@ -41,14 +41,14 @@ class ScriptedPolicy:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_jsonl(cls, path: str | os.PathLike, *, cycle: bool = False) -> "ScriptedPolicy":
+    def from_jsonl(cls, path: str | os.PathLike, *, cycle: bool = False, flag: str = "--script") -> "ScriptedPolicy":
         """Return the policy of a JSONL file: each line a JSON string (the reply text) or an object with
-        ``text``, optional ``status``, ``delay`` and ``match``."""
+        ``text``, optional ``status``, ``delay`` and ``match``. Errors name the file (and ``flag``)."""
         path = Path(path)
         try:
             lines = path.read_text(encoding="utf-8").splitlines()
         except OSError as exc:
-            raise MazeConfigError(f"--script {path}: cannot read: {exc.strerror or exc}") from exc
+            raise MazeConfigError(f"{flag} {path}: cannot read: {exc.strerror or exc}") from exc
         entries = []
         for number, line in enumerate(lines, 1):
             if not line.strip():
@@ -133,21 +133,25 @@ class OraclePolicy:
 POLICIES = ("scripted", "oracle")
 
 
-def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str = "auto") -> Policy:
-    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, or ``module:callable``."""
+def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str = "auto",
+                flag: str = "--policy", script_flag: str = "--script") -> Policy:
+    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, or ``module:callable``.
+
+    Errors are ``MazeConfigError`` naming the command-line flags ``flag`` and ``script_flag``.
+    """
     if spec == "scripted":
         if script is None:
-            raise MazeConfigError("--policy scripted needs --script FILE.jsonl")
-        return ScriptedPolicy.from_jsonl(script)
+            raise MazeConfigError(f"{flag} scripted needs {script_flag} FILE.jsonl")
+        return ScriptedPolicy.from_jsonl(script, flag=script_flag)
     if spec == "oracle":
         return OraclePolicy(mode)
     if ":" not in spec:
-        raise MazeConfigError(f"--policy: unknown policy {spec!r}; choose from {', '.join(POLICIES)} or module:callable")
+        raise MazeConfigError(f"{flag}: unknown policy {spec!r}; choose from {', '.join(POLICIES)} or module:callable")
     module_name, _, attr = spec.partition(":")
     try:
         target = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
-        raise MazeConfigError(f"--policy {spec}: cannot load: {exc}") from exc
+        raise MazeConfigError(f"{flag} {spec}: cannot load: {exc}") from exc
     if not callable(target):
-        raise MazeConfigError(f"--policy {spec}: not callable")
+        raise MazeConfigError(f"{flag} {spec}: not callable")
     return target

@@ -17,6 +17,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Union
 
+from maze_envs.core.errors import MazeConfigError
+
 from .client import LOCAL_FINGERPRINT
 
 SERVER_NOTE = "maze-envs local embedded server (offline policy, not a hosted model)"
@@ -154,29 +156,26 @@ class _HTTPServer(ThreadingHTTPServer):
 class ModelServer:
     """The local model server; ``start()`` serves in a background thread and returns its base URL.
 
-    ``api_key`` (None = accept any) is the key clients must send. ``requests`` logs every chat request
-    received; ``request_count`` and ``max_in_flight`` count them. Use as a context manager to stop it.
+    ``api_key`` (None = accept any) is the key clients must send. ``request_count`` and ``max_in_flight``
+    count the chat requests received; with ``keep_requests`` (for tests) ``requests`` also keeps each one,
+    media included, so long-running servers leave it off. Use as a context manager to stop it.
     """
 
     def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model_name: str = "maze-envs-local",
-                 policy_name: str | None = None, api_key: str | None = None):
+                 policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True):
         self.policy = policy
         self.policy_name = policy_name or getattr(policy, "name", None) or getattr(policy, "__name__", "custom")
         self.model_name = model_name
         self.api_key = api_key
         self.host, self.port = host, port
+        self.keep_requests = keep_requests
         self.requests: list[ChatRequest] = []
+        self.request_count = 0
         self.max_in_flight = 0
         self._in_flight = 0
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
-
-    @property
-    def request_count(self) -> int:
-        """Return how many chat requests reached the server."""
-        with self._lock:
-            return len(self.requests)
 
     @property
     def base_url(self) -> str:
@@ -187,7 +186,9 @@ class ModelServer:
 
     def _enter(self, request: ChatRequest) -> None:
         with self._lock:
-            self.requests.append(request)
+            self.request_count += 1
+            if self.keep_requests:
+                self.requests.append(request)
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
 
@@ -196,9 +197,16 @@ class ModelServer:
             self._in_flight -= 1
 
     def bind(self) -> str:
-        """Bind the socket (port 0 = a free port) without serving yet; return the base URL."""
+        """Bind the socket (port 0 = a free port) without serving yet; return the base URL.
+
+        Raises ``MazeConfigError`` naming the address when it cannot be bound.
+        """
         if self._httpd is None:
-            self._httpd = _HTTPServer((self.host, self.port), _Handler)
+            try:
+                self._httpd = _HTTPServer((self.host, self.port), _Handler)
+            except (OSError, OverflowError) as exc:
+                raise MazeConfigError(f"cannot serve on {self.host}:{self.port}: "
+                                      f"{getattr(exc, 'strerror', None) or exc}") from exc
             self._httpd.owner = self
         return self.base_url
 
