@@ -160,7 +160,8 @@ class ChatClient:
              use_cache: bool = True, **params: Any) -> Reply:
         """Return the model's reply to ``messages`` with ``images`` / ``video`` attached.
 
-        ``params`` go to ``chat.completions.create`` (temperature, max_tokens, ...). Raises
+        ``params`` go to ``chat.completions.create`` (temperature, max_tokens, ...). With
+        ``use_cache=False`` the cached reply is not read, and the fresh reply replaces it. Raises
         ``LLMAuthError`` when the key is rejected, ``LLMConnectionError`` when the endpoint stays
         unreachable or keeps timing out, ``LLMError`` for other failures.
         """
