@@ -67,15 +67,17 @@ def project(means, cov3d, opacities, R, t, fx, fy, cx, cy, width, height, tile,
         det = ca * cc - cb * cb
         if det <= 0.0:
             continue
-        mid = 0.5 * (ca + cc)
-        lam = mid + math.sqrt(max(0.1, mid * mid - det))
-        radius = math.ceil(3.0 * math.sqrt(lam))
+        # The footprint is the ellipse where alpha >= ALPHA_MIN: Mahalanobis distance <= sqrt(2 ln(o / ALPHA_MIN)).
+        # Its axis-aligned box has half-sides extent * sqrt(ca) and extent * sqrt(cc).
+        extent = math.sqrt(2.0 * math.log(opacities[i] / ALPHA_MIN))
+        rx = extent * math.sqrt(ca)
+        ry = extent * math.sqrt(cc)
         u = fx * px * inv_z + cx
         v = fy * py * inv_z + cy
-        x0 = max(0, int(math.floor((u - radius) / tile)))
-        x1 = min(tiles_x, int(math.floor((u + radius) / tile)) + 1)
-        y0 = max(0, int(math.floor((v - radius) / tile)))
-        y1 = min(tiles_y, int(math.floor((v + radius) / tile)) + 1)
+        x0 = max(0, int(math.floor((u - rx) / tile)))
+        x1 = min(tiles_x, int(math.floor((u + rx) / tile)) + 1)
+        y0 = max(0, int(math.floor((v - ry) / tile)))
+        y1 = min(tiles_y, int(math.floor((v + ry) / tile)) + 1)
         if x0 >= x1 or y0 >= y1:
             continue
         out_uv[i, 0] = u
