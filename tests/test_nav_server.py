@@ -11,6 +11,8 @@ import pytest
 import requests
 from PIL import Image
 
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.envs.nav.backends import cuda_available
 from maze_envs.envs.nav.camera import CameraConfig, colmap_extrinsics, pose_matrix
 from maze_envs.envs.nav.client import GaussianRenderer, LocalGaussianRenderer
 from maze_envs.envs.nav.errors import NavDependencyError, RenderFailureError
@@ -168,9 +170,22 @@ def test_backends(root):
         make_server(root, port=0, backend="gsplat")
     auto = make_server(root, port=0, backend="auto")
     try:
-        assert auto.service.backend == "SplatRenderer"  # no CUDA here
+        assert auto.service.backend == ("GsplatRenderer" if cuda_available() else "SplatRenderer")
     finally:
         auto.server_close()
+
+
+def test_bad_server_settings_raise_one_line_errors_naming_them(root):
+    with pytest.raises(MazeConfigError, match="--port must be 0-65535"):
+        make_server(root, port=70000, backend="cpu")
+    with pytest.raises(MazeConfigError, match="render_scale"):
+        make_server(root, port=0, backend="cpu", render_scale=0.0)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(MazeConfigError, match=f"cannot listen on 127.0.0.1:{port}"):
+            make_server(root, port=port, backend="cpu")
 
 
 def test_cli_serves_until_stopped(root):
