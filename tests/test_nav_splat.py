@@ -109,6 +109,13 @@ def test_single_gaussian_lands_on_the_projected_pixel_with_the_ewa_footprint():
     assert image.depth[row, col] == pytest.approx(4.0, abs=1e-4)
 
 
+def test_the_rasteriser_exp_is_accurate_over_its_range():
+    from maze_envs.envs.nav._splat_kernels import exp_neg
+
+    for power in np.linspace(np.log(1 / 255), 0.0, 2001, dtype=np.float32):
+        assert exp_neg(power) == pytest.approx(np.exp(float(power)), rel=3e-4)
+
+
 def test_alpha_is_capped_and_background_shows_through():
     image = SplatRenderer(one_gaussian((3.0, 0, 0.65), sigma=0.4, opacity=1.0, colour=(1, 1, 1)),
                           background=(0.0, 1.0, 0.0)).render(view_from_pose(pose_matrix(0, 0, 0.65)))
