@@ -4,6 +4,8 @@ import io
 import socket
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 
 import numpy as np
@@ -210,3 +212,33 @@ def test_cli_serves_until_stopped(root):
     bad = subprocess.run([sys.executable, "-m", "maze_envs", "serve-render", "--scenes-root", str(root / "nope"),
                           "--port", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
+
+
+class _WrongAnswers(BaseHTTPRequestHandler):
+    """A server that answers every render with HTTP 200 but a body that is neither a JPEG nor the depth JSON."""
+
+    def do_POST(self):  # noqa: N802
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = b'{"image": "not base64 of a jpeg"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_client_names_a_malformed_answer():
+    wrong = ThreadingHTTPServer(("127.0.0.1", 0), _WrongAnswers)
+    threading.Thread(target=wrong.serve_forever, daemon=True).start()
+    try:
+        renderer = GaussianRenderer(f"http://127.0.0.1:{wrong.server_address[1]}/render_gs", num_views=1)
+        with pytest.raises(RenderFailureError, match="front view of 'maze_000' is not an image"):
+            renderer.render_at_pose(pose_matrix(0, 0, 0.65), "maze_000")
+        with pytest.raises(RenderFailureError, match="depth answer for 'maze_000' is malformed"):
+            renderer.render_depth(pose_matrix(0, 0, 0.65), "maze_000")
+    finally:
+        wrong.shutdown()
+        wrong.server_close()
