@@ -34,6 +34,8 @@ TARGET_FIRST_S = 5.0
 
 @dataclass
 class Args:
+    """The benchmark's settings."""
+
     backend: str
     repeats: int
     gaussians: int
@@ -41,6 +43,7 @@ class Args:
 
 
 def parse_args() -> tuple[Args, argparse.Namespace]:
+    """Return the settings and the raw namespace (which carries the hidden ``--child`` scene path)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--backend", default="cpu", choices=["cpu", "gsplat"], help="renderer to time (default cpu)")
     p.add_argument("--repeats", type=int, default=5, help="warm repetitions of the three views (default 5)")
@@ -73,6 +76,7 @@ def three_views(scene_dir: Path):
 
 
 def make_renderer(backend: str, scene_dir: Path):
+    """Return a ``backend`` renderer of the scene's Gaussians."""
     from maze_envs.envs.nav.backends import renderer_factory
     from maze_envs.envs.nav.service import load_scene_cloud
 
@@ -92,6 +96,7 @@ def child(scene_dir: Path, backend: str) -> None:
 
 
 def first_call(scene_dir: Path, backend: str, cache_dir: str) -> dict:
+    """Return the timings of a fresh process rendering the first three views with ``cache_dir`` as numba's cache."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
     out = subprocess.run([sys.executable, __file__, "--child", str(scene_dir), "--backend", backend],
                          capture_output=True, text=True, env=env, check=True)
@@ -99,6 +104,7 @@ def first_call(scene_dir: Path, backend: str, cache_dir: str) -> dict:
 
 
 def main() -> int:
+    """Build the scene, print the first-call, warm and end-to-end timings; return the exit status."""
     args, ns = parse_args()
     if ns.child:
         child(Path(ns.child), args.backend)

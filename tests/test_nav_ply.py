@@ -68,6 +68,11 @@ def test_truncated_file_names_the_file(tmp_path):
      b"property float z\nend_header\n" + b"\0" * 12, "missing properties"),
     (b"ply\nformat binary_little_endian 1.0\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n",
      "expected 'vertex'"),
+    (b"ply\nformat binary_little_endian 1.0\nelement vertex -3\nproperty float x\nend_header\n", "vertex count"),
+    (b"ply\nformat binary_little_endian 1.0\nelement vertex\nend_header\n", "vertex count"),
+    (b"ply\nformat binary_little_endian 1.0\nelement vertex 1\nproperty\nend_header\n", "unsupported vertex property"),
+    (b"ply\nformat binary_little_endian 1.0\nelement vertex 1\nproperty float x\nproperty float x\nend_header\n",
+     "appears twice"),
 ])
 def test_foreign_files_are_rejected(tmp_path, content, message):
     (tmp_path / "f.ply").write_bytes(content)

@@ -4,14 +4,19 @@ import io
 import socket
 import subprocess
 import sys
-import time
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import requests
 from PIL import Image
 
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.envs.nav.backends import cuda_available
 from maze_envs.envs.nav.camera import CameraConfig, colmap_extrinsics, pose_matrix
+from maze_envs.envs.nav import client as client_module
 from maze_envs.envs.nav.client import GaussianRenderer, LocalGaussianRenderer
 from maze_envs.envs.nav.errors import NavDependencyError, RenderFailureError
 from maze_envs.envs.nav.procedural import SceneParams, generate_nav_scenes
@@ -140,22 +145,28 @@ def test_malformed_bodies_get_400(server):
     assert requests.post(url, json=GOOD, timeout=30).status_code == 200  # still serving
 
 
-def test_client_retries_then_fails_on_a_stopped_server():
+@pytest.fixture
+def sleeps(monkeypatch):
+    """Record the client's back-off sleeps instead of sleeping (no wall-clock assertions)."""
+    slept: list[float] = []
+    monkeypatch.setattr(client_module, "time", SimpleNamespace(sleep=slept.append))
+    return slept
+
+
+def test_client_retries_then_fails_on_a_stopped_server(sleeps):
     url = f"http://127.0.0.1:{free_port()}/render_gs"
-    renderer = GaussianRenderer(url, num_views=1, max_retries=2, retry_backoff=0.1, timeout=2)
-    t0 = time.monotonic()
-    with pytest.raises(RenderFailureError, match="after 3 attempts") as info:
+    renderer = GaussianRenderer(url, num_views=1, max_retries=3, timeout=2)
+    with pytest.raises(RenderFailureError, match="after 4 attempts") as info:
         renderer.render_at_pose(pose_matrix(0, 0, 0.65), "maze_000")
-    assert time.monotonic() - t0 >= 0.1 + 0.2  # slept 0.1 s then 0.2 s
+    assert sleeps == [1.0, 2.0, 4.0]  # exponential back-off between the four attempts
     assert url in str(info.value)
 
 
-def test_client_does_not_retry_a_rejected_request(server):
-    renderer = GaussianRenderer(server.url + "/render_gs", num_views=1, max_retries=3, retry_backoff=5.0)
-    t0 = time.monotonic()
+def test_client_does_not_retry_a_rejected_request(server, sleeps):
+    renderer = GaussianRenderer(server.url + "/render_gs", num_views=1, max_retries=3)
     with pytest.raises(RenderFailureError, match="unknown scene"):
         renderer.render_at_pose(pose_matrix(0, 0, 0.65), "nowhere")
-    assert time.monotonic() - t0 < 5.0
+    assert sleeps == []
 
 
 def test_in_process_renderer_reports_bad_requests(root):
@@ -168,9 +179,22 @@ def test_backends(root):
         make_server(root, port=0, backend="gsplat")
     auto = make_server(root, port=0, backend="auto")
     try:
-        assert auto.service.backend == "SplatRenderer"  # no CUDA here
+        assert auto.service.backend == ("GsplatRenderer" if cuda_available() else "SplatRenderer")
     finally:
         auto.server_close()
+
+
+def test_bad_server_settings_raise_one_line_errors_naming_them(root):
+    with pytest.raises(MazeConfigError, match="--port must be 0-65535"):
+        make_server(root, port=70000, backend="cpu")
+    with pytest.raises(MazeConfigError, match="render_scale"):
+        make_server(root, port=0, backend="cpu", render_scale=0.0)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(MazeConfigError, match=f"cannot listen on 127.0.0.1:{port}"):
+            make_server(root, port=port, backend="cpu")
 
 
 def test_cli_serves_until_stopped(root):
@@ -188,3 +212,33 @@ def test_cli_serves_until_stopped(root):
     bad = subprocess.run([sys.executable, "-m", "maze_envs", "serve-render", "--scenes-root", str(root / "nope"),
                           "--port", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
+
+
+class _WrongAnswers(BaseHTTPRequestHandler):
+    """A server that answers every render with HTTP 200 but a body that is neither a JPEG nor the depth JSON."""
+
+    def do_POST(self):  # noqa: N802
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = b'{"image": "not base64 of a jpeg"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_client_names_a_malformed_answer():
+    wrong = ThreadingHTTPServer(("127.0.0.1", 0), _WrongAnswers)
+    threading.Thread(target=wrong.serve_forever, daemon=True).start()
+    try:
+        renderer = GaussianRenderer(f"http://127.0.0.1:{wrong.server_address[1]}/render_gs", num_views=1)
+        with pytest.raises(RenderFailureError, match="front view of 'maze_000' is not an image"):
+            renderer.render_at_pose(pose_matrix(0, 0, 0.65), "maze_000")
+        with pytest.raises(RenderFailureError, match="depth answer for 'maze_000' is malformed"):
+            renderer.render_depth(pose_matrix(0, 0, 0.65), "maze_000")
+    finally:
+        wrong.shutdown()
+        wrong.server_close()

@@ -14,6 +14,7 @@ import pytest
 import maze_envs  # noqa: F401
 from maze_envs.cli import main
 from maze_envs.core import Grid
+from maze_envs.core.formats import save_layout
 from maze_envs.core.maze import MOVES
 from maze_envs.play.human import PlaySession
 
@@ -69,20 +70,20 @@ def test_window_waits_for_keys_without_freezing():
     assert result.frames == 30 and result.moves == 0
 
 
-def test_play_command_runs_headless(capsys):
+def test_play_command_runs_headless(capsys, tmp_path):
     grid = Grid(np.array([[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]), (1, 1), (1, 3))
-    from maze_envs.core.formats import save_layout
-
-    path = save_layout(grid, os.path.join(os.environ.get("TMPDIR", "/tmp"), f"play_{os.getpid()}.json"))
+    path = save_layout(grid, tmp_path / "play.json")
     post(pygame.K_RIGHT, pygame.K_d, pygame.K_q)
     assert main(["play", "Maze-PartialObs-v0", "--maze", str(path), "--visibility", "2", "--seed", "0"]) == 0
     assert "reached the goal 1 time(s) in 2 moves" in capsys.readouterr().out
-    os.remove(path)
 
 
 def test_play_command_rejects_bad_flags(capsys):
     assert main(["play", "NoSuch-v0"]) == 2
     assert main(["play", "Maze-v0", "--visibility", "2"]) == 2
     assert main(["play", "Maze-PartialObs-v0", "--visibility", "0"]) == 2
+    assert main(["play", "Maze-v0", "--rows", "-1"]) == 2
+    assert main(["play", "Maze-v0", "--rows", "2", "--cols", "2", "--fps", "0"]) == 2
     err = capsys.readouterr().err
     assert "unknown env id" in err and "--visibility applies" in err and "visibility must be" in err
+    assert "rows must be" in err and "fps must be" in err and "Traceback" not in err

@@ -21,7 +21,6 @@ from maze_envs.core.solve import shortest_path
 from .layouts import LayoutLike, LayoutSource
 
 FREE, WALL, AGENT, GOAL, MASKED = 0, 1, 2, 3, 4
-CODE_NAMES = ("free", "wall", "agent", "goal", "masked")
 RENDER_MODES = ("human", "rgb_array", "ansi")
 
 
@@ -113,9 +112,8 @@ class MazeEnvBase(gym.Env):
     def _set_layout(self, grid: Grid) -> None:
         p = self._pad
         self.layout = grid
-        padded = np.pad(grid.blocks, p, constant_values=1)
-        self._free = (padded == 0).ravel().tolist()
         self._codes = np.pad(layout_codes(grid), p, constant_values=WALL)
+        self._free = (self._codes != WALL).ravel().tolist()
         self._pos = self._flat(grid.start)
         self._goal = self._flat(grid.goal)
         self.optimal_length = flat_path_length(self._free, self._deltas, self._pos, self._goal)

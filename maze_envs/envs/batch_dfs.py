@@ -5,6 +5,11 @@ placement=...)`` does (one ``permuted`` draw of the neighbour orders, then the e
 runs the same deterministic backtracker for all mazes in lockstep with numpy, so it returns the
 same layouts (tested) at a fraction of the per-maze Python cost. Because the mazes are spanning
 trees, the optimal path length comes from tree depths instead of a BFS.
+
+It is not only the first reset: sub-envs started together truncate together, so under a random
+policy about 95% of the autoresets of a 1024-env ``Maze-v0`` come in groups of hundreds. Measured
+with ``benchmarks/env_sps.py`` (2 loaded cores): about 5.4M steps/s with this path, 1.7-2.1M
+without it (below the 2M target), because per-maze ``generate`` + BFS costs about 280 us a maze.
 """
 
 from __future__ import annotations

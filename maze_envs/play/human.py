@@ -13,6 +13,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from maze_envs.core.errors import MazeConfigError
+
 from .window import Window
 
 UP, RIGHT, DOWN, LEFT = range(4)
@@ -46,6 +48,8 @@ class PlaySession:
     def __init__(self, env: gym.Env, seed: int | None = None, fps: int = 60, title: str = "maze-envs play") -> None:
         if env.render_mode != "rgb_array":
             raise ValueError("PlaySession needs an env made with render_mode='rgb_array'")
+        if isinstance(fps, bool) or not isinstance(fps, int) or fps < 1:
+            raise MazeConfigError(f"fps must be a positive integer, got {fps!r}")
         self.env = env
         self.seed = seed
         self.fps = fps
@@ -54,6 +58,8 @@ class PlaySession:
         self.show_path = False
         self.result = PlayResult()
         self._status = ""
+        self._over = False
+        self._frame: np.ndarray | None = None  # redrawn only after a key changed something
 
     def _action(self, direction: int):
         if isinstance(self.env.action_space, spaces.MultiDiscrete):
@@ -63,6 +69,7 @@ class PlaySession:
     def _new_episode(self) -> None:
         seed = None if self.seed is None else self.seed + self.result.episodes
         self.env.reset(seed=seed)
+        self._frame = None
         self.result.episodes += 1
         self.result.returns.append(0.0)
         self._over = False
@@ -72,6 +79,7 @@ class PlaySession:
         """Apply one key's command; return False to quit."""
         if command == "quit":
             return False
+        self._frame = None
         if command == "reset":
             self._new_episode()
         elif command == "path":
@@ -102,8 +110,10 @@ class PlaySession:
                     running = False
                 elif event.type == pygame.KEYDOWN and event.key in self.keys:
                     running = self._press(self.keys[event.key]) and running
-            route = unwrapped.shortest_route() if self.show_path else ()
-            self.window.show(unwrapped.render_frame(route), self.fps, self._status)
+            if self._frame is None:
+                route = unwrapped.shortest_route() if self.show_path else ()
+                self._frame = unwrapped.render_frame(route)
+            self.window.show(self._frame, self.fps, self._status)
             self.result.frames += 1
         self.window.close()
         return self.result

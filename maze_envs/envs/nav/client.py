@@ -78,12 +78,19 @@ class _PoseRenderer(ABC):
         return images
 
     def render_depth(self, pose: np.ndarray, scene_id: str) -> tuple[Image.Image, np.ndarray, Image.Image]:
-        """Return (RGB image, depth in metres as (H,W) float32, JET depth image) of the single view at ``pose``."""
+        """Return (RGB image, depth in metres as (H,W) float32, JET depth image) of the single view at ``pose``.
+
+        Raises ``RenderFailureError`` when the view cannot be rendered or the answer is not the depth JSON.
+        """
         _, raw = self._post(self.request_body(np.asarray(pose, float), scene_id, depth=True))
-        doc = json.loads(raw)
-        rgb = Image.open(io.BytesIO(base64.b64decode(doc["image"]))).convert("RGB")
-        depth = np.load(io.BytesIO(base64.b64decode(doc["depth_npz"])))["depth"]
-        jet = Image.open(io.BytesIO(base64.b64decode(doc["depth_img"]))).convert("RGB")
+        try:
+            doc = json.loads(raw)
+            rgb = Image.open(io.BytesIO(base64.b64decode(doc["image"]))).convert("RGB")
+            depth = np.load(io.BytesIO(base64.b64decode(doc["depth_npz"])))["depth"]
+            jet = Image.open(io.BytesIO(base64.b64decode(doc["depth_img"]))).convert("RGB")
+        except (ValueError, KeyError, TypeError, OSError, UnidentifiedImageError) as exc:
+            raise RenderFailureError(f"the depth answer for {scene_id!r} is malformed: "
+                                     f"{type(exc).__name__}: {exc}") from exc
         return rgb, depth, jet
 
 

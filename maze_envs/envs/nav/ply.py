@@ -105,12 +105,16 @@ def _parse_header(raw: bytes, source: str) -> tuple[int, str, int, np.dtype]:
                 break
             element = words[1] if len(words) > 1 else ""
             if element == "vertex":
+                if len(words) != 3 or not words[2].isdigit():
+                    raise NavDataError(f"bad vertex count in {line.strip()!r}", source=source)
                 count = int(words[2])
             elif count is None:
                 raise NavDataError(f"the first element is {element!r}, expected 'vertex'", source=source)
         elif words[0] == "property" and element == "vertex":
-            if words[1] == "list" or words[1] not in _PLY_TYPES or len(words) != 3:
+            if len(words) != 3 or words[1] not in _PLY_TYPES:
                 raise NavDataError(f"unsupported vertex property {line.strip()!r}", source=source)
+            if any(words[2] == name for name, _ in props):
+                raise NavDataError(f"vertex property {words[2]!r} appears twice", source=source)
             props.append((words[2], _PLY_TYPES[words[1]]))
     if fmt not in ("binary_little_endian", "binary_big_endian"):
         raise NavDataError(f"format {fmt!r} is not supported; 3DGS PLY files are binary", source=source)

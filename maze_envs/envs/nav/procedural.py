@@ -58,8 +58,10 @@ class SceneParams:
                 raise MazeConfigError(f"{name} must be positive, got {getattr(self, name)}")
         if self.cell_metres < 1.0:
             raise MazeConfigError(f"cell_metres must be at least 1.0 (room for a landmark), got {self.cell_metres}")
-        if self.num_landmarks < 1 or self.num_trajectories < 0:
-            raise MazeConfigError("num_landmarks must be >= 1 and num_trajectories >= 0")
+        if self.num_landmarks < 1:
+            raise MazeConfigError(f"num_landmarks (--landmarks) must be at least 1, got {self.num_landmarks}")
+        if self.num_trajectories < 0:
+            raise MazeConfigError(f"num_trajectories (--trajectories) must be at least 0, got {self.num_trajectories}")
 
 
 @dataclass

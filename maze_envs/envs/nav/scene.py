@@ -342,13 +342,15 @@ class GaussianScene:
         length = float(np.hypot(x1 - x0, y1 - y0))
         n = max(2, int(length / sample_step_meter))
         ts = np.linspace(0.0, 1.0, n)
+        m, sx, sy = _axes(episode)  # convert_actual_to_pixel on every sample at once (int() truncates, as astype)
+        px = (sx * (x0 + ts * (x1 - x0) - m["TOP_LEFT_X"]) * m["IMAGE_WIDTH"] / m["COORDINATE_RANGE_X"]).astype(int)
+        py = (sy * (y0 + ts * (y1 - y0) - m["TOP_LEFT_Y"]) * m["IMAGE_HEIGHT"] / m["COORDINATE_RANGE_Y"]).astype(int)
         h, w = occ.shape[:2]
-        blocked = []
-        for t in ts:
-            px, py = cls.convert_actual_to_pixel(x0 + t * (x1 - x0), y0 + t * (y1 - y0), episode)
-            blocked.append(not (0 <= px < w and 0 <= py < h) or occ[py, px] < 128)
+        inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+        blocked = ~inside
+        blocked[inside] = occ[py[inside], px[inside]] < 128
         total, enter = 0.0, None
-        for t, hit in zip(ts, blocked):
+        for t, hit in zip(ts.tolist(), blocked.tolist()):
             if hit and enter is None:
                 enter = t * length
             elif not hit and enter is not None:

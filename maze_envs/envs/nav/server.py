@@ -12,7 +12,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from maze_envs.core.errors import MazeEnvsError
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError
 
 from .errors import RenderRequestError
 from .service import RenderService
@@ -98,8 +98,17 @@ class RenderHandler(BaseHTTPRequestHandler):
 
 def make_server(scenes_root: str | os.PathLike, host: str = "127.0.0.1", port: int = 7036, backend: str = "auto",
                 render_scale: float = 1.0) -> RenderHTTPServer:
-    """Return a bound (not yet serving) render server; port 0 picks a free port."""
-    return RenderHTTPServer((host, port), RenderService(scenes_root, backend, render_scale))
+    """Return a bound (not yet serving) render server; port 0 picks a free port.
+
+    Raises ``MazeConfigError`` naming the address when the port is out of range or cannot be bound.
+    """
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise MazeConfigError(f"--port must be 0-65535, got {port!r}")
+    service = RenderService(scenes_root, backend, render_scale)
+    try:
+        return RenderHTTPServer((host, port), service)
+    except OSError as exc:
+        raise MazeConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
 
 
 def serve_in_thread(server: RenderHTTPServer) -> threading.Thread:

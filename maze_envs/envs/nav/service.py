@@ -59,6 +59,13 @@ def load_scene_cloud(scene_dir: Path) -> GaussianCloud:
     return GaussianCloud.concatenate([read_ply(f) for f in files])
 
 
+def check_render_scale(scale: Any, name: str = "render_scale") -> float:
+    """Return ``scale`` as a float; raises ``RenderRequestError`` naming ``name`` unless it is a number in (0, MAX_SCALE]."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale <= MAX_SCALE:
+        raise RenderRequestError(f"{name}: expected a number in (0, {MAX_SCALE}], got {scale!r}")
+    return float(scale)
+
+
 class RenderService:
     """Renders views of the scenes under ``scenes_root``; loaded scenes are cached."""
 
@@ -66,9 +73,9 @@ class RenderService:
         self.root = Path(scenes_root).resolve()
         if not self.root.is_dir():
             raise NavDataError("the scenes root is not a directory", source=self.root)
+        self.render_scale = check_render_scale(render_scale)
         self.factory = renderer_factory(backend)
         self.backend = self.factory.__name__
-        self.render_scale = float(render_scale)
         self._cache: dict[str, Any] = {}
         self._lock = threading.Lock()
 
@@ -99,11 +106,9 @@ class RenderService:
         """Return the answer to a ``/render_gs`` request body; raises ``RenderRequestError`` on bad input."""
         if not isinstance(payload, Mapping):
             raise RenderRequestError("the request body must be a JSON object")
-        scale = payload.get("render_scale", self.render_scale)
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale <= MAX_SCALE:
-            raise RenderRequestError(f"render_scale: expected a number in (0, {MAX_SCALE}], got {scale!r}")
+        scale = check_render_scale(payload.get("render_scale", self.render_scale))
         base = view_from_request(payload)
-        view = base.scaled(float(scale)) if scale != 1 else base
+        view = base.scaled(scale) if scale != 1 else base
         if view.width * view.height > MAX_PIXELS:
             raise RenderRequestError(f"render size {view.width}x{view.height} exceeds {MAX_PIXELS} pixels")
         out_w, out_h = base.width, base.height

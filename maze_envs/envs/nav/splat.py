@@ -3,7 +3,8 @@
 Each Gaussian's 3D covariance R S S^T R^T is projected with the pinhole Jacobian to a 2D covariance, 0.3 is
 added to its diagonal, and the splats touching each 16x16 tile are composited front to back with alpha
 capped at 0.99, skipped below 1/255, and early termination once transmittance would fall below 1e-4 (the
-original 3DGS rasteriser). Colours are the degree-0 SH colours. Pixel (x, y) is sampled at (x+0.5, y+0.5).
+original 3DGS rasteriser). A splat is binned to the tiles of the bounding box of its exact footprint (the
+ellipse where its alpha reaches 1/255), not a 3-sigma square, so no contribution is cut off. Colours are the degree-0 SH colours. Pixel (x, y) is sampled at (x+0.5, y+0.5).
 numba is required: without it ``SplatRenderer`` raises ``NavDependencyError`` naming the extra. Kernels are
 compiled on first use and cached on disk (``cache=True``); they release the GIL and tile rows are shared out
 to one thread per CPU.
