@@ -62,7 +62,9 @@ def dfs(rows: int, cols: int, rng: np.random.Generator, start: Cell = (0, 0)) ->
     order = rng.permuted(_lattice_neighbours(rows, cols), axis=1).ravel().tolist()
     parent = [-1] * n
     tried = [0] * n
-    visited = bytearray(n)
+    # The extra last slot is what the table's -1 (off the lattice) reads: always "visited".
+    visited = bytearray(n + 1)
+    visited[n] = 1
     root = start[0] * cols + start[1]
     visited[root] = 1
     stack = [root]
@@ -73,7 +75,7 @@ def dfs(rows: int, cols: int, rng: np.random.Generator, start: Cell = (0, 0)) ->
         while k < 4:
             nxt = order[base + k]
             k += 1
-            if nxt >= 0 and not visited[nxt]:
+            if not visited[nxt]:
                 tried[cur] = k
                 visited[nxt] = 1
                 parent[nxt] = cur
@@ -121,31 +123,35 @@ def prim(rows: int, cols: int, rng: np.random.Generator, start: Cell = (0, 0)) -
     """Return a randomized-Prim maze grown from ``start``: each step joins a random frontier cell."""
     n = rows * cols
     table = _lattice_neighbours(rows, cols).ravel().tolist()
-    state = bytearray(n)  # 0 unseen, 1 frontier, 2 in maze
+    # 0 unseen, 1 frontier, 2 in maze; the extra last slot is what the table's -1 (off the lattice) reads.
+    state = bytearray(n + 1)
+    state[n] = 3
     parent = [-1] * n
     picks = rng.random(2 * n).tolist()
     root = start[0] * cols + start[1]
     state[root] = 2
     frontier = []
     for nb in table[4 * root: 4 * root + 4]:
-        if nb >= 0:
+        if not state[nb]:
             state[nb] = 1
             frontier.append(nb)
     p = 0
     while frontier:
         i = int(picks[p] * len(frontier))
-        p += 1
         cell = frontier[i]
         frontier[i] = frontier[-1]
         frontier.pop()
-        inside = [nb for nb in table[4 * cell: 4 * cell + 4] if nb >= 0 and state[nb] == 2]
-        parent[cell] = inside[int(picks[p] * len(inside))]
-        p += 1
-        state[cell] = 2
+        inside = []
         for nb in table[4 * cell: 4 * cell + 4]:
-            if nb >= 0 and state[nb] == 0:
+            seen = state[nb]
+            if seen == 2:
+                inside.append(nb)
+            elif not seen:
                 state[nb] = 1
                 frontier.append(nb)
+        parent[cell] = inside[int(picks[p + 1] * len(inside))]
+        p += 2
+        state[cell] = 2
     return _from_parents(rows, cols, np.asarray(parent))
 
 
