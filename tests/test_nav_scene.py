@@ -116,6 +116,21 @@ def test_point_collisions(episode):
     assert check(GaussianScene.get_gaussian_pose(pose(14.5, 22)), episode)  # 4x4 pose input
 
 
+@pytest.mark.parametrize("flip", [False, True])
+def test_points_less_than_a_pixel_outside_the_map_are_collisions(root, flip):
+    ep = Episode.from_scene_dir(root / ("b_scene" if flip else "a_scene"))  # pixel column 0 and row 0 are free
+    left_x = 18.05 if flip else 9.95                                      # 0.25 px beyond the left edge
+    assert GaussianScene.convert_actual_to_pixel(left_x, 22, ep)[0] == -1
+    assert GaussianScene.convert_actual_to_pixel(11 if not flip else 17, 24.05, ep)[1] == -1  # beyond the top
+    inside_x = 10.05 if not flip else 17.95
+    assert not GaussianScene.check_point_collision_status(pose(inside_x, 22), ep, robot_radius_pixel=0)
+    assert GaussianScene.check_point_collision_status(pose(left_x, 22), ep, robot_radius_pixel=0)
+    assert GaussianScene.check_point_collision_status(pose(11 if not flip else 17, 24.05), ep, robot_radius_pixel=0)
+    assert GaussianScene.check_line_collision_fast(pose(left_x, 21), pose(left_x, 23), ep)
+    along_edge = GaussianScene.compute_line_collision_length(pose(left_x, 21), pose(left_x, 23), ep)
+    assert along_edge == pytest.approx(2.0)
+
+
 def test_line_collisions(episode):
     fast = GaussianScene.check_line_collision_fast
     assert fast(pose(11, 22), pose(17, 22), episode)

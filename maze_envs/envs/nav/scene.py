@@ -12,6 +12,7 @@ World-to-pixel mapping follows the corner coordinates; points outside the map co
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import warnings
@@ -289,11 +290,15 @@ class GaussianScene:
 
     @staticmethod
     def convert_actual_to_pixel(x_actual: float, y_actual: float, episode: Episode) -> tuple[int, int]:
-        """Return the occupancy-map pixel (x_pixel, y_pixel) of world (x, y); axis directions follow the corners."""
+        """Return the occupancy-map pixel (x_pixel, y_pixel) of world (x, y); axis directions follow the corners.
+
+        Rounds down (the public code truncates towards zero, which is the same inside the map), so a point
+        less than a pixel beyond the top or left edge maps to pixel -1, outside the map, not to pixel 0.
+        """
         m, sx, sy = _axes(episode)
         px = sx * (x_actual - m["TOP_LEFT_X"]) * m["IMAGE_WIDTH"] / m["COORDINATE_RANGE_X"]
         py = sy * (y_actual - m["TOP_LEFT_Y"]) * m["IMAGE_HEIGHT"] / m["COORDINATE_RANGE_Y"]
-        return int(px), int(py)
+        return math.floor(px), math.floor(py)
 
     @staticmethod
     def convert_pixel_to_actual(x_pixel: float, y_pixel: float, episode: Episode) -> tuple[float, float]:
@@ -342,9 +347,10 @@ class GaussianScene:
         length = float(np.hypot(x1 - x0, y1 - y0))
         n = max(2, int(length / sample_step_meter))
         ts = np.linspace(0.0, 1.0, n)
-        m, sx, sy = _axes(episode)  # convert_actual_to_pixel on every sample at once (int() truncates, as astype)
-        px = (sx * (x0 + ts * (x1 - x0) - m["TOP_LEFT_X"]) * m["IMAGE_WIDTH"] / m["COORDINATE_RANGE_X"]).astype(int)
-        py = (sy * (y0 + ts * (y1 - y0) - m["TOP_LEFT_Y"]) * m["IMAGE_HEIGHT"] / m["COORDINATE_RANGE_Y"]).astype(int)
+        m, sx, sy = _axes(episode)  # convert_actual_to_pixel on every sample at once
+        px = np.floor(sx * (x0 + ts * (x1 - x0) - m["TOP_LEFT_X"]) * m["IMAGE_WIDTH"] / m["COORDINATE_RANGE_X"])
+        py = np.floor(sy * (y0 + ts * (y1 - y0) - m["TOP_LEFT_Y"]) * m["IMAGE_HEIGHT"] / m["COORDINATE_RANGE_Y"])
+        px, py = px.astype(int), py.astype(int)
         h, w = occ.shape[:2]
         inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
         blocked = ~inside
