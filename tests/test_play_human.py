@@ -80,10 +80,12 @@ def test_play_command_runs_headless(capsys, tmp_path):
 
 def test_play_command_rejects_bad_flags(capsys):
     assert main(["play", "NoSuch-v0"]) == 2
+    assert main(["play", "Maze-Openings-v0"]) == 2  # registered, but not a grid env one walks with keys
     assert main(["play", "Maze-v0", "--visibility", "2"]) == 2
     assert main(["play", "Maze-PartialObs-v0", "--visibility", "0"]) == 2
     assert main(["play", "Maze-v0", "--rows", "-1"]) == 2
     assert main(["play", "Maze-v0", "--rows", "2", "--cols", "2", "--fps", "0"]) == 2
     err = capsys.readouterr().err
-    assert "unknown env id" in err and "--visibility applies" in err and "visibility must be" in err
+    assert "cannot play 'NoSuch-v0'; playable ids: Maze-v0, Maze-PartialObs-v0" in err
+    assert "cannot play 'Maze-Openings-v0'" in err and "--visibility applies" in err and "visibility must be" in err
     assert "rows must be" in err and "fps must be" in err and "Traceback" not in err

@@ -41,17 +41,29 @@ def env_kwargs(args: argparse.Namespace) -> dict:
     return kwargs
 
 
+def playable_ids() -> list[str]:
+    """Return the registered ids whose env is a grid maze env (the ones a person can walk with the keys)."""
+    import gymnasium as gym
+    from gymnasium.envs.registration import load_env_creator
+
+    import maze_envs  # noqa: F401  (registers the ids)
+    from maze_envs.envs.base import MazeEnvBase
+
+    return [env_id for env_id, spec in gym.registry.items() if isinstance(spec.entry_point, str)
+            and spec.entry_point.startswith("maze_envs.")
+            and issubclass(load_env_creator(spec.entry_point), MazeEnvBase)]
+
+
 def run(args: argparse.Namespace) -> int:
     """Play until the window is closed; print what happened."""
     import gymnasium as gym
 
-    import maze_envs  # noqa: F401  (registers the ids)
     from maze_envs.core.errors import MazeConfigError
     from maze_envs.play.human import PlaySession
 
-    if args.env_id not in gym.registry:
-        raise MazeConfigError(f"unknown env id {args.env_id!r}; maze-envs registers "
-                              f"{', '.join(k for k in gym.registry if k.startswith('Maze'))}")
+    playable = playable_ids()
+    if args.env_id not in playable:
+        raise MazeConfigError(f"cannot play {args.env_id!r}; playable ids: {', '.join(playable)}")
     if args.visibility is not None and "PartialObs" not in args.env_id:
         raise MazeConfigError(f"--visibility applies to the partial-observation env, not {args.env_id}")
     env = gym.make(args.env_id, **env_kwargs(args))
