@@ -119,8 +119,9 @@ def test_cli_generate(tmp_path, capsys):
     doc = json.loads((tmp_path / "maze_000" / "traj_1.json").read_text())
     assert doc["label"]["extend"]["goal_label"] in dict(LANDMARKS)
     assert main(["generate", "nav-scenes", "--cell-metres", "0.5", "--out", str(tmp_path)]) == 2
-    assert "cell_metres" in capsys.readouterr().err
-    for flags, message in ((["--landmarks", "0"], "--landmarks"), (["--trajectories", "-1"], "--trajectories"),
+    assert "--cell-metres" in capsys.readouterr().err
+    for flags, message in ((["--landmarks", "0"], "--landmarks"), (["--surfel-spacing", "0"], "--surfel-spacing"),
+                           (["--pixel-metres", "-1"], "--pixel-metres"), (["--wall-height", "nan"], "--wall-height"), (["--trajectories", "-1"], "--trajectories"),
                            (["--count", "0"], "--count"), (["--rows", "0"], "maze size")):
         assert main(["generate", "nav-scenes", *flags, "--out", str(tmp_path / "bad")]) == 2
         err = capsys.readouterr().err

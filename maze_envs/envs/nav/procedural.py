@@ -55,9 +55,11 @@ class SceneParams:
         """Raise ``MazeConfigError`` naming the first unusable value."""
         for name in ("cell_metres", "wall_metres", "wall_height", "surfel_spacing", "pixel_metres"):
             if not getattr(self, name) > 0:
-                raise MazeConfigError(f"{name} must be positive, got {getattr(self, name)}")
+                flag = "--" + name.replace("_", "-")
+                raise MazeConfigError(f"{name} ({flag}) must be positive, got {getattr(self, name)}")
         if self.cell_metres < 1.0:
-            raise MazeConfigError(f"cell_metres must be at least 1.0 (room for a landmark), got {self.cell_metres}")
+            raise MazeConfigError(f"cell_metres (--cell-metres) must be at least 1.0 (room for a landmark), "
+                                  f"got {self.cell_metres}")
         if self.num_landmarks < 1:
             raise MazeConfigError(f"num_landmarks (--landmarks) must be at least 1, got {self.num_landmarks}")
         if self.num_trajectories < 0:
