@@ -102,3 +102,18 @@ def test_batch_dfs_equals_core_generate(rows, cols, placement):
         assert (tuple(batch.start[i]), tuple(batch.goal[i])) == (grid.start, grid.goal)
         env = gym.make("Maze-v0", maze=grid)
         assert env.reset()[1]["optimal_length"] == batch.optimal_length[i]
+
+
+@pytest.mark.parametrize("kwargs, limit", [({"rows": 12, "cols": 12}, 400), ({"max_steps": 30}, 30),
+                                           ({"rows": 12, "cols": 12, "max_episode_steps": 50}, 50)])
+def test_vector_env_truncates_like_gym_make_at_the_smaller_step_limit(kwargs, limit):
+    """The registered max_episode_steps=400 and the env's own max_steps both apply; the smaller one truncates."""
+    single = gym.make("Maze-v0", **kwargs)
+    venv = gym.make_vec("Maze-v0", num_envs=2, vectorization_mode="vector_entry_point", **kwargs)
+    single.reset(seed=0)
+    venv.reset(seed=0)
+    for step in range(1, limit + 1):
+        _, _, terminated, truncated, _ = single.step(0)  # up from the top-left start: a wall, never the goal
+        _, _, v_terminated, v_truncated, info = venv.step(np.zeros(2, dtype=np.int64))
+        assert not terminated and not v_terminated.any()
+        assert truncated == (step == limit) and (v_truncated == truncated).all() and (info["steps"] == step).all()
