@@ -197,3 +197,9 @@ def test_bad_metadata_names_the_file(tmp_path, text, message):
 def test_missing_root(tmp_path):
     with pytest.raises(NavDataError, match="does not exist"):
         GaussianScene(tmp_path / "nope")
+
+
+def test_missing_map_directory_names_it(root, tmp_path):
+    with pytest.raises(NavDataError, match="local_map_path") as info:
+        GaussianScene(root, local_map_path=tmp_path / "no_maps")
+    assert "no_maps" in str(info.value)

@@ -251,6 +251,8 @@ class GaussianScene:
         root = Path(local_data_path)
         if not root.is_dir():
             raise NavDataError("the scene data directory does not exist", source=root)
+        if local_map_path is not None and not Path(local_map_path).is_dir():
+            raise NavDataError("the map directory (local_map_path) does not exist", source=local_map_path)
         self.local_data_path = str(root)
         self.local_map_path = str(local_map_path) if local_map_path is not None else None
         self.episodes: list[Episode] = []
