@@ -166,12 +166,22 @@ def test_gaussian_pose():
     assert down[2, 0] < 0  # positive pitch looks down
 
 
+def test_list_points_become_level_poses(tmp_path):
+    write_traj(tmp_path / "traj_0.json", [[1, 2], [3.5, 4, 0.7]])
+    task = Task.from_json(tmp_path / "traj_0.json")
+    assert task.trajectory == [{"x": 1.0, "y": 2.0, "z": 0.0, "roll": 0.0, "pitch": 0.0, "yaw": 0.0},
+                               {"x": 3.5, "y": 4.0, "z": 0.7, "roll": 0.0, "pitch": 0.0, "yaw": 0.0}]
+    assert task.goal_label == "Red Kiosk"
+
+
 @pytest.mark.parametrize("content, message", [
     ("{not json", "invalid JSON"),
     ('{"label": {}}', "trajectory"),
     ('{"trajectory": [{"x": 1, "y": 2, "z": 0, "roll": 0, "pitch": 0, "yaw": 0}, {"x": 1, "y": 2}]}',
      r"trajectory\[1\]\.z"),
     ('{"trajectory": [], "label": [1]}', "label"),
+    ('{"trajectory": [[1, 2, 3, 4]]}', r"trajectory\[0\]"),
+    ('{"trajectory": [[1, "a"]]}', r"trajectory\[0\]\.y"),
 ])
 def test_bad_trajectory_json_names_the_file(tmp_path, content, message):
     (tmp_path / "traj_9.json").write_text(content)

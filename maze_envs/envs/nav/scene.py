@@ -42,7 +42,11 @@ class Task:
 
     @classmethod
     def from_json(cls, path: str | os.PathLike) -> "Task":
-        """Return the task stored at ``path``; raises ``NavDataError`` naming the file and field when malformed."""
+        """Return the task stored at ``path``; raises ``NavDataError`` naming the file and field when malformed.
+
+        Points are objects with x, y, z, roll, pitch, yaw (radians); ``[x, y]`` and ``[x, y, z]`` lists, which the
+        public evaluator also accepts, become such objects with z 0 when absent and zero angles.
+        """
         path = Path(path)
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
@@ -54,8 +58,12 @@ class Task:
             raise NavDataError("expected an object with a 'trajectory' list", source=path, field="trajectory")
         points = []
         for i, point in enumerate(doc["trajectory"]):
+            if isinstance(point, list) and len(point) in (2, 3):  # [x, y] or [x, y, z]: level, facing +x
+                point = {"x": point[0], "y": point[1], "z": point[2] if len(point) == 3 else 0.0,
+                         "roll": 0.0, "pitch": 0.0, "yaw": 0.0}
             if not isinstance(point, dict):
-                raise NavDataError("each point must be an object", source=path, field=f"trajectory[{i}]")
+                raise NavDataError("each point must be an object or an [x, y(, z)] list", source=path,
+                                   field=f"trajectory[{i}]")
             clean = dict(point)
             for key in POSE_KEYS:
                 value = point.get(key)
