@@ -77,6 +77,7 @@ def test_bad_kwargs_fail_at_make_time(env_id, kwargs, message):
     ({"visibility": -2}, "visibility"),
     ({"action_mode": "teleport"}, "action_mode"),
     ({"max_no_exploration_steps": 0}, "max_no_exploration_steps"),
+    ({"explored_map": "yes"}, "explored_map"),
 ])
 def test_bad_partial_kwargs_fail_at_make_time(kwargs, message):
     with pytest.raises(MazeConfigError, match=message):

@@ -15,7 +15,8 @@ from .visibility import window_visibility
 ACTION_MODES = ("multi", "single")
 
 
-def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_steps: Any) -> None:
+def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_steps: Any,
+                          explored_map: Any = False) -> None:
     """Raise ``MazeConfigError`` naming the argument when a partial-observation option is invalid."""
     if isinstance(visibility, bool) or not isinstance(visibility, (int, np.integer)) or visibility < 1:
         raise MazeConfigError(f"visibility must be a positive integer (radius k), got {visibility!r}")
@@ -24,6 +25,8 @@ def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_
     limit = max_no_exploration_steps
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1):
         raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {limit!r}")
+    if not isinstance(explored_map, (bool, np.bool_)):
+        raise MazeConfigError(f"explored_map must be True or False, got {explored_map!r}")
 
 
 class PartialObsMazeEnv(MazeEnvBase):
@@ -73,7 +76,7 @@ class PartialObsMazeEnv(MazeEnvBase):
 
     def __init__(self, *, visibility: int = 3, action_mode: str = "multi", max_no_exploration_steps: int | None = 20,
                  explored_map: bool = False, **kwargs: Any) -> None:
-        check_partial_options(visibility, action_mode, max_no_exploration_steps)
+        check_partial_options(visibility, action_mode, max_no_exploration_steps, explored_map)
         self.k = int(visibility)
         super().__init__(pad=self.k, **kwargs)
         self.action_mode = action_mode
