@@ -71,9 +71,10 @@ def test_flat_path_length_agrees_with_core_distance_map(seed):
     assert flat_path_length(env._free, env._deltas, env._pos, env._goal) == distance_map(grid)[grid.goal]
 
 
-def test_same_seed_same_trajectory_and_new_maze_each_reset():
+@pytest.mark.parametrize("env_id", ["Maze-v0", "Maze-PartialObs-v0"])
+def test_same_seed_same_trajectory_and_new_maze_each_reset(env_id):
     def trajectory(seed):
-        env = gym.make("Maze-v0", rows=5, cols=5)
+        env = gym.make(env_id, rows=5, cols=5, placement="random")
         env.action_space.seed(seed)
         out = [env.reset(seed=seed)[0]]
         for _ in range(300):
@@ -85,9 +86,12 @@ def test_same_seed_same_trajectory_and_new_maze_each_reset():
 
     a, b = trajectory(3), trajectory(3)
     assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
-    env = gym.make("Maze-v0", rows=5, cols=5)
-    first = env.reset(seed=1)[0]
-    assert not np.array_equal(first, env.reset()[0])
+    assert not all(np.array_equal(x, y) for x, y in zip(a, trajectory(4)))
+    env = gym.make(env_id, rows=5, cols=5)
+    env.reset(seed=1)
+    first = env.unwrapped.layout.blocks.copy()
+    env.reset()
+    assert not np.array_equal(first, env.unwrapped.layout.blocks)  # a new maze at each reset
 
 
 def test_pickle_and_deepcopy_round_trip_mid_episode():
