@@ -32,7 +32,7 @@ def math_manifest(root: Path, n: int) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     lines = []
     for i in range(n):
-        Image.fromarray(np.full((16, 16, 3), 20 * i, np.uint8)).save(root / f"out_{i:02d}.png")
+        Image.fromarray(np.full((16, 16, 3), 20 * i % 256, np.uint8)).save(root / f"out_{i:02d}.png")
         lines.append({"id": f"p{i:02d}", "file": f"out_{i:02d}.png", "solution_text": f"PROBLEM-{i}: x = {i}",
                       "subtask": SUBTASKS[i % len(SUBTASKS)]})
     path = root / "manifest.jsonl"

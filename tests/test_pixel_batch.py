@@ -143,3 +143,8 @@ def test_bad_flags_exit_2_with_a_one_line_message(tmp_path, monkeypatch, capsys)
     assert "--input_dir" in capsys.readouterr().err
     assert main(["eval-video", "--input_dir", str(tmp_path), "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
+    assert main(["eval-image", "--input_dir", str(tmp_path), "--solution_dir", str(tmp_path / "none"),
+                 "--output_dir", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--solution_dir" in err and str(tmp_path / "none") in err
+    assert not (tmp_path / "out").exists()

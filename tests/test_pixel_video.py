@@ -86,6 +86,18 @@ def test_smaller_resolution_video_through_a_wall(tmp_path):
     assert r.wall_crossing_detected and r.overall_score_gated == 0
 
 
+def test_marker_jumping_a_wall_between_sampled_frames_is_still_a_crossing(tmp_path):
+    maze = generate(21, 21, "wilson", 21)
+    task = make_task(maze, ImageStyle(20, 5))
+    route = synthetic.video_route(maze, "through_wall")
+    assert len(route) > 50  # 96 frames: the marker moves about 0.6 cell per frame and is never on the wall's centre
+    video = synthetic.write_marker_video(tmp_path / "jump.mp4", task, route, frames=96, size=(1280, 720),
+                                         letterbox=True)
+    r = evaluate_video(video, task.solution, num_frames=96)
+    assert r.frames_with_marker == 96 and r.target_achievement > 0.95
+    assert r.wall_crossing_detected and r.crossed_wall_segments == 1 and r.overall_score_gated == 0
+
+
 def test_long_192_frame_video_of_a_13x13_maze_is_sampled_to_num_frames(tmp_path):
     maze = generate(13, 13, "dfs", 3)
     task = make_task(maze, ImageStyle(20, 5))

@@ -1,19 +1,23 @@
 """Agreement between the maze judge and the pixel evaluator: confusion matrices and Cohen's kappa.
 
 Pixel results are read by the pixel-evaluation spec's field names (``filename``,
-``overall_score_gated``, ``wall_crossing_detected``, ``target_achievement``) from any JSON layout
-that holds per-file records (a list, a ``results`` list, or a mapping of file names to records).
+``overall_score_gated``, ``maze_structure_iou``, ``wall_crossing_detected``, ``target_achievement``)
+from any JSON layout that holds per-file records (a list, a ``results`` list, or a mapping of file
+names to records), such as the pixel evaluator's ``evaluation_results_*.json`` and per-video
+``*_result.json`` files.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
+from maze_envs.core.errors import MazeFormatError
 from maze_envs.core.formats import read_json
 
 TARGET_THRESHOLD = 0.95
+LAYOUT_IOU_THRESHOLD = 0.8
 
 
 def _walk(doc: Any) -> Iterator[dict[str, Any]]:
@@ -29,18 +33,25 @@ def _walk(doc: Any) -> Iterator[dict[str, Any]]:
 
 
 def load_pixel_results(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
-    """Return the pixel evaluator's per-file records by file name (``MazeFormatError`` if unreadable)."""
-    return {Path(str(r["filename"])).name: r for r in _walk(read_json(path))}
+    """Return the pixel evaluator's per-file records by file name; raises ``MazeFormatError`` naming the file
+    when it is unreadable or holds no record with a ``filename``."""
+    records = {Path(str(r["filename"])).name: r for r in _walk(read_json(path))}
+    if not records:
+        raise MazeFormatError("no per-file pixel results (records with a 'filename') found", source=path)
+    return records
 
 
 def pixel_pass(record: dict[str, Any]) -> int | None:
-    """Return the pixel verdict: ``overall_score_gated`` when present, else no wall crossing and
-    ``target_achievement > 0.95``; None when the record has neither."""
+    """Return the pixel verdict: ``overall_score_gated`` when present (videos), else the same gate computed
+    from an image record: ``maze_structure_iou > 0.8`` (when recorded), no wall crossing and
+    ``target_achievement > 0.95``; None when the record has none of these (e.g. an error record)."""
     if record.get("overall_score_gated") is not None:
         return int(bool(record["overall_score_gated"]))
     if record.get("target_achievement") is None or record.get("wall_crossing_detected") is None:
         return None
-    return int(not record["wall_crossing_detected"] and float(record["target_achievement"]) > TARGET_THRESHOLD)
+    layout_ok = record.get("maze_structure_iou") is None or float(record["maze_structure_iou"]) > LAYOUT_IOU_THRESHOLD
+    return int(layout_ok and not record["wall_crossing_detected"]
+               and float(record["target_achievement"]) > TARGET_THRESHOLD)
 
 
 def cohen_kappa(matrix: list[list[int]]) -> float | None:
@@ -65,10 +76,15 @@ def confusion(pairs: list[tuple[int, int]]) -> dict[str, Any]:
             "agreement": (matrix[0][0] + matrix[1][1]) / n if n else None, "cohen_kappa": cohen_kappa(matrix)}
 
 
-def agreement_report(records: list[dict[str, Any]], pixel_results: str | os.PathLike) -> dict[str, Any]:
+def agreement_report(records: list[dict[str, Any]], pixel_results: str | os.PathLike,
+                     pixel: Mapping[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """Return the agreement of judged records with the pixel results file, on overall success
-    (``SUCCESS`` vs the gated pixel pass) and on wall crossing."""
-    pixel = load_pixel_results(pixel_results)
+    (``SUCCESS`` vs the gated pixel pass) and on wall crossing.
+
+    ``pixel`` is the file's records as ``load_pixel_results`` returns them (read from ``pixel_results`` when None).
+    """
+    if pixel is None:
+        pixel = load_pixel_results(pixel_results)
     success, walls, unmatched = [], [], []
     for record in records:
         if record.get("status") != "ok":

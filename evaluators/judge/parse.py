@@ -1,5 +1,5 @@
-"""A tolerant line parser for judge replies: ``FIELD: 0|1`` lines in any order, with markdown bold, list
-markers, tables, extra spaces and any case, plus a free-text ``EXPLANATION``."""
+"""A tolerant line parser for judge replies: ``FIELD: 0|1`` lines in any order, with markdown bold or italics,
+list markers, tables, extra spaces and any case, plus a free-text ``EXPLANATION``."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-_MARKUP = re.compile(r"(\*\*|__|`)")
+_MARKUP = re.compile(r"(\*+|__|`)")
 _LEAD = re.compile(r"^\s*(?:>\s*)*(?:#+\s*)?(?:[-*•+]\s+|\d+[.)]\s+)?")
-_KEY_VALUE = re.compile(r"^([A-Za-z][A-Za-z _-]*?)\s*(?:[:=：]|\s-\s|\s–\s)\s*(.*)$")
+_KEY_VALUE = re.compile(r"^_*([A-Za-z][A-Za-z _-]*?)\s*(?:[:=：]|\s-\s|\s–\s)\s*(.*)$")
 _TRUE = {"1", "true", "yes", "correct"}
 _FALSE = {"0", "false", "no", "incorrect"}
 _VALUE = re.compile(r"^[\s\[\(\"'*<]*([A-Za-z0-9]+)")
@@ -30,7 +30,7 @@ class Verdict:
 
 
 def _key(text: str) -> str:
-    return re.sub(r"[\s_-]+", "_", text.strip()).upper()
+    return re.sub(r"[\s_-]+", "_", text.strip()).strip("_").upper()
 
 
 def _binary(value: str) -> int | None:

@@ -124,8 +124,11 @@ def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutput
     """Score every file of ``config`` (``files`` or all of ``input_dir``), writing results as they come.
 
     Returns the summary, the timestamped results file and the run's outputs (records by file name).
+    Raises ``MazeConfigError`` when the input or solution directory is missing.
     """
     files = config.files if config.files is not None else generated_files(config.input_dir, config.kind)
+    if not config.solution_dir.is_dir():
+        raise MazeConfigError(f"--solution_dir: {config.solution_dir} is not a directory")
     metadata = config.metadata or config.solution_dir / "metadata.jsonl"
     geometries = metadata_geometries(metadata)
     round_name = round_suffix(config.input_dir if config.input_dir else (files[0].parent if files else None))

@@ -38,6 +38,9 @@ from .results import VideoResult
 DEFAULT_FRAMES = 192
 SORA_FRAMES = 360
 EXTRACTION_METHODS = ("green_marker_tracking", "frame_differencing")
+# Width of the line joining consecutive marker positions: wide enough that a jump across a wall between
+# sampled frames covers at least ``metrics.MIN_CUT_PIXELS`` of the wall's centre line.
+JOIN_PX = 3
 
 
 def frames_for_model(model_name: str, num_frames: int = DEFAULT_FRAMES) -> int:
@@ -187,12 +190,13 @@ def check_frames(frames: Iterator[np.ndarray], first: np.ndarray, fref: FrameRef
 
 
 def _join(path: np.ndarray, points: list[tuple[float, float]]) -> np.ndarray:
-    """Return ``path`` with a 1-pixel polyline through consecutive marker positions (so fast moves stay connected)."""
+    """Return ``path`` with a ``JOIN_PX``-wide polyline through consecutive marker positions (so fast moves stay
+    connected and a jump across a wall between sampled frames still cuts it)."""
     if len(points) < 2:
         return path
     canvas = path.astype(np.uint8)
     pts = np.round(np.array(points) * 16).astype(np.int32)
-    cv2.polylines(canvas, [pts], False, 1, 1, cv2.LINE_8, shift=4)
+    cv2.polylines(canvas, [pts], False, 1, JOIN_PX, cv2.LINE_8, shift=4)
     return canvas.astype(bool)
 
 

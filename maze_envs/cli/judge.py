@@ -55,18 +55,20 @@ def _items(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     """Judge every item, print where the summary is and its headline numbers; return the exit status 0."""
-    from evaluators.judge import agreement_report, run_judge
+    from evaluators.judge import agreement_report, load_pixel_results, run_judge
 
     if args.workers < 1:
         raise MazeConfigError(f"--workers must be at least 1, got {args.workers}")
     task, items, unmatched = _items(args)
     if args.pixel_results and args.task != "maze":
         raise MazeConfigError("--pixel-results applies to --task maze only")
+    # Read the pixel results before judging, so a bad file fails at once instead of after the whole run.
+    pixel = load_pixel_results(args.pixel_results) if args.pixel_results else None
 
     def extra(records: list[dict]) -> dict:
         out: dict = {"unmatched_files": unmatched} if unmatched else {}
         if args.pixel_results:
-            out["agreement"] = agreement_report(records, args.pixel_results)
+            out["agreement"] = agreement_report(records, args.pixel_results, pixel)
         return out
 
     with model_client(args) as client:
