@@ -34,7 +34,10 @@ def test_check_env(form):
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs)
     assert obs["image"].shape == env.observation_space["image"].shape
-    assert obs["labels"] == "ABCDEF"[:info["num_openings"]] and obs["question"].endswith(".")
+    assert obs["labels"] == tuple("ABCDEF"[:info["num_openings"]]) and obs["question"].endswith(".")
+    labels_space = env.observation_space["labels"]
+    assert labels_space.contains(("A", "B")) and not labels_space.contains("AB")
+    assert not labels_space.contains(("A", "Z")) and not labels_space.contains(("AB",))
 
 
 @pytest.mark.parametrize("form", QUESTION_FORMS)
