@@ -123,6 +123,7 @@ MALFORMED = [
     (json.dumps(_set(_bench_doc(), "grid", [[0, 1], [0]])), "grid", ""),
     (json.dumps(_set(_bench_doc(), "grid", [[0, 2], [0, 0]])), "grid", "0/1"),
     (json.dumps(_set(_bench_doc(), "width", 99)), "width", "grid has 5"),
+    (json.dumps(_set(_bench_doc(), "height", "5")), "height", "grid has 5 rows (expected an integer)"),
     (json.dumps(_set(_bench_doc(), "start", [0, 1])), "start", "inside a wall"),
     (json.dumps(_set(_bench_doc(), "goal", [40, 0])), "goal", "outside"),
     (json.dumps(_set(_bench_doc(), "start", "0,0")), "start", "[row, col]"),

@@ -255,8 +255,10 @@ def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Ma
     """Return the record of a benchmark JSON dict, checking shapes, endpoints, reachability and the path."""
     blocks = _array01(_require(doc, "grid", source), "grid", None, source)
     for key, size in (("height", blocks.shape[0]), ("width", blocks.shape[1])):
-        if key in doc and doc[key] != size:
-            raise MazeFormatError(f"says {doc[key]!r} but the grid has {size}", source=source, field=key)
+        if key in doc and (type(doc[key]) is not int or doc[key] != size):
+            raise MazeFormatError(f"says {doc[key]!r} but the grid has {size} {'rows' if key == 'height' else 'columns'}"
+                                  f"{'' if type(doc[key]) is int else ' (expected an integer)'}",
+                                  source=source, field=key)
     start = _pair(_require(doc, "start", source), "start", source)
     goal = _pair(_require(doc, "goal", source), "goal", source)
     grid = _checked_grid(blocks, start, goal, source, {})
