@@ -92,4 +92,7 @@ def test_determinism_render_and_misuse():
         env.unwrapped.step(99)
     with pytest.raises(MazeConfigError, match="question"):
         gym.make("Maze-Openings-v0", question="which")
+    for rows in ("big", (8, 9, 10), (8.0, 9)):
+        with pytest.raises(MazeConfigError, match="rows: expected an int or a"):
+            gym.make("Maze-Openings-v0", rows=rows)
     assert "## Version History" in type(env.unwrapped).__doc__

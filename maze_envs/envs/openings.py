@@ -26,7 +26,12 @@ def label_pairs(max_openings: int) -> list[tuple[int, int]]:
 
 
 def _range(name: str, value: int | tuple[int, int]) -> tuple[int, int]:
-    low, high = (value, value) if isinstance(value, (int, np.integer)) else tuple(value)
+    """Return ``value`` (an int or an inclusive ``(low, high)`` pair of ints) as ``(low, high)``."""
+    pair = (value, value) if isinstance(value, (int, np.integer)) else value
+    if (not isinstance(pair, (tuple, list)) or len(pair) != 2
+            or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in pair)):
+        raise MazeConfigError(f"{name}: expected an int or a (low, high) pair of ints, got {value!r}")
+    low, high = pair
     if low > high:
         raise MazeConfigError(f"{name}: low {low} is above high {high}")
     return int(low), int(high)
