@@ -81,6 +81,19 @@ def test_bad_flag_choice_is_rejected_by_argparse():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args, needle", [
+    (["generate", "tasks", "--algos", "bogus", "--out", "x"], "maze-envs generate tasks: error: argument --algos"),
+    (["generate", "text", "--count", "five", "--out", "x"], "argument --count: invalid int value: 'five'"),
+    (["generate", "text", "--sizes", "5x5"], "the following arguments are required: --out"),
+    (["generate", "text", "--out", "x", "--bogus"], "maze-envs: error: unrecognized arguments: --bogus"),
+    (["nosuchcommand"], "argument COMMAND: invalid choice: 'nosuchcommand'"),
+])
+def test_argparse_errors_are_one_line(args, needle):
+    result = _cli(*args)
+    assert result.returncode == 2 and needle in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "--help)" in result.stderr
+
+
 def test_every_subcommand_has_help():
     for args in (["--help"], ["generate", "--help"], ["generate", "tasks", "--help"], ["generate", "text", "--help"],
                  ["demo", "--help"]):
