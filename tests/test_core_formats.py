@@ -161,6 +161,17 @@ def test_missing_file_names_the_file(tmp_path):
         load_layout(tmp_path / "nope.json")
 
 
+def test_maze_rejects_wall_arrays_of_the_wrong_shape():
+    """A transposed wall array of the right size must not be silently reshaped into a different maze."""
+    with pytest.raises(MazeFormatError, match="expected shape 2x1, got 1x2") as info:
+        Maze(2, 2, np.zeros((1, 2)), np.zeros((1, 2)))
+    assert info.value.field == "vertical_walls"
+    with pytest.raises(MazeFormatError, match="array of 0/1") as info:
+        Maze(2, 2, np.zeros((2, 1)), [[0], [0, 1]])
+    assert info.value.field == "horizontal_walls"
+    assert Maze(1, 3, [[1, 0]], []).num_passages == 1  # a one-row maze has no horizontal walls
+
+
 def test_from_blocks_rejects_non_mazes():
     with pytest.raises(MazeFormatError, match="odd sides"):
         Maze.from_blocks(np.ones((4, 5)))
