@@ -134,6 +134,9 @@ MALFORMED = [
     (json.dumps(_set(_own_doc(), "goal", [3, 0])), "goal", "outside"),
     (json.dumps(_set(_own_doc(), "format", "other/thing")), "format", "unknown format"),
     (json.dumps(_set(_own_doc(), "openings", [{"side": "up", "index": 0}])), "openings[0]", "side"),
+    (json.dumps(_set(_set(_own_doc(), "vertical_walls", [[1] * 3] * 3), "horizontal_walls", [[1] * 4] * 2)),
+     "goal", "unreachable"),
+    (json.dumps(_set(_own_doc(), "meta", [1])), "meta", "expected an object"),
 ]
 
 

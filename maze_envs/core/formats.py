@@ -172,12 +172,17 @@ def maze_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Maze:
             raise MazeFormatError(f"expected {{side, index}}, got {item!r}", source=source, field=f"openings[{i}]")
         openings.append(Opening(item["side"], item["index"]))
     meta = doc.get("meta", {})
+    if not isinstance(meta, dict):
+        raise MazeFormatError(f"expected an object, got {meta!r}", source=source, field="meta")
     try:
-        return Maze(rows, cols, vertical, horizontal, start=_pair(_require(doc, "start", source), "start", source),
-                    goal=_pair(_require(doc, "goal", source), "goal", source), openings=tuple(openings),
-                    meta=meta if isinstance(meta, dict) else {})
+        maze = Maze(rows, cols, vertical, horizontal, start=_pair(_require(doc, "start", source), "start", source),
+                    goal=_pair(_require(doc, "goal", source), "goal", source), openings=tuple(openings), meta=meta)
     except MazeFormatError as exc:
         raise MazeFormatError(str(exc).split(": ", 1)[-1], source=source, field=exc.field) from exc
+    if shortest_path(maze) is None:
+        raise MazeFormatError(f"goal {list(maze.goal)} is unreachable from start {list(maze.start)}", source=source,
+                              field="goal")
+    return maze
 
 
 def grid_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Grid:
