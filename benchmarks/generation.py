@@ -50,7 +50,8 @@ def peers(size: int) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=7,
+                        help="timed runs per measurement; the median is printed (default 7)")
     parser.add_argument("--slow-peers", action="store_true", help="also time maze-dataset Wilson at 100x100 (~5 s)")
     args = parser.parse_args()
     for size in (20, 100):

@@ -65,6 +65,8 @@ def _cli(*args):
     (["generate", "tasks", "--count", "0", "--out", "x"], "--count must be at least 1"),
     (["generate", "text", "--sizes", "9by9", "--out", "x"], "expected a size like 9x9"),
     (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px and --wall-px must be positive"),
+    (["generate", "tasks", "--cell-px", "0", "--out", "x"], "--cell-px and --wall-px must be positive, got 0"),
+    (["generate", "tasks", "--cell-px", "16", "--image-px", "256", "--out", "x"], "cannot be combined"),
 ])
 def test_bad_values_give_one_line_errors(tmp_path, args, needle):
     result = _cli(*args)
@@ -77,6 +79,19 @@ def test_bad_flag_choice_is_rejected_by_argparse():
     result = _cli("generate", "tasks", "--algos", "bogus", "--out", "x")
     assert result.returncode == 2 and "invalid choice: 'bogus'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["generate", "tasks", "--algos", "bogus", "--out", "x"], "maze-envs generate tasks: error: argument --algos"),
+    (["generate", "text", "--count", "five", "--out", "x"], "argument --count: invalid int value: 'five'"),
+    (["generate", "text", "--sizes", "5x5"], "the following arguments are required: --out"),
+    (["generate", "text", "--out", "x", "--bogus"], "maze-envs: error: unrecognized arguments: --bogus"),
+    (["nosuchcommand"], "argument COMMAND: invalid choice: 'nosuchcommand'"),
+])
+def test_argparse_errors_are_one_line(args, needle):
+    result = _cli(*args)
+    assert result.returncode == 2 and needle in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "--help)" in result.stderr
 
 
 def test_every_subcommand_has_help():

@@ -123,6 +123,7 @@ MALFORMED = [
     (json.dumps(_set(_bench_doc(), "grid", [[0, 1], [0]])), "grid", ""),
     (json.dumps(_set(_bench_doc(), "grid", [[0, 2], [0, 0]])), "grid", "0/1"),
     (json.dumps(_set(_bench_doc(), "width", 99)), "width", "grid has 5"),
+    (json.dumps(_set(_bench_doc(), "height", "5")), "height", "grid has 5 rows (expected an integer)"),
     (json.dumps(_set(_bench_doc(), "start", [0, 1])), "start", "inside a wall"),
     (json.dumps(_set(_bench_doc(), "goal", [40, 0])), "goal", "outside"),
     (json.dumps(_set(_bench_doc(), "start", "0,0")), "start", "[row, col]"),
@@ -133,6 +134,9 @@ MALFORMED = [
     (json.dumps(_set(_own_doc(), "goal", [3, 0])), "goal", "outside"),
     (json.dumps(_set(_own_doc(), "format", "other/thing")), "format", "unknown format"),
     (json.dumps(_set(_own_doc(), "openings", [{"side": "up", "index": 0}])), "openings[0]", "side"),
+    (json.dumps(_set(_set(_own_doc(), "vertical_walls", [[1] * 3] * 3), "horizontal_walls", [[1] * 4] * 2)),
+     "goal", "unreachable"),
+    (json.dumps(_set(_own_doc(), "meta", [1])), "meta", "expected an object"),
 ]
 
 
@@ -158,6 +162,17 @@ def test_unreachable_goal_is_rejected(tmp_path):
 def test_missing_file_names_the_file(tmp_path):
     with pytest.raises(MazeFormatError, match="nope.json: file not found"):
         load_layout(tmp_path / "nope.json")
+
+
+def test_maze_rejects_wall_arrays_of_the_wrong_shape():
+    """A transposed wall array of the right size must not be silently reshaped into a different maze."""
+    with pytest.raises(MazeFormatError, match="expected shape 2x1, got 1x2") as info:
+        Maze(2, 2, np.zeros((1, 2)), np.zeros((1, 2)))
+    assert info.value.field == "vertical_walls"
+    with pytest.raises(MazeFormatError, match="array of 0/1") as info:
+        Maze(2, 2, np.zeros((2, 1)), [[0], [0, 1]])
+    assert info.value.field == "horizontal_walls"
+    assert Maze(1, 3, [[1, 0]], []).num_passages == 1  # a one-row maze has no horizontal walls
 
 
 def test_from_blocks_rejects_non_mazes():

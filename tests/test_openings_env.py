@@ -34,7 +34,10 @@ def test_check_env(form):
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs)
     assert obs["image"].shape == env.observation_space["image"].shape
-    assert obs["labels"] == "ABCDEF"[:info["num_openings"]] and obs["question"].endswith(".")
+    assert obs["labels"] == tuple("ABCDEF"[:info["num_openings"]]) and obs["question"].endswith(".")
+    labels_space = env.observation_space["labels"]
+    assert labels_space.contains(("A", "B")) and not labels_space.contains("AB")
+    assert not labels_space.contains(("A", "Z")) and not labels_space.contains(("AB",))
 
 
 @pytest.mark.parametrize("form", QUESTION_FORMS)
@@ -89,4 +92,7 @@ def test_determinism_render_and_misuse():
         env.unwrapped.step(99)
     with pytest.raises(MazeConfigError, match="question"):
         gym.make("Maze-Openings-v0", question="which")
+    for rows in ("big", (8, 9, 10), (8.0, 9)):
+        with pytest.raises(MazeConfigError, match="rows: expected an int or a"):
+            gym.make("Maze-Openings-v0", rows=rows)
     assert "## Version History" in type(env.unwrapped).__doc__

@@ -22,9 +22,17 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (no usage block) pointing at ``--help``; its subparsers too."""
+
+    def error(self, message: str):
+        """Print ``PROG: error: MESSAGE (see PROG --help)`` to stderr and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the top-level argument parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="maze-envs",
         description="Gymnasium maze environments, task datasets, agents and evaluators.",
     )

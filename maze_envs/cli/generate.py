@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="easy: 3-5 cells a side, medium: 6-9, hard: 10-13 (default: all)")
     tasks.add_argument("--variants", nargs="+", default=["var1_fixed_both"], choices=list(VARIANTS),
                        help="start/goal placement (default: var1_fixed_both)")
-    tasks.add_argument("--count", type=int, default=5, help="mazes per algorithm, difficulty and variant")
+    tasks.add_argument("--count", type=int, default=5, help="mazes per algorithm, difficulty and variant (default 5)")
     tasks.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     tasks.add_argument("--cell-px", type=int, default=None, help="cell size in pixels (default 32)")
     tasks.add_argument("--wall-px", type=int, default=None, help="wall thickness in pixels (default 8)")
@@ -45,9 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "text", help="mazes in the LLM maze benchmark's JSON layout",
         description="Write <out>/<H>x<W>/maze_<H>x<W>_<i>.json. A size HxW is the benchmark's grid "
                     "(no outer wall ring), holding ((H+1)//2) x ((W+1)//2) cells; maze i uses seed SEED+i.")
-    text.add_argument("--sizes", nargs="+", default=["5x5", "9x9", "15x15"], help="grid sizes HxW")
-    text.add_argument("--count", type=int, default=5, help="mazes per size")
-    text.add_argument("--seed", type=int, default=0, help="base seed")
+    text.add_argument("--sizes", nargs="+", default=["5x5", "9x9", "15x15"], help="grid sizes HxW (default: 5x5 9x9 15x15)")
+    text.add_argument("--count", type=int, default=5, help="mazes per size (default 5)")
+    text.add_argument("--seed", type=int, default=0, help="base seed; maze i uses SEED+i (default 0)")
     text.add_argument("--algorithm", default="dfs", choices=list(GENERATORS), help="generator (default dfs)")
     text.add_argument("--start-goal", default="corner", choices=["corner", "random", "far"],
                       help="start/goal placement (default corner)")
@@ -65,7 +65,11 @@ def _run_tasks(args: argparse.Namespace) -> int:
 
     style = None
     if args.cell_px is not None or args.wall_px is not None:
-        cell, wall = args.cell_px or 32, args.wall_px or 8
+        if args.image_px is not None:
+            raise MazeConfigError("--image-px cannot be combined with --cell-px/--wall-px: it chooses both sizes")
+        defaults = ImageStyle()
+        cell = defaults.cell_px if args.cell_px is None else args.cell_px
+        wall = defaults.wall_px if args.wall_px is None else args.wall_px
         if cell < 1 or wall < 1:
             raise MazeConfigError(f"--cell-px and --wall-px must be positive, got {cell} and {wall}")
         style = ImageStyle(cell, wall)

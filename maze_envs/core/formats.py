@@ -172,12 +172,17 @@ def maze_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Maze:
             raise MazeFormatError(f"expected {{side, index}}, got {item!r}", source=source, field=f"openings[{i}]")
         openings.append(Opening(item["side"], item["index"]))
     meta = doc.get("meta", {})
+    if not isinstance(meta, dict):
+        raise MazeFormatError(f"expected an object, got {meta!r}", source=source, field="meta")
     try:
-        return Maze(rows, cols, vertical, horizontal, start=_pair(_require(doc, "start", source), "start", source),
-                    goal=_pair(_require(doc, "goal", source), "goal", source), openings=tuple(openings),
-                    meta=meta if isinstance(meta, dict) else {})
+        maze = Maze(rows, cols, vertical, horizontal, start=_pair(_require(doc, "start", source), "start", source),
+                    goal=_pair(_require(doc, "goal", source), "goal", source), openings=tuple(openings), meta=meta)
     except MazeFormatError as exc:
         raise MazeFormatError(str(exc).split(": ", 1)[-1], source=source, field=exc.field) from exc
+    if shortest_path(maze) is None:
+        raise MazeFormatError(f"goal {list(maze.goal)} is unreachable from start {list(maze.start)}", source=source,
+                              field="goal")
+    return maze
 
 
 def grid_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Grid:
@@ -255,8 +260,10 @@ def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Ma
     """Return the record of a benchmark JSON dict, checking shapes, endpoints, reachability and the path."""
     blocks = _array01(_require(doc, "grid", source), "grid", None, source)
     for key, size in (("height", blocks.shape[0]), ("width", blocks.shape[1])):
-        if key in doc and doc[key] != size:
-            raise MazeFormatError(f"says {doc[key]!r} but the grid has {size}", source=source, field=key)
+        if key in doc and (type(doc[key]) is not int or doc[key] != size):
+            raise MazeFormatError(f"says {doc[key]!r} but the grid has {size} {'rows' if key == 'height' else 'columns'}"
+                                  f"{'' if type(doc[key]) is int else ' (expected an integer)'}",
+                                  source=source, field=key)
     start = _pair(_require(doc, "start", source), "start", source)
     goal = _pair(_require(doc, "goal", source), "goal", source)
     grid = _checked_grid(blocks, start, goal, source, {})

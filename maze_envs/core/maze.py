@@ -113,8 +113,8 @@ class Maze(_Layout):
         self.rows, self.cols = int(self.rows), int(self.cols)
         if self.rows < 1 or self.cols < 1:
             raise MazeFormatError(f"size must be at least 1x1, got {self.rows}x{self.cols}", field="rows/cols")
-        self.vertical_walls = np.asarray(self.vertical_walls, dtype=bool).reshape(self.rows, self.cols - 1)
-        self.horizontal_walls = np.asarray(self.horizontal_walls, dtype=bool).reshape(self.rows - 1, self.cols)
+        self.vertical_walls = _walls(self.vertical_walls, (self.rows, self.cols - 1), "vertical_walls")
+        self.horizontal_walls = _walls(self.horizontal_walls, (self.rows - 1, self.cols), "horizontal_walls")
         self.start = _cell(self.start)
         self.goal = (self.rows - 1, self.cols - 1) if self.goal is None else _cell(self.goal)
         self.openings = tuple(sorted(set(self.openings)))
@@ -350,6 +350,21 @@ def block_to_cell(block: Cell) -> Cell:
 def as_grid(layout: "Maze | Grid") -> Grid:
     """Return ``layout`` as a ``Grid`` (a ``Maze`` is converted to its block grid)."""
     return layout.to_grid() if isinstance(layout, Maze) else layout
+
+
+def _walls(value: Any, shape: tuple[int, int], name: str) -> np.ndarray:
+    """Return ``value`` as a boolean wall array of ``shape``; raise ``MazeFormatError`` naming ``name`` otherwise.
+
+    An empty array stands for a wall array with no entries (e.g. ``horizontal_walls`` of a one-row maze).
+    """
+    try:
+        walls = np.asarray(value, dtype=bool)
+    except (TypeError, ValueError) as exc:
+        raise MazeFormatError(f"expected a {shape[0]}x{shape[1]} array of 0/1, got {value!r}", field=name) from exc
+    if walls.shape != shape and not (walls.size == 0 and 0 in shape):
+        raise MazeFormatError(f"expected shape {shape[0]}x{shape[1]}, got {'x'.join(map(str, walls.shape))}",
+                              field=name)
+    return walls.reshape(shape)
 
 
 def _cell(value: Any) -> Cell:

@@ -26,7 +26,12 @@ def label_pairs(max_openings: int) -> list[tuple[int, int]]:
 
 
 def _range(name: str, value: int | tuple[int, int]) -> tuple[int, int]:
-    low, high = (value, value) if isinstance(value, (int, np.integer)) else tuple(value)
+    """Return ``value`` (an int or an inclusive ``(low, high)`` pair of ints) as ``(low, high)``."""
+    pair = (value, value) if isinstance(value, (int, np.integer)) else value
+    if (not isinstance(pair, (tuple, list)) or len(pair) != 2
+            or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in pair)):
+        raise MazeConfigError(f"{name}: expected an int or a (low, high) pair of ints, got {value!r}")
+    low, high = pair
     if low > high:
         raise MazeConfigError(f"{name}: low {low} is above high {high}")
     return int(low), int(high)
@@ -57,8 +62,9 @@ class OpeningsEnv(gym.Env):
 
     ## Observation Space
     ``Dict`` with ``image`` (``Box(0, 255, (H, W, 3), uint8)``: the puzzle, drawn from the top-left
-    corner of a white canvas sized for the largest maze), ``labels`` (``Text``: the labels present,
-    e.g. ``"ABCD"``) and ``question`` (``Text``: the question in English). ``partner`` adds
+    corner of a white canvas sized for the largest maze), ``labels`` (``Sequence(Text(1))``: the
+    labels present, in order, as a tuple of one-letter strings, e.g. ``("A", "B", "C", "D")``) and
+    ``question`` (``Text``: the question in English). ``partner`` adds
     ``given`` (``Discrete(K)``, the given label's index); ``verify`` adds ``proposal``
     (``MultiDiscrete([K, K])``, the two proposed label indices).
 
@@ -109,7 +115,7 @@ class OpeningsEnv(gym.Env):
         self.pairs = label_pairs(self.max_openings)
         obs = {
             "image": spaces.Box(0, 255, self.image_shape, np.uint8),
-            "labels": spaces.Text(self.max_openings, min_length=2, charset=LABELS[:self.max_openings]),
+            "labels": spaces.Sequence(spaces.Text(1, min_length=1, charset=LABELS[:self.max_openings])),
             "question": spaces.Text(400, min_length=1, charset=QUESTION_CHARSET),
         }
         if question == "pair":
@@ -168,7 +174,7 @@ class OpeningsEnv(gym.Env):
         rgb = rendering.rgb()
         canvas[:rgb.shape[0], :rgb.shape[1]] = rgb
         fields, self._truth, self._mask = self._question()
-        self._obs = {"image": canvas, "labels": LABELS[:n], **fields}
+        self._obs = {"image": canvas, "labels": tuple(LABELS[:n]), **fields}
         self._done = False
         info = {
             "question_form": self.question_form,
