@@ -224,7 +224,7 @@ def extract_path(checks: list[FrameCheck], method: str, frame_shape: tuple[int, 
                 path |= new
                 ys, xs = np.nonzero(new)
                 points.append((float(xs.mean()), float(ys.mean())))
-            previous = current
+                previous = current  # a slow marker's slivers add up until they count
     else:
         raise ValueError(f"unknown extraction method {method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
     return path, points
