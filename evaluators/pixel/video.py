@@ -4,10 +4,10 @@ Frames (``num_frames``, default 192; 360 for model names containing "sora" unles
 decoded with OpenCV and sampled evenly; each is aligned to the solution's pixels and checked for
 layout in a thread pool (the minimum layout score over frames is reported). The marker path is
 extracted by green-marker tracking (the union of the marker's pixels over all frames, joined frame
-to frame) or by frame differencing (green pixels new since the last frame that added a marker's worth). Wall crossing compares the raw
-path with the solution's walls eroded by ``wall_erosion`` (a quarter of the cell size by default) and
-flags ratios above 5%; path match, reflection (revisited cells in the marker's order), the overall
-score and the gates follow the spec.
+to frame) or by frame differencing (green pixels new since the last frame that added a marker's worth).
+Wall crossing compares the raw path with the solution's walls eroded by ``wall_erosion`` (a quarter of
+the cell size by default) and flags ratios above 5%; path match, reflection (revisited cells in the
+marker's order), the overall score and the gates follow the spec.
 
 Run ``python -m evaluators.pixel.video --help`` (same flags as ``maze-envs eval-video``).
 """
