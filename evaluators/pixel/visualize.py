@@ -13,6 +13,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from maze_envs.core.atomic import atomic_write
+
 from .image import Panels
 from .results import ImageResult
 
@@ -91,11 +93,9 @@ def render_visualization(panels: Panels, result: ImageResult, *, video: bool) ->
 def save_visualization(panels: Panels, result: ImageResult, path: str | os.PathLike, *, video: bool) -> Path:
     """Write the 2x2 visualisation PNG to ``path``; return the path."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     ok, data = cv2.imencode(".png", render_visualization(panels, result, video=video))
     if not ok:
         raise OSError(f"{path}: cannot encode visualisation")
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data.tobytes())
-    os.replace(tmp, path)
+    with atomic_write(path, "wb") as fh:
+        fh.write(data.tobytes())
     return path

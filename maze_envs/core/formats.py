@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterable
 
 import numpy as np
 
+from .atomic import atomic_write
 from .errors import MazeFormatError
 from .maze import SIDES, Cell, Grid, Maze, Opening
 from .solve import shortest_path, validate_path
@@ -37,18 +37,10 @@ MAZEBENCH_NAME = re.compile(r"^maze_(\d+)x(\d+)_(\d+)\.json$")
 
 def write_json_atomic(path: str | os.PathLike, payload: Any, *, indent: int | None = None) -> Path:
     """Write ``payload`` as JSON to ``path`` via a temporary file and a rename; return the path."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh, indent=indent, ensure_ascii=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    with atomic_write(path) as fh:
+        json.dump(payload, fh, indent=indent, ensure_ascii=False)
+        fh.write("\n")
+    return Path(path)
 
 
 def read_json(path: str | os.PathLike) -> Any:
@@ -66,13 +58,10 @@ def read_json(path: str | os.PathLike) -> Any:
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[Any]) -> Path:
     """Write ``records`` as JSON lines to ``path`` through a temporary file and a rename; return the path."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
+    with atomic_write(path) as fh:
         for record in records:
             append_jsonl(fh, record)
-    os.replace(tmp, path)
-    return path
+    return Path(path)
 
 
 def append_jsonl(fh: IO[str], record: Any) -> None:

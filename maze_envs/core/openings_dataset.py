@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from .atomic import atomic_write
 from .errors import MazeConfigError, MazeEnvsError, MazeFormatError
 from .formats import append_jsonl, read_json, read_jsonl, write_json_atomic, write_jsonl
 from .maze import Maze, Opening
@@ -175,9 +176,8 @@ class DatasetSummary:
 
 
 def _save_png(rendering: OpeningsRendering, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    rendering.image.save(tmp, format="PNG")
-    os.replace(tmp, path)
+    with atomic_write(path, "wb") as fh:
+        rendering.image.save(fh, format="PNG")
 
 
 def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.PathLike, *, resume: bool = False,

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from maze_envs.core.atomic import atomic_write
+
 from .errors import NavDataError
 
 SH_C0 = 0.28209479177387814
@@ -172,11 +174,7 @@ def write_ply(cloud: GaussianCloud, path: str | os.PathLike) -> Path:
     ], axis=1).astype("<f4")
     header = "ply\nformat binary_little_endian 1.0\nelement vertex %d\n%send_header\n" % (
         n, "".join(f"property float {name}\n" for name in names))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
+    with atomic_write(path, "wb") as fh:
         fh.write(header.encode("ascii"))
         fh.write(np.ascontiguousarray(columns).tobytes())
-    os.replace(tmp, path)
-    return path
+    return Path(path)

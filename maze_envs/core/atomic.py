@@ -1,0 +1,36 @@
+"""Atomic file writes: write a uniquely named temporary file beside the target, then rename it over the target."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
+    """Yield an open temporary file for ``path`` (``mode`` ``"w"``: UTF-8 text, ``"wb"``: bytes).
+
+    The parent directory is created and the temporary file sits beside ``path`` under a unique name
+    (``tempfile.mkstemp``), so concurrent writers never share one. When the block ends normally the file
+    is renamed over ``path`` (``os.replace``) with the usual permissions; when it raises, the temporary
+    file is removed and ``path`` keeps its old content.
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_write mode must be 'w' or 'wb', got {mode!r}")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, mode, encoding="utf-8" if mode == "w" else None) as fh:
+            yield fh
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the file what open() would
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
