@@ -8,20 +8,19 @@ embedded server, so results produced through it say so.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Union
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.serving import DaemonHTTPServer, JSONHandler, bind
 
 from .client import LOCAL_FINGERPRINT
 
 SERVER_NOTE = "maze-envs local embedded server (offline policy, not a hosted model)"
+MAX_BODY = 256 << 20  # chat requests carry base64 images and videos
 
 
 @dataclass(frozen=True)
@@ -70,31 +69,19 @@ def _estimate_tokens(text: str) -> int:
     return max(1, len(text) // 4) if text else 0
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JSONHandler):
     server: "_HTTPServer"
-    protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         return
 
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        body = json.dumps(payload).encode("utf-8")
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
     def _error(self, status: int, message: str, kind: str = "invalid_request_error") -> None:
-        self._send(status, {"error": {"message": message, "type": kind, "code": status}})
+        self.send_json(status, {"error": {"message": message, "type": kind, "code": status}})
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib name
         owner = self.server.owner
-        if self.path.split("?")[0].rstrip("/") in ("/v1/models", "/models"):
-            self._send(200, {"object": "list", "data": [{
+        if self.route.rstrip("/") in ("/v1/models", "/models"):
+            self.send_json(200, {"object": "list", "data": [{
                 "id": owner.model_name, "object": "model", "created": 0,
                 "owned_by": SERVER_NOTE, "description": f"{SERVER_NOTE}; policy: {owner.policy_name}"}]})
             return
@@ -102,9 +89,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802 - stdlib name
         owner = self.server.owner
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        if not self.path.split("?")[0].rstrip("/").endswith("/chat/completions"):
+        if not self.route.rstrip("/").endswith("/chat/completions"):
             self._error(404, f"no route POST {self.path}")
             return
         if owner.api_key is not None:
@@ -113,7 +98,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(401, "invalid API key", "authentication_error")
                 return
         try:
-            doc = json.loads(raw or b"{}")
+            doc = self.read_json_body(MAX_BODY)
+            if not isinstance(doc, dict):
+                raise ValueError("the body must be a JSON object")
             messages = doc.pop("messages")
             if not isinstance(messages, list):
                 raise ValueError("'messages' must be a list")
@@ -137,7 +124,7 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             prompt_tokens = _estimate_tokens(request.text(last_user_only=False)) + 85 * request.media_count()
             completion_tokens = _estimate_tokens(reply.text)
-            self._send(200, {
+            self.send_json(200, {
                 "id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion", "created": int(time.time()),
                 "model": request.model, "system_fingerprint": LOCAL_FINGERPRINT,
                 "choices": [{"index": 0, "finish_reason": "stop",
@@ -148,8 +135,7 @@ class _Handler(BaseHTTPRequestHandler):
             owner._leave()
 
 
-class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
+class _HTTPServer(DaemonHTTPServer):
     owner: "ModelServer"
 
 
@@ -175,7 +161,6 @@ class ModelServer:
         self._in_flight = 0
         self._lock = threading.Lock()
         self._httpd: _HTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     @property
     def base_url(self) -> str:
@@ -202,19 +187,14 @@ class ModelServer:
         Raises ``MazeConfigError`` naming the address when it cannot be bound.
         """
         if self._httpd is None:
-            try:
-                self._httpd = _HTTPServer((self.host, self.port), _Handler)
-            except (OSError, OverflowError) as exc:
-                raise MazeConfigError(f"cannot serve on {self.host}:{self.port}: "
-                                      f"{getattr(exc, 'strerror', None) or exc}") from exc
+            self._httpd = bind(_HTTPServer, self.host, self.port, _Handler, verb="serve")
             self._httpd.owner = self
         return self.base_url
 
     def start(self) -> str:
         """Bind, serve in a daemon thread, and return the base URL."""
         self.bind()
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="maze-envs-model-server", daemon=True)
-        self._thread.start()
+        self._httpd.start("maze-envs-model-server")
         return self.base_url
 
     def serve_forever(self) -> None:
@@ -227,11 +207,8 @@ class ModelServer:
 
     def stop(self) -> None:
         """Stop serving and release the port."""
-        if self._httpd is not None and self._thread is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._thread.join(timeout=5)
-            self._thread = None
+        if self._httpd is not None:
+            self._httpd.stop()
 
     def __enter__(self) -> "ModelServer":
         self.start()

@@ -5,14 +5,13 @@ Bad requests get HTTP 400 with ``{"error": ...}``; a broken scene on disk gets 5
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+from maze_envs.core.errors import MazeEnvsError
+from maze_envs.serving import BodyError, DaemonHTTPServer, JSONHandler, bind, check_port
 
 from .errors import RenderRequestError
 from .service import RenderService
@@ -21,76 +20,44 @@ MAX_BODY = 1 << 20
 log = logging.getLogger(__name__)
 
 
-class RenderHTTPServer(ThreadingHTTPServer):
-    """A threaded HTTP server holding one ``RenderService``."""
-
-    daemon_threads = True
+class RenderHTTPServer(DaemonHTTPServer):
+    """A threaded HTTP server holding one ``RenderService``; ``url`` is its base URL."""
 
     def __init__(self, address: tuple[str, int], service: RenderService):
         super().__init__(address, RenderHandler)
         self.service = service
 
-    @property
-    def url(self) -> str:
-        """Return the base URL, e.g. ``http://127.0.0.1:7036``."""
-        host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
 
-
-class RenderHandler(BaseHTTPRequestHandler):
+class RenderHandler(JSONHandler):
     """Answers the render protocol's three routes."""
 
     server: RenderHTTPServer
-    protocol_version = "HTTP/1.1"
-
-    def _send(self, status: int, content_type: str, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def _json(self, status: int, doc: Any) -> None:
-        self._send(status, "application/json", json.dumps(doc).encode("utf-8"))
 
     def do_GET(self) -> None:  # noqa: N802 (http.server naming)
         """Answer ``/ping`` and ``/scenes``."""
-        path = self.path.split("?", 1)[0]
-        if path == "/ping":
-            self._json(200, {"status": "ok", "backend": self.server.service.backend})
-        elif path == "/scenes":
-            self._json(200, {"scenes": self.server.service.scene_ids()})
+        if self.route == "/ping":
+            self.send_json(200, {"status": "ok", "backend": self.server.service.backend})
+        elif self.route == "/scenes":
+            self.send_json(200, {"scenes": self.server.service.scene_ids()})
         else:
-            self._json(404, {"error": f"no route {path}"})
+            self.send_json(404, {"error": f"no route {self.route}"})
 
     def do_POST(self) -> None:  # noqa: N802
         """Answer ``/render_gs``."""
-        path = self.path.split("?", 1)[0]
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            length = -1
-        if path != "/render_gs":
-            self._json(404, {"error": f"no route {path}"})
-            return
-        if not 0 < length <= MAX_BODY:
-            self.close_connection = True
-            self._json(400, {"error": f"a JSON body of 1 to {MAX_BODY} bytes is required"})
+        if self.route != "/render_gs":
+            self.send_json(404, {"error": f"no route {self.route}"})
             return
         try:
-            payload = json.loads(self.rfile.read(length))
-            answer = self.server.service.handle(payload)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            self._json(400, {"error": f"invalid JSON body: {exc}"})
-        except RenderRequestError as exc:
-            self._json(400, {"error": str(exc)})
+            answer = self.server.service.handle(self.read_json_body(MAX_BODY))
+        except (BodyError, RenderRequestError) as exc:
+            self.send_json(400, {"error": str(exc)})
         except MazeEnvsError as exc:
-            self._json(500, {"error": str(exc)})
+            self.send_json(500, {"error": str(exc)})
         except Exception as exc:  # a render bug must answer, not hang the client
             log.exception("render failed")
-            self._json(500, {"error": f"{type(exc).__name__}: {exc}"})
+            self.send_json(500, {"error": f"{type(exc).__name__}: {exc}"})
         else:
-            self._send(200, answer.content_type, answer.body)
+            self.send_bytes(200, answer.content_type, answer.body)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         log.debug("%s " + format, self.address_string(), *args)
@@ -102,17 +69,11 @@ def make_server(scenes_root: str | os.PathLike, host: str = "127.0.0.1", port: i
 
     Raises ``MazeConfigError`` naming the address when the port is out of range or cannot be bound.
     """
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise MazeConfigError(f"--port must be 0-65535, got {port!r}")
-    service = RenderService(scenes_root, backend, render_scale)
-    try:
-        return RenderHTTPServer((host, port), service)
-    except OSError as exc:
-        raise MazeConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    check_port(port)
+    return bind(RenderHTTPServer, host, port, RenderService(scenes_root, backend, render_scale))
 
 
 def serve_in_thread(server: RenderHTTPServer) -> threading.Thread:
-    """Start ``server.serve_forever`` in a daemon thread and return the thread (stop with ``server.shutdown()``)."""
-    thread = threading.Thread(target=server.serve_forever, name="render-server", daemon=True)
-    thread.start()
-    return thread
+    """Start ``server.serve_forever`` in a daemon thread and return the thread (stop with ``server.stop()``,
+    or ``server.shutdown()`` then ``server.server_close()``)."""
+    return server.start("render-server")
