@@ -215,16 +215,18 @@ def extract_path(checks: list[FrameCheck], method: str, frame_shape: tuple[int, 
     elif method == "frame_differencing":
         previous = np.zeros(shape, dtype=bool)
         for check in checks:
-            current = np.zeros(shape, dtype=bool)
-            if check.marker is not None:
-                x, y, box = check.marker
-                current[y:y + box.shape[0], x:x + box.shape[1]] = box
-            new = current & ~previous
+            if check.marker is None:
+                continue
+            # New pixels lie within the marker's own box, so only that box is compared.
+            x, y, box = check.marker
+            window = (slice(y, y + box.shape[0]), slice(x, x + box.shape[1]))
+            new = box & ~previous[window]
             if np.count_nonzero(new) >= min_marker:
-                path |= new
+                path[window] |= new
                 ys, xs = np.nonzero(new)
-                points.append((float(xs.mean()), float(ys.mean())))
-                previous = current  # a slow marker's slivers add up until they count
+                points.append((float(xs.mean() + x), float(ys.mean() + y)))
+                previous[:] = False  # a slow marker's slivers add up until they count
+                previous[window] = box
     else:
         raise ValueError(f"unknown extraction method {method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
     return path, points
