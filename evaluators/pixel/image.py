@@ -25,7 +25,7 @@ from maze_envs.core.render import PixelGeometry
 from . import metrics
 from .colours import ColourThresholds, to_hsv
 from .grid import Alignment, GridGeometry, align
-from .reference import SolutionReference, analyse_solution, load_solution, read_image, scaled_geometry
+from .reference import SolutionReference, analyse_solution, grid_for, load_solution, read_image
 from .results import ImageResult
 
 
@@ -60,10 +60,7 @@ def as_reference(solution: str | os.PathLike | np.ndarray | SolutionReference,
     if isinstance(solution, SolutionReference):
         return solution
     if isinstance(solution, np.ndarray):
-        grid = scaled_geometry(geometry, solution.shape[:2]) if isinstance(geometry, PixelGeometry) else geometry
-        return analyse_solution(solution, geometry=grid, colours=colours)
-    if isinstance(geometry, GridGeometry):
-        return analyse_solution(read_image(solution), name=Path(solution).name, geometry=geometry, colours=colours)
+        return analyse_solution(solution, geometry=grid_for(geometry, solution.shape[:2]), colours=colours)
     return load_solution(solution, geometry=geometry, colours=colours)
 
 
