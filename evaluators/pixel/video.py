@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.render import PixelGeometry
 
 from . import metrics
@@ -37,7 +38,6 @@ from .results import VideoResult
 
 DEFAULT_FRAMES = 192
 SORA_FRAMES = 360
-EXTRACTION_METHODS = ("green_marker_tracking", "frame_differencing")
 # Width of the line joining consecutive marker positions: wide enough that a jump across a wall between
 # sampled frames covers at least ``metrics.MIN_CUT_PIXELS`` of the wall's centre line.
 JOIN_PX = 3
@@ -108,6 +108,11 @@ class VideoParams:
     extraction_method: str = "green_marker_tracking"
     colours: ColourThresholds = ColourThresholds()
     frame_workers: int = 4
+
+    def __post_init__(self) -> None:
+        if self.extraction_method not in EXTRACTION_METHODS:
+            raise MazeConfigError(f"--extraction_method: unknown method {self.extraction_method!r}; "
+                                  f"choose from {', '.join(EXTRACTION_METHODS)}")
 
 
 @dataclass
@@ -200,36 +205,49 @@ def _join(path: np.ndarray, points: list[tuple[float, float]]) -> np.ndarray:
     return canvas.astype(bool)
 
 
+def _track(checks: list[FrameCheck], shape: tuple[int, int], min_marker: float) -> tuple[np.ndarray, list]:
+    """Return the union of the marker's pixels over all frames and its centroid in each frame that shows it."""
+    path = np.zeros(shape, dtype=bool)
+    points = []
+    for check in checks:
+        if check.marker is not None:
+            x, y, box = check.marker
+            path[y:y + box.shape[0], x:x + box.shape[1]] |= box
+            points.append(check.marker_centroid)
+    return path, points
+
+
+def _difference(checks: list[FrameCheck], shape: tuple[int, int], min_marker: float) -> tuple[np.ndarray, list]:
+    """Return the marker pixels new since the last frame that added ``min_marker`` of them, and the centroid of
+    each such addition (a slow marker's slivers add up until they count)."""
+    path = np.zeros(shape, dtype=bool)
+    previous = np.zeros(shape, dtype=bool)
+    points = []
+    for check in checks:
+        if check.marker is None:
+            continue
+        # New pixels lie within the marker's own box, so only that box is compared.
+        x, y, box = check.marker
+        window = (slice(y, y + box.shape[0]), slice(x, x + box.shape[1]))
+        new = box & ~previous[window]
+        if np.count_nonzero(new) >= min_marker:
+            path[window] |= new
+            ys, xs = np.nonzero(new)
+            points.append((float(xs.mean() + x), float(ys.mean() + y)))
+            previous[:] = False
+            previous[window] = box
+    return path, points
+
+
+EXTRACTORS = {"green_marker_tracking": _track, "frame_differencing": _difference}
+EXTRACTION_METHODS = tuple(EXTRACTORS)
+
+
 def extract_path(checks: list[FrameCheck], method: str, frame_shape: tuple[int, ...],
                  min_marker: float) -> tuple[np.ndarray, list[tuple[float, float]]]:
-    """Return the accumulated path mask and ordered marker positions, in frame pixels, by ``method``."""
-    shape = frame_shape[:2]
-    path = np.zeros(shape, dtype=bool)
-    points: list[tuple[float, float]] = []
-    if method == "green_marker_tracking":
-        for check in checks:
-            if check.marker is not None:
-                x, y, box = check.marker
-                path[y:y + box.shape[0], x:x + box.shape[1]] |= box
-                points.append(check.marker_centroid)
-    elif method == "frame_differencing":
-        previous = np.zeros(shape, dtype=bool)
-        for check in checks:
-            if check.marker is None:
-                continue
-            # New pixels lie within the marker's own box, so only that box is compared.
-            x, y, box = check.marker
-            window = (slice(y, y + box.shape[0]), slice(x, x + box.shape[1]))
-            new = box & ~previous[window]
-            if np.count_nonzero(new) >= min_marker:
-                path[window] |= new
-                ys, xs = np.nonzero(new)
-                points.append((float(xs.mean() + x), float(ys.mean() + y)))
-                previous[:] = False  # a slow marker's slivers add up until they count
-                previous[window] = box
-    else:
-        raise ValueError(f"unknown extraction method {method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
-    return path, points
+    """Return the accumulated path mask and ordered marker positions, in frame pixels, by ``method``
+    (one of ``EXTRACTION_METHODS``)."""
+    return EXTRACTORS[method](checks, frame_shape[:2], min_marker)
 
 
 def _to_solution(point: tuple[float, float], alignment: Alignment) -> tuple[float, float]:
@@ -293,8 +311,6 @@ def evaluate_video(generated: str | os.PathLike, solution: str | os.PathLike | n
     ``geometry`` skips grid auto-detection; ``visualization`` writes the 2x2 PNG there; ``frame_workers``
     threads check frames. Raises ``PixelEvalError`` on bad input (unreadable, truncated, zero frames).
     """
-    if extraction_method not in EXTRACTION_METHODS:
-        raise ValueError(f"unknown extraction method {extraction_method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
     params = VideoParams(num_frames, min_crossing_ratio, position_tolerance, wall_erosion, dilation_size,
                          extraction_method, colours, frame_workers)
     ref = as_reference(solution, geometry, colours)
