@@ -138,7 +138,6 @@ class PathMatch:
     recall: float
     target_achievement: float
     dilated: np.ndarray
-    touched_cells: np.ndarray
 
 
 def touched_blocks(path: np.ndarray, geometry: GridGeometry) -> np.ndarray:
@@ -159,7 +158,7 @@ def path_match(path: np.ndarray, route: np.ndarray, free: np.ndarray, route_cell
     needed = np.count_nonzero(route_cells)
     achieved = np.count_nonzero(route_cells & touched)
     return PathMatch(inter / union if union else 0.0, inter / gen if gen else 0.0, inter / sol if sol else 0.0,
-                     achieved / needed if needed else 0.0, dilated, touched)
+                     achieved / needed if needed else 0.0, dilated)
 
 
 @dataclass
