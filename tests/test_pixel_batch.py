@@ -148,3 +148,7 @@ def test_bad_flags_exit_2_with_a_one_line_message(tmp_path, monkeypatch, capsys)
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "--solution_dir" in err and str(tmp_path / "none") in err
     assert not (tmp_path / "out").exists()
+    assert main(["eval-image", "--input_dir", str(tmp_path), "--solution_dir", str(tmp_path),
+                 "--metadata", str(tmp_path / "no_metadata.jsonl"), "--output_dir", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--metadata" in err and "no_metadata.jsonl" in err
