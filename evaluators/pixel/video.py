@@ -31,6 +31,7 @@ from maze_envs.core.render import PixelGeometry
 from . import metrics
 from .colours import ColourThresholds, to_hsv
 from .errors import MediaReadError
+from .gates import gates
 from .grid import Alignment, GridGeometry, align
 from .image import Panels, as_reference, assess_path
 from .reference import SolutionReference
@@ -291,7 +292,7 @@ def score_video(frames: Iterable[np.ndarray], ref: SolutionReference, params: Vi
                                  erosion_px=wall_erosion_px(ref, params.wall_erosion),
                                  min_crossing_ratio=params.min_crossing_ratio, dilation_size=params.dilation_size,
                                  loop_count=metrics.sequence_loops([c for c in cells if c is not None]))
-    gate = metrics.gates(layout.structure_iou, fields["target_achievement"], fields["wall_crossing_detected"])
+    gate = gates(layout.structure_iou, fields["target_achievement"], fields["wall_crossing_detected"])
     result = VideoResult(
         **fields, total_frames=len(checks), frames_with_marker=sum(c.marker is not None for c in checks),
         path_extraction_method=params.extraction_method, worst_layout_frame=worst,
