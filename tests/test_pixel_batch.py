@@ -164,3 +164,10 @@ def test_single_file_that_cannot_be_scored_exits_1_with_its_error_record(tmp_pat
     out = capsys.readouterr().out
     record = json.loads(out[: out.rindex("}") + 1])
     assert record["filename"] == "clip.mp4" and "clip_solution.png" in record["error"]
+
+
+@pytest.mark.parametrize("flag", ["--dilation_size", "--wall_erosion"])
+def test_pixel_sizes_below_one_are_refused(flag, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval-video", "--input_dir", str(tmp_path), flag, "-3"]) == 2
+    assert flag in capsys.readouterr().err

@@ -80,7 +80,7 @@ def _params(args: argparse.Namespace, kind: Kind) -> ImageParams | VideoParams:
 
 
 def _check(args: argparse.Namespace) -> None:
-    for name in ("workers", "num_frames", "frame_workers", "tolerance_pixels"):
+    for name in ("workers", "num_frames", "frame_workers", "tolerance_pixels", "wall_erosion", "dilation_size"):
         value = getattr(args, name, None)
         if value is not None and value < 1:
             raise MazeConfigError(f"--{name} must be at least 1, got {value}")
