@@ -148,3 +148,26 @@ def test_bad_flags_exit_2_with_a_one_line_message(tmp_path, monkeypatch, capsys)
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "--solution_dir" in err and str(tmp_path / "none") in err
     assert not (tmp_path / "out").exists()
+    assert main(["eval-image", "--input_dir", str(tmp_path), "--solution_dir", str(tmp_path),
+                 "--metadata", str(tmp_path / "no_metadata.jsonl"), "--output_dir", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--metadata" in err and "no_metadata.jsonl" in err
+
+
+def test_single_file_that_cannot_be_scored_exits_1_with_its_error_record(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sol").mkdir()
+    cv2.imwrite(str(tmp_path / "sol/clip_solution.png"), np.full((60, 60, 3), 255, np.uint8))
+    (tmp_path / "clip.mp4").write_text("not a video")
+    assert main(["eval-video", "--single", str(tmp_path / "clip.mp4"), "--solution_dir", str(tmp_path / "sol"),
+                 "--output_dir", str(tmp_path / "out"), "--no_visualizations"]) == 1
+    out = capsys.readouterr().out
+    record = json.loads(out[: out.rindex("}") + 1])
+    assert record["filename"] == "clip.mp4" and "clip_solution.png" in record["error"]
+
+
+@pytest.mark.parametrize("flag", ["--dilation_size", "--wall_erosion"])
+def test_pixel_sizes_below_one_are_refused(flag, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval-video", "--input_dir", str(tmp_path), flag, "-3"]) == 2
+    assert flag in capsys.readouterr().err

@@ -5,6 +5,7 @@ import pytest
 
 from evaluators.pixel import metrics
 from evaluators.pixel.batch import solution_name
+from evaluators.pixel.gates import gates
 from evaluators.pixel.results import round_suffix, summarize
 
 
@@ -17,7 +18,7 @@ def test_overall_score_formula_and_wall_penalty():
     (0.85, 0.98, False, (1, 1, 1)), (0.8, 0.98, False, (0, 1, 0)), (0.9, 0.95, False, (1, 0, 0)),
     (0.9, 1.0, True, (1, 1, 0))])
 def test_gates_follow_the_spec(iou, target, crossing, expected):
-    gate = metrics.gates(iou, target, crossing)
+    gate = gates(iou, target, crossing)
     assert (gate.layout_match_score_gated, gate.target_achievement_gated, gate.overall_score_gated) == expected
 
 

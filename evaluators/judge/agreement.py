@@ -16,8 +16,7 @@ from typing import Any, Iterator, Mapping
 from maze_envs.core.errors import MazeFormatError
 from maze_envs.core.formats import read_json
 
-TARGET_THRESHOLD = 0.95
-LAYOUT_IOU_THRESHOLD = 0.8
+from evaluators.pixel.gates import gates
 
 
 def _walk(doc: Any) -> Iterator[dict[str, Any]]:
@@ -49,9 +48,9 @@ def pixel_pass(record: dict[str, Any]) -> int | None:
         return int(bool(record["overall_score_gated"]))
     if record.get("target_achievement") is None or record.get("wall_crossing_detected") is None:
         return None
-    layout_ok = record.get("maze_structure_iou") is None or float(record["maze_structure_iou"]) > LAYOUT_IOU_THRESHOLD
-    return int(layout_ok and not record["wall_crossing_detected"]
-               and float(record["target_achievement"]) > TARGET_THRESHOLD)
+    iou = record.get("maze_structure_iou")
+    layout_iou = 1.0 if iou is None else float(iou)  # no recorded IoU does not fail the layout gate
+    return gates(layout_iou, float(record["target_achievement"]), bool(record["wall_crossing_detected"])).overall_score_gated
 
 
 def cohen_kappa(matrix: list[list[int]]) -> float | None:

@@ -129,6 +129,8 @@ def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutput
     files = config.files if config.files is not None else generated_files(config.input_dir, config.kind)
     if not config.solution_dir.is_dir():
         raise MazeConfigError(f"--solution_dir: {config.solution_dir} is not a directory")
+    if config.metadata is not None and not config.metadata.is_file():
+        raise MazeConfigError(f"--metadata: {config.metadata} is not a file")
     metadata = config.metadata or config.solution_dir / "metadata.jsonl"
     geometries = metadata_geometries(metadata)
     round_name = round_suffix(config.input_dir if config.input_dir else (files[0].parent if files else None))

@@ -80,7 +80,7 @@ def _params(args: argparse.Namespace, kind: Kind) -> ImageParams | VideoParams:
 
 
 def _check(args: argparse.Namespace) -> None:
-    for name in ("workers", "num_frames", "frame_workers", "tolerance_pixels"):
+    for name in ("workers", "num_frames", "frame_workers", "tolerance_pixels", "wall_erosion", "dilation_size"):
         value = getattr(args, name, None)
         if value is not None and value < 1:
             raise MazeConfigError(f"--{name} must be at least 1, got {value}")
@@ -90,7 +90,8 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace, kind: Kind) -> int:
-    """Run an evaluation from parsed flags; print the summary (or the single result); return 0."""
+    """Run an evaluation from parsed flags; print the summary (or the single result); return 0, or 1 when
+    the ``--single`` file could not be scored (its record holds the error)."""
     _check(args)
     model = args.model_name
     folder = "image_results" if kind == "image" else "video_results"
@@ -105,8 +106,11 @@ def run(args: argparse.Namespace, kind: Kind) -> int:
         files=[single] if single else None, metadata=Path(args.metadata) if args.metadata else None,
         workers=args.workers, resume=args.resume, visualize=not args.no_visualizations)
     summary, final, outputs = evaluate_batch(config)
+    status = 0
     if single is not None:
-        print(json.dumps(outputs.records[single.name], indent=2))
+        record = outputs.records[single.name]
+        print(json.dumps(record, indent=2))
+        status = 1 if "error" in record else 0
     else:
         overall = summary["overall"]
         print(f"{kind}s: {summary['evaluated']} evaluated, {summary['errors']['count']} errors; "
@@ -115,7 +119,7 @@ def run(args: argparse.Namespace, kind: Kind) -> int:
         if "gated_metrics" in summary:
             print(f"overall_score_gated rate {summary['gated_metrics']['overall_score_gated_rate']:.3f}")
     print(f"results: {final}\nlog: {log_path}")
-    return 0
+    return status
 
 
 def register(sub: argparse._SubParsersAction) -> None:

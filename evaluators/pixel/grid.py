@@ -66,11 +66,6 @@ class GridGeometry:
         """Return the wall thickness in pixels (the smaller of the two axes)."""
         return min(self.wall_x, self.wall_y)
 
-    @property
-    def is_block_style(self) -> bool:
-        """Return True when walls are as thick as cells (the block style)."""
-        return self.wall_px >= 0.75 * self.cell_px
-
     def block_edges(self) -> tuple[np.ndarray, np.ndarray]:
         """Return the ``2*rows+2`` y and ``2*cols+2`` x pixel edges of the block grid."""
         ys = self.y0 + np.repeat(np.arange(self.rows + 1) * self.pitch_y, 2) + np.tile([0.0, self.wall_y], self.rows + 1)

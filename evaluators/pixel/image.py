@@ -25,7 +25,7 @@ from maze_envs.core.render import PixelGeometry
 from . import metrics
 from .colours import ColourThresholds, to_hsv
 from .grid import Alignment, GridGeometry, align
-from .reference import SolutionReference, analyse_solution, load_solution, read_image, scaled_geometry
+from .reference import SolutionReference, analyse_solution, grid_for, load_solution, read_image
 from .results import ImageResult
 
 
@@ -60,10 +60,7 @@ def as_reference(solution: str | os.PathLike | np.ndarray | SolutionReference,
     if isinstance(solution, SolutionReference):
         return solution
     if isinstance(solution, np.ndarray):
-        grid = scaled_geometry(geometry, solution.shape[:2]) if isinstance(geometry, PixelGeometry) else geometry
-        return analyse_solution(solution, geometry=grid, colours=colours)
-    if isinstance(geometry, GridGeometry):
-        return analyse_solution(read_image(solution), name=Path(solution).name, geometry=geometry, colours=colours)
+        return analyse_solution(solution, geometry=grid_for(geometry, solution.shape[:2]), colours=colours)
     return load_solution(solution, geometry=geometry, colours=colours)
 
 
@@ -97,6 +94,39 @@ def alignment_info(alignment: Alignment) -> dict:
             "offset": [round(alignment.tx, 2), round(alignment.ty, 2)]}
 
 
+def assess_path(generated: np.ndarray, path: np.ndarray, ref: SolutionReference, layout: metrics.LayoutMatch,
+                alignment: Alignment, *, filename: str, erosion_px: int, min_crossing_ratio: float,
+                dilation_size: int | None, loop_count: int | None = None) -> tuple[dict, Panels]:
+    """Return the result fields shared by images and videos, and the visualisation panels, of a path mask.
+
+    ``generated`` (aligned) and ``path`` are in solution pixels; ``loop_count`` None counts the loops of
+    the path's cell graph (an image has no drawing order).
+    """
+    crossing = metrics.wall_crossing(path, ref.walls, ref.segment_labels, erosion_px=erosion_px,
+                                     min_ratio=min_crossing_ratio)
+    touched = metrics.touched_blocks(path, ref.geometry)
+    match = metrics.path_match(path, ref.route, ref.free, ref.route_cells, touched[1::2, 1::2],
+                               dilation_px(ref, dilation_size))
+    if loop_count is None:
+        loop_count = metrics.graph_loops(touched)
+    reflect = metrics.reflection(loop_count, metrics.skeleton_length(path, metrics.skeleton_scale(ref.geometry.cell_px)),
+                                 ref.route_length)
+    fields = dict(
+        filename=filename, solution_file=ref.name,
+        wall_crossing_detected=crossing.detected, wall_crossing_pixels=crossing.pixels,
+        wall_crossing_ratio=crossing.ratio, layout_match_score=layout.score,
+        maze_structure_iou=layout.structure_iou, green_position_match=layout.green_match,
+        red_position_match=layout.red_match, green_centroid_distance=layout.green_distance,
+        red_centroid_distance=layout.red_distance, path_match_iou=match.iou, path_precision=match.precision,
+        path_recall=match.recall, target_achievement=match.target_achievement,
+        has_reflection=reflect.has_reflection, loop_count=reflect.loop_count,
+        path_length_ratio=reflect.path_length_ratio, exploration_score=reflect.exploration_score,
+        overall_score=metrics.overall_score(layout.score, match.iou, crossing.detected),
+        crossed_wall_segments=crossing.crossed_segments, grid=grid_info(ref), alignment=alignment_info(alignment))
+    panels = Panels(generated, ref.bgr, path, ref.walls, crossing.crossing, crossing.touching, match.dilated, ref.route)
+    return fields, panels
+
+
 def score_image(generated: np.ndarray, ref: SolutionReference, params: ImageParams = ImageParams(), *,
                 filename: str = "<generated>") -> tuple[ImageResult, Panels]:
     """Return the result and visualisation panels of a BGR generated image against an analysed solution."""
@@ -110,31 +140,12 @@ def score_image(generated: np.ndarray, ref: SolutionReference, params: ImagePara
     path = remove_specks(colours.blue(hsv) > 0, max(4.0, 0.005 * cell_area))
     green = metrics.centroid(colours.green(hsv) > 0)
     red = metrics.centroid(colours.red(hsv) > 0)
-
-    crossing = metrics.wall_crossing(path, ref.walls, ref.segment_labels, erosion_px=params.tolerance_pixels,
-                                     min_ratio=params.min_crossing_ratio)
     layout = metrics.layout_match(walls, ref.walls, ref.wall_care, green, ref.green_centroid, red, ref.red_centroid,
                                   params.position_tolerance)
-    touched = metrics.touched_blocks(path, ref.geometry)
-    match = metrics.path_match(path, ref.route, ref.free, ref.route_cells, touched[1::2, 1::2],
-                               dilation_px(ref, params.dilation_size))
-    reflect = metrics.reflection(metrics.graph_loops(touched), metrics.skeleton_length(path, metrics.skeleton_scale(ref.geometry.cell_px)),
-                                  ref.route_length)
-    result = ImageResult(
-        filename=filename, solution_file=ref.name,
-        wall_crossing_detected=crossing.detected, wall_crossing_pixels=crossing.pixels,
-        wall_crossing_ratio=crossing.ratio, layout_match_score=layout.score,
-        maze_structure_iou=layout.structure_iou, green_position_match=layout.green_match,
-        red_position_match=layout.red_match, green_centroid_distance=layout.green_distance,
-        red_centroid_distance=layout.red_distance, path_match_iou=match.iou, path_precision=match.precision,
-        path_recall=match.recall, target_achievement=match.target_achievement,
-        has_reflection=reflect.has_reflection, loop_count=reflect.loop_count,
-        path_length_ratio=reflect.path_length_ratio, exploration_score=reflect.exploration_score,
-        overall_score=metrics.overall_score(layout.score, match.iou, crossing.detected),
-        crossed_wall_segments=crossing.crossed_segments, grid=grid_info(ref), alignment=alignment_info(alignment),
-        elapsed_s=time.perf_counter() - start)
-    panels = Panels(aligned, ref.bgr, path, ref.walls, crossing.crossing, crossing.touching, match.dilated, ref.route)
-    return result, panels
+    fields, panels = assess_path(aligned, path, ref, layout, alignment, filename=filename,
+                                 erosion_px=params.tolerance_pixels, min_crossing_ratio=params.min_crossing_ratio,
+                                 dilation_size=params.dilation_size)
+    return ImageResult(**fields, elapsed_s=time.perf_counter() - start), panels
 
 
 def evaluate_image(generated: str | os.PathLike | np.ndarray, solution: str | os.PathLike | np.ndarray | SolutionReference,

@@ -1,5 +1,5 @@
 """The spec's metrics on boolean masks in solution pixels: wall crossing, layout match, path match,
-reflection/exploration, the overall score and the video gates.
+reflection/exploration and the overall score (the video gates are in ``gates``).
 
 All functions are vectorised (OpenCV/numpy); none loops over pixels in Python.
 """
@@ -18,8 +18,6 @@ from skimage.morphology import skeletonize
 from .grid import GridGeometry, block_means
 
 REFLECTION_LENGTH_RATIO = 1.3
-LAYOUT_GATE_IOU = 0.8
-TARGET_GATE = 0.95
 WALL_PENALTY = 0.3
 MIN_TOUCH_FRACTION = 0.02
 MIN_CUT_PIXELS = 2
@@ -138,7 +136,6 @@ class PathMatch:
     recall: float
     target_achievement: float
     dilated: np.ndarray
-    touched_cells: np.ndarray
 
 
 def touched_blocks(path: np.ndarray, geometry: GridGeometry) -> np.ndarray:
@@ -159,7 +156,7 @@ def path_match(path: np.ndarray, route: np.ndarray, free: np.ndarray, route_cell
     needed = np.count_nonzero(route_cells)
     achieved = np.count_nonzero(route_cells & touched)
     return PathMatch(inter / union if union else 0.0, inter / gen if gen else 0.0, inter / sol if sol else 0.0,
-                     achieved / needed if needed else 0.0, dilated, touched)
+                     achieved / needed if needed else 0.0, dilated)
 
 
 @dataclass
@@ -242,19 +239,3 @@ def reflection(loop_count: int, path_length: float, solution_length: float) -> R
 def overall_score(layout_score: float, path_iou: float, wall_crossing_detected: bool) -> float:
     """Return ``layout_score * 0.2 + path_iou * 0.5 - (0.3 if wall crossing else 0)``."""
     return layout_score * 0.2 + path_iou * 0.5 - (WALL_PENALTY if wall_crossing_detected else 0.0)
-
-
-@dataclass
-class Gates:
-    """The video's binary pass/fail metrics."""
-
-    layout_match_score_gated: int
-    target_achievement_gated: int
-    overall_score_gated: int
-
-
-def gates(structure_iou: float, target_achievement: float, wall_crossing_detected: bool) -> Gates:
-    """Return the gates: wall IoU > 0.8, target achievement > 0.95, and both with no wall crossing."""
-    layout = int(structure_iou > LAYOUT_GATE_IOU)
-    target = int(target_achievement > TARGET_GATE)
-    return Gates(layout, target, int(layout and target and not wall_crossing_detected))

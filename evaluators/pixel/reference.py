@@ -14,7 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from maze_envs.core.formats import MazeFormatError
+from maze_envs.core.errors import MazeFormatError
+from maze_envs.core.formats import read_jsonl
 from maze_envs.core.render import PixelGeometry
 
 from .colours import ColourThresholds, dark_mask, to_hsv
@@ -42,7 +43,6 @@ class SolutionReference:
     green_centroid: tuple[float, float] | None
     red_centroid: tuple[float, float] | None
     route_cells: np.ndarray
-    wall_blocks: np.ndarray
     segment_labels: np.ndarray
     route_length: float
 
@@ -114,23 +114,26 @@ def analyse_solution(bgr: np.ndarray, *, name: str = "<solution>", geometry: Gri
         name=name, bgr=bgr, dark=dark_mask(bgr), geometry=geometry, grid_source=source, walls=walls,
         wall_care=wall_care(walls), free=((colours.free(hsv) > 0) | route) & ~walls, route=route,
         green_centroid=centroid(green), red_centroid=centroid(red), route_cells=route_cells,
-        wall_blocks=wall_blocks, segment_labels=_segment_labels(walls.shape, geometry, wall_blocks),
+        segment_labels=_segment_labels(walls.shape, geometry, wall_blocks),
         route_length=skeleton_length(route, skeleton_scale(geometry.cell_px)))
 
 
-def scaled_geometry(geometry: PixelGeometry, shape: tuple[int, int]) -> GridGeometry:
-    """Return a render's geometry scaled to an image of ``shape`` (the solution may have been resized)."""
-    return GridGeometry.from_pixel_geometry(geometry, shape[1] / geometry.width, shape[0] / geometry.height)
+def grid_for(geometry: PixelGeometry | GridGeometry | None, shape: tuple[int, int]) -> GridGeometry | None:
+    """Return the grid of an image of ``shape``: a render's ``PixelGeometry`` scaled to it (the solution may
+    have been resized), a ``GridGeometry`` as given, or None (auto-detect)."""
+    if isinstance(geometry, PixelGeometry):
+        return GridGeometry.from_pixel_geometry(geometry, shape[1] / geometry.width, shape[0] / geometry.height)
+    return geometry
 
 
 @lru_cache(maxsize=64)
-def _load_cached(path: str, mtime: float, geometry: PixelGeometry | None, colours: ColourThresholds) -> SolutionReference:
+def _load_cached(path: str, mtime: float, geometry: PixelGeometry | GridGeometry | None,
+                 colours: ColourThresholds) -> SolutionReference:
     bgr = read_image(path)
-    grid = scaled_geometry(geometry, bgr.shape[:2]) if geometry is not None else None
-    return analyse_solution(bgr, name=Path(path).name, geometry=grid, colours=colours)
+    return analyse_solution(bgr, name=Path(path).name, geometry=grid_for(geometry, bgr.shape[:2]), colours=colours)
 
 
-def load_solution(path: str | os.PathLike, *, geometry: PixelGeometry | None = None,
+def load_solution(path: str | os.PathLike, *, geometry: PixelGeometry | GridGeometry | None = None,
                   colours: ColourThresholds = ColourThresholds()) -> SolutionReference:
     """Return the analysed solution image at ``path`` (cached per file version); raise ``PixelEvalError``."""
     path = Path(path)
@@ -140,21 +143,18 @@ def load_solution(path: str | os.PathLike, *, geometry: PixelGeometry | None = N
 
 
 def metadata_geometries(path: str | os.PathLike) -> dict[str, PixelGeometry]:
-    """Return ``{solution file name: PixelGeometry}`` from a task ``metadata.jsonl``; {} if it does not exist."""
-    import json
+    """Return ``{solution file name: PixelGeometry}`` from a task ``metadata.jsonl``; {} if it does not exist.
 
+    Raises ``MazeFormatError`` naming the file and record when a record lacks a readable geometry.
+    """
     path = Path(path)
     if not path.is_file():
         return {}
     found: dict[str, PixelGeometry] = {}
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                found[record["solution"]] = PixelGeometry(**record["geometry"])
-            except (ValueError, KeyError, TypeError) as exc:
-                raise MazeFormatError(f"line {number}: bad task record ({exc})", source=path,
-                                      field="solution/geometry") from exc
+    for number, record in enumerate(read_jsonl(path), 1):
+        try:
+            found[record["solution"]] = PixelGeometry(**record["geometry"])
+        except (KeyError, TypeError) as exc:
+            raise MazeFormatError(f"record {number}: bad task record ({exc})", source=path,
+                                  field="solution/geometry") from exc
     return found

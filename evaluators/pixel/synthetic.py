@@ -20,13 +20,13 @@ import numpy as np
 
 from maze_envs.core.generate import as_rng
 from maze_envs.core.maze import MOVES, Cell, Maze
-from maze_envs.core.render import FREE, ImageStyle, PixelGeometry, render_task
+from maze_envs.core.render import FREE, PATH, START, ImageStyle, PixelGeometry, render_task
 from maze_envs.core.solve import shortest_path
 
 from .errors import PixelEvalError
 
-BLUE_BGR = (255, 0, 0)
-GREEN_BGR = (0, 255, 0)
+BLUE_BGR = PATH[::-1]
+GREEN_BGR = START[::-1]
 IMAGE_CASES = ("correct", "wrong", "through_wall", "walls_changed", "missing_markers")
 VIDEO_CASES = ("correct", "detour", "through_wall", "still")
 
@@ -249,7 +249,8 @@ def write_synthetic_dataset(out_dir: str | os.PathLike, specs: Sequence, *, styl
     ``image_results/synthetic/easy_<round>/{stem}_targeted_solution.png`` and
     ``video_results/synthetic/easy_<round>/{stem}.mp4``. ``specs`` are core ``TaskSpec``s.
     """
-    from maze_envs.core.tasks import build_task_maze, task_stem, write_jsonl, write_task
+    from maze_envs.core.formats import write_jsonl
+    from maze_envs.core.tasks import build_task_maze, write_task
 
     out = Path(out_dir)
     solution_dir = out / "data" / "solution"
@@ -259,9 +260,9 @@ def write_synthetic_dataset(out_dir: str | os.PathLike, specs: Sequence, *, styl
     records, cases = [], {}
     for i, spec in enumerate(specs):
         records.append(write_task(spec, solution_dir, style))
+        stem = records[-1]["id"]
         maze = build_task_maze(spec)
         task = make_task(maze, style)
-        stem = task_stem(spec.algo, spec.difficulty, maze.rows, maze.cols, spec.idx, spec.variant)
         if image_cases:
             case = image_cases[i % len(image_cases)]
             image_dir.mkdir(parents=True, exist_ok=True)

@@ -25,19 +25,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.render import PixelGeometry
 
 from . import metrics
 from .colours import ColourThresholds, to_hsv
 from .errors import MediaReadError
+from .gates import gates
 from .grid import Alignment, GridGeometry, align
-from .image import Panels, alignment_info, as_reference, dilation_px, grid_info
+from .image import Panels, as_reference, assess_path
 from .reference import SolutionReference
 from .results import VideoResult
 
 DEFAULT_FRAMES = 192
 SORA_FRAMES = 360
-EXTRACTION_METHODS = ("green_marker_tracking", "frame_differencing")
 # Width of the line joining consecutive marker positions: wide enough that a jump across a wall between
 # sampled frames covers at least ``metrics.MIN_CUT_PIXELS`` of the wall's centre line.
 JOIN_PX = 3
@@ -108,6 +109,11 @@ class VideoParams:
     extraction_method: str = "green_marker_tracking"
     colours: ColourThresholds = ColourThresholds()
     frame_workers: int = 4
+
+    def __post_init__(self) -> None:
+        if self.extraction_method not in EXTRACTION_METHODS:
+            raise MazeConfigError(f"--extraction_method: unknown method {self.extraction_method!r}; "
+                                  f"choose from {', '.join(EXTRACTION_METHODS)}")
 
 
 @dataclass
@@ -200,34 +206,61 @@ def _join(path: np.ndarray, points: list[tuple[float, float]]) -> np.ndarray:
     return canvas.astype(bool)
 
 
+def _track(checks: list[FrameCheck], shape: tuple[int, int], min_marker: float) -> tuple[np.ndarray, list]:
+    """Return the union of the marker's pixels over all frames and its centroid in each frame that shows it."""
+    path = np.zeros(shape, dtype=bool)
+    points = []
+    for check in checks:
+        if check.marker is not None:
+            x, y, box = check.marker
+            path[y:y + box.shape[0], x:x + box.shape[1]] |= box
+            points.append(check.marker_centroid)
+    return path, points
+
+
+def _difference(checks: list[FrameCheck], shape: tuple[int, int], min_marker: float) -> tuple[np.ndarray, list]:
+    """Return the marker pixels new since the last frame that added ``min_marker`` of them, and the centroid of
+    each such addition (a slow marker's slivers add up until they count)."""
+    path = np.zeros(shape, dtype=bool)
+    previous = np.zeros(shape, dtype=bool)
+    points = []
+    for check in checks:
+        if check.marker is None:
+            continue
+        # New pixels lie within the marker's own box, so only that box is compared.
+        x, y, box = check.marker
+        window = (slice(y, y + box.shape[0]), slice(x, x + box.shape[1]))
+        new = box & ~previous[window]
+        if np.count_nonzero(new) >= min_marker:
+            path[window] |= new
+            ys, xs = np.nonzero(new)
+            points.append((float(xs.mean() + x), float(ys.mean() + y)))
+            previous[:] = False
+            previous[window] = box
+    return path, points
+
+
+EXTRACTORS = {"green_marker_tracking": _track, "frame_differencing": _difference}
+EXTRACTION_METHODS = tuple(EXTRACTORS)
+
+
 def extract_path(checks: list[FrameCheck], method: str, frame_shape: tuple[int, ...],
                  min_marker: float) -> tuple[np.ndarray, list[tuple[float, float]]]:
-    """Return the accumulated path mask and ordered marker positions, in frame pixels, by ``method``."""
-    shape = frame_shape[:2]
-    path = np.zeros(shape, dtype=bool)
-    points: list[tuple[float, float]] = []
-    if method == "green_marker_tracking":
-        for check in checks:
-            if check.marker is not None:
-                x, y, box = check.marker
-                path[y:y + box.shape[0], x:x + box.shape[1]] |= box
-                points.append(check.marker_centroid)
-    elif method == "frame_differencing":
-        previous = np.zeros(shape, dtype=bool)
-        for check in checks:
-            current = np.zeros(shape, dtype=bool)
-            if check.marker is not None:
-                x, y, box = check.marker
-                current[y:y + box.shape[0], x:x + box.shape[1]] = box
-            new = current & ~previous
-            if np.count_nonzero(new) >= min_marker:
-                path |= new
-                ys, xs = np.nonzero(new)
-                points.append((float(xs.mean()), float(ys.mean())))
-                previous = current  # a slow marker's slivers add up until they count
-    else:
-        raise ValueError(f"unknown extraction method {method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
-    return path, points
+    """Return the accumulated path mask and ordered marker positions, in frame pixels, by ``method``
+    (one of ``EXTRACTION_METHODS``)."""
+    return EXTRACTORS[method](checks, frame_shape[:2], min_marker)
+
+
+def _to_solution(point: tuple[float, float], alignment: Alignment) -> tuple[float, float]:
+    """Return a frame pixel position in solution pixels."""
+    x, y = alignment.to_solution(*point)
+    return float(x), float(y)
+
+
+def _first_seen(points: list[tuple[float, float] | None], alignment: Alignment) -> tuple[float, float] | None:
+    """Return the first of per-frame positions that was found, in solution pixels; None when none was."""
+    found = next((p for p in points if p is not None), None)
+    return None if found is None else _to_solution(found, alignment)
 
 
 def score_video(frames: Iterable[np.ndarray], ref: SolutionReference, params: VideoParams = VideoParams(), *,
@@ -243,49 +276,28 @@ def score_video(frames: Iterable[np.ndarray], ref: SolutionReference, params: Vi
     fref = FrameReference.build(ref, alignment, first.shape)
     checks = check_frames(frames, first, fref, params.colours, params.frame_workers)
     frame_path, frame_points = extract_path(checks, params.extraction_method, first.shape, fref.min_marker)
-    points = [tuple(map(float, alignment.to_solution(x, y))) for x, y in frame_points]
+    points = [_to_solution(p, alignment) for p in frame_points]
     path = _join(alignment.warp(frame_path.astype(np.uint8), ref.shape, nearest=True, border=0).astype(bool), points)
 
-    first_marker = next((c.marker_centroid for c in checks if c.marker_centroid is not None), None)
-    first_red = next((c.red_centroid for c in checks if c.red_centroid is not None), None)
-    if first_marker is not None:
-        first_marker = tuple(map(float, alignment.to_solution(*first_marker)))
-    if first_red is not None:
-        first_red = tuple(map(float, alignment.to_solution(*first_red)))
+    first_marker = _first_seen([c.marker_centroid for c in checks], alignment)
+    first_red = _first_seen([c.red_centroid for c in checks], alignment)
     green_ok, green_d = metrics.position_match(first_marker, ref.green_centroid, params.position_tolerance)
     red_ok, red_d = metrics.position_match(first_red, ref.red_centroid, params.position_tolerance)
     scores = np.array([metrics.layout_score(c.structure_iou, green_ok, red_ok) for c in checks])
     worst = int(np.argmin(scores))
+    layout = metrics.LayoutMatch(float(scores[worst]), checks[worst].structure_iou, green_ok, red_ok, green_d, red_d)
 
-    crossing = metrics.wall_crossing(path, ref.walls, ref.segment_labels, erosion_px=wall_erosion_px(ref, params.wall_erosion),
-                                     min_ratio=params.min_crossing_ratio)
-    touched = metrics.touched_blocks(path, ref.geometry)
-    match = metrics.path_match(path, ref.route, ref.free, ref.route_cells, touched[1::2, 1::2],
-                               dilation_px(ref, params.dilation_size))
     cells = [ref.geometry.cell_of_point(x, y) for x, y in points]
-    reflect = metrics.reflection(metrics.sequence_loops([c for c in cells if c is not None]),
-                                 metrics.skeleton_length(path, metrics.skeleton_scale(ref.geometry.cell_px)),
-                                 ref.route_length)
-    structure_iou = checks[worst].structure_iou
-    gate = metrics.gates(structure_iou, match.target_achievement, crossing.detected)
-    layout_score = float(scores[worst])
+    fields, panels = assess_path(alignment.warp(first, ref.bgr.shape), path, ref, layout, alignment, filename=filename,
+                                 erosion_px=wall_erosion_px(ref, params.wall_erosion),
+                                 min_crossing_ratio=params.min_crossing_ratio, dilation_size=params.dilation_size,
+                                 loop_count=metrics.sequence_loops([c for c in cells if c is not None]))
+    gate = gates(layout.structure_iou, fields["target_achievement"], fields["wall_crossing_detected"])
     result = VideoResult(
-        filename=filename, solution_file=ref.name,
-        wall_crossing_detected=crossing.detected, wall_crossing_pixels=crossing.pixels,
-        wall_crossing_ratio=crossing.ratio, layout_match_score=layout_score, maze_structure_iou=structure_iou,
-        green_position_match=green_ok, red_position_match=red_ok,
-        green_centroid_distance=green_d, red_centroid_distance=red_d,
-        path_match_iou=match.iou, path_precision=match.precision, path_recall=match.recall,
-        target_achievement=match.target_achievement, has_reflection=reflect.has_reflection,
-        loop_count=reflect.loop_count, path_length_ratio=reflect.path_length_ratio,
-        exploration_score=reflect.exploration_score,
-        overall_score=metrics.overall_score(layout_score, match.iou, crossing.detected),
-        crossed_wall_segments=crossing.crossed_segments, grid=grid_info(ref), alignment=alignment_info(alignment),
-        total_frames=len(checks), frames_with_marker=sum(c.marker is not None for c in checks),
+        **fields, total_frames=len(checks), frames_with_marker=sum(c.marker is not None for c in checks),
         path_extraction_method=params.extraction_method, worst_layout_frame=worst,
         layout_match_score_gated=gate.layout_match_score_gated, target_achievement_gated=gate.target_achievement_gated,
         overall_score_gated=gate.overall_score_gated, elapsed_s=time.perf_counter() - start)
-    panels = Panels(alignment.warp(first, ref.bgr.shape), ref.bgr, path, ref.walls, crossing.crossing, crossing.touching, match.dilated, ref.route)
     return result, panels
 
 
@@ -300,8 +312,6 @@ def evaluate_video(generated: str | os.PathLike, solution: str | os.PathLike | n
     ``geometry`` skips grid auto-detection; ``visualization`` writes the 2x2 PNG there; ``frame_workers``
     threads check frames. Raises ``PixelEvalError`` on bad input (unreadable, truncated, zero frames).
     """
-    if extraction_method not in EXTRACTION_METHODS:
-        raise ValueError(f"unknown extraction method {extraction_method!r}; choose from {', '.join(EXTRACTION_METHODS)}")
     params = VideoParams(num_frames, min_crossing_ratio, position_tolerance, wall_erosion, dilation_size,
                          extraction_method, colours, frame_workers)
     ref = as_reference(solution, geometry, colours)
