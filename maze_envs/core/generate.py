@@ -12,7 +12,7 @@ from typing import Callable, Literal
 import numpy as np
 
 from .errors import MazeConfigError
-from .maze import Cell, Maze
+from .maze import MOVES, Cell, Maze
 
 Seed = int | np.random.Generator | None
 Placement = Literal["corner", "random", "far"]
@@ -206,7 +206,7 @@ def braid(maze: Maze, loops: float, rng: np.random.Generator) -> Maze:
         if len(out.neighbours(cell)) != 1:
             continue
         open_now = set(out.neighbours(cell))
-        walled = [(cell[0] + dr, cell[1] + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))]
+        walled = [(cell[0] + dr, cell[1] + dc) for dr, dc in MOVES]
         walled = [nb for nb in walled if out.contains(nb) and nb not in open_now]
         if not walled:
             continue
