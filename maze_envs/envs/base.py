@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, reject_unknown_arguments
 from maze_envs.core.maze import MOVES, Cell, Grid
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
@@ -70,8 +70,9 @@ class MazeEnvBase(gym.Env):
         placement: str = "corner", maze: LayoutLike | None = None, mazes_dir: str | os.PathLike | None = None,
         mazes_size: str | None = None, num_levels: int = 0, start_level: int = 0, goal_reward: float = 1.0,
         step_reward: float = 0.0, max_steps: int | None = None, render_mode: str | None = None,
-        cell_px: int = 16, pad: int = 1,
+        cell_px: int = 16, pad: int = 1, **unknown: Any,
     ) -> None:
+        reject_unknown_arguments(type(self).__name__, unknown)
         self.source = LayoutSource(rows, cols, algorithm, loops, placement, maze, mazes_dir, mazes_size,
                                    num_levels, start_level)
         self.goal_reward = _number("goal_reward", goal_reward)
