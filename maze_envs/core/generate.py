@@ -7,7 +7,7 @@ platform (numpy's PCG64). Each returns a perfect maze (a spanning tree of the ce
 
 from __future__ import annotations
 
-from typing import Callable, Literal
+from typing import Callable, Literal, get_args
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from .maze import MOVES, Cell, Maze
 
 Seed = int | np.random.Generator | None
 Placement = Literal["corner", "random", "far"]
+PLACEMENTS: tuple[str, ...] = get_args(Placement)
 
 
 def as_rng(seed: Seed) -> np.random.Generator:
@@ -236,7 +237,7 @@ def place_endpoints(maze: Maze, placement: Placement, rng: np.random.Generator) 
         second = distance_map(maze, a)
         b = np.unravel_index(int(np.argmax(second)), second.shape)
         return (int(a[0]), int(a[1])), (int(b[0]), int(b[1]))
-    raise MazeConfigError(f"unknown placement {placement!r}; choose corner, random or far")
+    raise MazeConfigError(f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}")
 
 
 def generate(
