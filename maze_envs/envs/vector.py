@@ -21,6 +21,7 @@ from maze_envs.core.maze import Grid
 
 from .base import AGENT, FREE, GOAL, MASKED, WALL, flat_path_length, layout_codes
 from .batch_dfs import FAST_PLACEMENTS, batch_dfs
+from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
 from .visibility import line_table
@@ -36,8 +37,7 @@ class _BatchedMazes(VectorEnv):
     template: MazeEnv | PartialObsMazeEnv
 
     def _setup(self, num_envs: int, max_episode_steps: int | None, kwargs: dict[str, Any]) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise MazeConfigError(f"num_envs must be a positive integer, got {num_envs!r}")
+        num_envs = positive_int("num_envs", num_envs)
         if kwargs.get("render_mode") is not None:
             raise MazeConfigError("the native vector env does not render; use vectorization_mode='sync' to render")
         self.template = self._single_class(**kwargs)
