@@ -240,14 +240,21 @@ def place_endpoints(maze: Maze, placement: Placement, rng: np.random.Generator) 
     raise MazeConfigError(f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}")
 
 
+def check_options(algorithm: str, placement: str) -> None:
+    """Return None when ``algorithm`` and ``placement`` are known; else raise ``MazeConfigError`` naming the bad one."""
+    if algorithm not in GENERATORS:
+        raise MazeConfigError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(GENERATORS)}")
+    if placement not in PLACEMENTS:
+        raise MazeConfigError(f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}")
+
+
 def generate(
     rows: int, cols: int, algorithm: str = "dfs", seed: Seed = None, *, loops: float = 0.0,
     placement: Placement = "corner",
 ) -> Maze:
     """Return a new maze of ``algorithm`` for ``seed``, braided by ``loops``, with start/goal by ``placement``."""
     _check_size(rows, cols)
-    if algorithm not in GENERATORS:
-        raise MazeConfigError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(GENERATORS)}")
+    check_options(algorithm, placement)
     rng = as_rng(seed)
     maze = GENERATORS[algorithm](int(rows), int(cols), rng)
     if loops:

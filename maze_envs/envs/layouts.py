@@ -16,7 +16,7 @@ import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
-from maze_envs.core.generate import GENERATORS, PLACEMENTS, generate
+from maze_envs.core.generate import check_options, generate
 from maze_envs.core.maze import Grid, Maze, as_grid
 
 LayoutLike = Maze | Grid | str | os.PathLike
@@ -86,12 +86,9 @@ class LayoutSource:
     def __post_init__(self) -> None:
         self.rows = positive_int("rows", self.rows)
         self.cols = positive_int("cols", self.cols)
-        if self.algorithm not in GENERATORS:
-            raise MazeConfigError(f"unknown algorithm {self.algorithm!r}; choose one of {', '.join(GENERATORS)}")
+        check_options(self.algorithm, self.placement)
         if isinstance(self.loops, bool) or not isinstance(self.loops, (int, float)) or not 0 <= self.loops <= 1:
             raise MazeConfigError(f"loops must be a number in [0, 1], got {self.loops!r}")
-        if self.placement not in PLACEMENTS:
-            raise MazeConfigError(f"unknown placement {self.placement!r}; choose one of {', '.join(PLACEMENTS)}")
         self.num_levels = _non_negative_int("num_levels", self.num_levels)
         self.start_level = _non_negative_int("start_level", self.start_level)
         if self.maze is not None:
