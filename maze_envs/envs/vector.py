@@ -120,8 +120,7 @@ class _BatchedMazes(VectorEnv):
         codes = np.pad(layout_codes(grid), p, constant_values=WALL).ravel()
         self._codes[i] = codes
         self._free[i] = codes != WALL
-        start = (grid.start[0] + p) * self._stride + grid.start[1] + p
-        goal = (grid.goal[0] + p) * self._stride + grid.goal[1] + p
+        start, goal = self.template._flat(grid.start), self.template._flat(grid.goal)
         self._pos[i] = start
         self._goal[i] = goal
         self._optimal[i] = flat_path_length(self._free[i].tolist(), self.template._deltas, start, goal)
