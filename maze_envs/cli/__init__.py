@@ -57,10 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except MazeEnvsError as exc:
-        print(f"maze-envs {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
+    except (MazeEnvsError, OSError) as exc:
         print(f"maze-envs {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
