@@ -242,7 +242,10 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
         self._table = line_table(self.k)
         self._offsets = t._window_offsets
         self._seen = np.zeros_like(self._free)
+        self._seen_flat = self._seen.reshape(-1)
         self._explored = np.full_like(self._codes, MASKED)
+        self._explored_flat = self._explored.reshape(-1)
+        self._codes_flat = self._codes.reshape(-1)
         self._no_explore = np.zeros(num_envs, dtype=np.int64)
         self._revealed = np.zeros(num_envs, dtype=np.int64)
         self._moved = np.zeros(num_envs, dtype=np.int64)
@@ -259,19 +262,18 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
     def _look(self, envs: np.ndarray) -> np.ndarray:
         """Compute the windows of ``envs``, mark what they show as seen; return which showed new blocks."""
         table = self._table
-        idx = self._pos[envs, None] + self._offsets[None, :]
-        codes = self._codes[envs[:, None], idx]
-        blocked = (codes == WALL)[:, table.between].any(axis=-1)
-        shown = idx[:, table.targets]
-        visible = ~blocked
+        flat = (self._row_base[envs] + self._pos[envs])[:, None] + self._offsets[None, :]
+        codes = self._codes_flat[flat]
+        visible = ~(codes == WALL)[:, table.between].any(axis=-1)
+        shown = flat[:, table.targets]
+        shown_codes = codes[:, table.targets]
         window = np.full(codes.shape, MASKED, dtype=np.uint8)
-        window[:, table.targets] = np.where(visible, codes[:, table.targets], MASKED)
+        window[:, table.targets] = np.where(visible, shown_codes, MASKED)
         window[:, window.shape[1] // 2] = AGENT
         self._window[envs] = window
-        rows = envs[:, None]
-        new = visible & ~self._seen[rows, shown]
-        self._seen[rows, shown] |= visible
-        self._explored[rows, shown] = np.where(visible, codes[:, table.targets], self._explored[rows, shown])
+        new = visible & ~self._seen_flat[shown]
+        self._seen_flat[shown] |= visible
+        self._explored_flat[shown] = np.where(visible, shown_codes, self._explored_flat[shown])
         self._revealed[envs] += new.sum(axis=1)
         return new.any(axis=1)
 
