@@ -85,7 +85,8 @@ def test_bad_flag_choice_is_rejected_by_argparse():
     (["generate", "tasks", "--algos", "bogus", "--out", "x"], "maze-envs generate tasks: error: argument --algos"),
     (["generate", "text", "--count", "five", "--out", "x"], "argument --count: invalid int value: 'five'"),
     (["generate", "text", "--sizes", "5x5"], "the following arguments are required: --out"),
-    (["generate", "text", "--out", "x", "--bogus"], "maze-envs: error: unrecognized arguments: --bogus"),
+    (["generate", "text", "--out", "x", "--bogus"],
+     "maze-envs generate text: error: unrecognized arguments: --bogus (see maze-envs generate text --help)"),
     (["nosuchcommand"], "argument COMMAND: invalid choice: 'nosuchcommand'"),
 ])
 def test_argparse_errors_are_one_line(args, needle):

@@ -117,3 +117,20 @@ def test_wilson_samples_spanning_trees_uniformly():
         counts[key] = counts.get(key, 0) + 1
     assert len(counts) == 15
     assert chisquare(list(counts.values())).pvalue > 0.001
+
+
+def test_maze_copy_applies_and_checks_changes():
+    from maze_envs.core.errors import MazeFormatError
+    from maze_envs.core.maze import Opening
+
+    maze = generate(4, 5, "dfs", 1)
+    moved = maze.copy(start=(1, 1), goal=(2, 3), openings=[Opening("top", 2)])
+    assert (moved.start, moved.goal, moved.openings) == ((1, 1), (2, 3), (Opening("top", 2),))
+    assert maze.openings == () and maze.start == (0, 0)
+    before = maze.vertical_walls.copy()
+    moved.vertical_walls[:] = True
+    assert np.array_equal(maze.vertical_walls, before)
+    with pytest.raises(MazeFormatError, match="openings"):
+        maze.copy(openings=[Opening("left", 9)])
+    with pytest.raises(MazeFormatError, match="goal"):
+        maze.copy(goal=(4, 0))

@@ -84,6 +84,17 @@ def test_bad_partial_kwargs_fail_at_make_time(kwargs, message):
         gym.make("Maze-PartialObs-v0", **kwargs)
 
 
+@pytest.mark.parametrize("env_id", OURS + ("Maze-Openings-v0",))
+def test_unknown_kwargs_fail_at_make_time_naming_them(env_id):
+    with pytest.raises(MazeConfigError, match="'bogus'"):
+        gym.make(env_id, bogus=1)
+
+
+def test_unknown_kwargs_fail_in_the_native_vector_env():
+    with pytest.raises(MazeConfigError, match="'bogus'"):
+        gym.make_vec("Maze-v0", num_envs=2, vectorization_mode="vector_entry_point", bogus=1)
+
+
 def test_unreadable_maze_files_fail_at_make_time_naming_the_file(tmp_path):
     missing = tmp_path / "missing.json"
     with pytest.raises(MazeFormatError, match="missing.json"):

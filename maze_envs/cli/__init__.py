@@ -25,6 +25,14 @@ COMMAND_MODULES: tuple[str, ...] = (
 class OneLineErrorParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (no usage block) pointing at ``--help``; its subparsers too."""
 
+    def parse_known_args(self, args=None, namespace=None):
+        """Parse like argparse, but a subcommand without subcommands of its own rejects flags it does not know
+        itself, so the error names that subcommand and its ``--help`` (not the top-level one)."""
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras and self._subparsers is None:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
     def error(self, message: str):
         """Print ``PROG: error: MESSAGE (see PROG --help)`` to stderr and exit with status 2."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -49,10 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except MazeEnvsError as exc:
-        print(f"maze-envs {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
+    except (MazeEnvsError, OSError) as exc:
         print(f"maze-envs {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from maze_envs.core.generate import GENERATORS
+from maze_envs.core.generate import GENERATORS, PLACEMENTS
 from maze_envs.core.progress import progress
 from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
 
@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     text.add_argument("--count", type=int, default=5, help="mazes per size (default 5)")
     text.add_argument("--seed", type=int, default=0, help="base seed; maze i uses SEED+i (default 0)")
     text.add_argument("--algorithm", default="dfs", choices=list(GENERATORS), help="generator (default dfs)")
-    text.add_argument("--start-goal", default="corner", choices=["corner", "random", "far"],
+    text.add_argument("--start-goal", default="corner", choices=PLACEMENTS,
                       help="start/goal placement (default corner)")
     text.add_argument("--out", required=True, help="output directory (e.g. mazes/)")
     text.set_defaults(func=_run_text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from maze_envs.core.generate import GENERATORS
+from maze_envs.core.generate import GENERATORS, PLACEMENTS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--rows", type=int, default=None, help="maze rows in cells (default 10)")
     parser.add_argument("--cols", type=int, default=None, help="maze columns in cells (default 10)")
     parser.add_argument("--algorithm", choices=list(GENERATORS), default=None, help="maze generator (default dfs)")
-    parser.add_argument("--placement", choices=["corner", "random", "far"], default=None,
+    parser.add_argument("--placement", choices=PLACEMENTS, default=None,
                         help="start/goal placement (default corner)")
     parser.add_argument("--visibility", type=int, default=None,
                         help="view radius k of the partial env (default 3)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any, Mapping
 
 
 class MazeEnvsError(Exception):
@@ -28,6 +29,13 @@ class MazeFormatError(MazeEnvsError, ValueError):
 
 class MazeConfigError(MazeEnvsError, ValueError):
     """An argument, option or flag has an invalid value; the message names it."""
+
+
+def reject_unknown_arguments(owner: str, unknown: Mapping[str, Any]) -> None:
+    """Return None when ``unknown`` is empty; else raise ``MazeConfigError`` naming each unknown argument of ``owner``."""
+    if unknown:
+        names = ", ".join(repr(name) for name in sorted(unknown))
+        raise MazeConfigError(f"{owner} got unknown argument(s) {names}; see help({owner}) for the arguments")
 
 
 class MissingExtraError(MazeEnvsError, ImportError):

@@ -7,15 +7,16 @@ platform (numpy's PCG64). Each returns a perfect maze (a spanning tree of the ce
 
 from __future__ import annotations
 
-from typing import Callable, Literal
+from typing import Callable, Literal, get_args
 
 import numpy as np
 
 from .errors import MazeConfigError
-from .maze import Cell, Maze
+from .maze import MOVES, Cell, Maze
 
 Seed = int | np.random.Generator | None
 Placement = Literal["corner", "random", "far"]
+PLACEMENTS: tuple[str, ...] = get_args(Placement)
 
 
 def as_rng(seed: Seed) -> np.random.Generator:
@@ -206,7 +207,7 @@ def braid(maze: Maze, loops: float, rng: np.random.Generator) -> Maze:
         if len(out.neighbours(cell)) != 1:
             continue
         open_now = set(out.neighbours(cell))
-        walled = [(cell[0] + dr, cell[1] + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))]
+        walled = [(cell[0] + dr, cell[1] + dc) for dr, dc in MOVES]
         walled = [nb for nb in walled if out.contains(nb) and nb not in open_now]
         if not walled:
             continue
@@ -236,7 +237,15 @@ def place_endpoints(maze: Maze, placement: Placement, rng: np.random.Generator) 
         second = distance_map(maze, a)
         b = np.unravel_index(int(np.argmax(second)), second.shape)
         return (int(a[0]), int(a[1])), (int(b[0]), int(b[1]))
-    raise MazeConfigError(f"unknown placement {placement!r}; choose corner, random or far")
+    raise MazeConfigError(f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}")
+
+
+def check_options(algorithm: str, placement: str) -> None:
+    """Return None when ``algorithm`` and ``placement`` are known; else raise ``MazeConfigError`` naming the bad one."""
+    if algorithm not in GENERATORS:
+        raise MazeConfigError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(GENERATORS)}")
+    if placement not in PLACEMENTS:
+        raise MazeConfigError(f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}")
 
 
 def generate(
@@ -245,8 +254,7 @@ def generate(
 ) -> Maze:
     """Return a new maze of ``algorithm`` for ``seed``, braided by ``loops``, with start/goal by ``placement``."""
     _check_size(rows, cols)
-    if algorithm not in GENERATORS:
-        raise MazeConfigError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(GENERATORS)}")
+    check_options(algorithm, placement)
     rng = as_rng(seed)
     maze = GENERATORS[algorithm](int(rows), int(cols), rng)
     if loops:

@@ -247,17 +247,11 @@ class Maze(_Layout):
         """Return this maze as a ``Grid`` (block coordinates for start and goal)."""
         return Grid(self.to_blocks(), cell_to_block(self.start), cell_to_block(self.goal), meta=dict(self.meta))
 
-    def copy(self) -> "Maze":
-        """Return an independent copy."""
-        return Maze(self.rows, self.cols, self.vertical_walls.copy(), self.horizontal_walls.copy(),
-                    start=self.start, goal=self.goal, openings=self.openings, meta=dict(self.meta))
-
-    def with_endpoints(self, start: Cell, goal: Cell) -> "Maze":
-        """Return a copy with new start and goal cells."""
-        maze = self.copy()
-        maze.start, maze.goal = _cell(start), _cell(goal)
-        maze.__post_init__()
-        return maze
+    def copy(self, **changes: Any) -> "Maze":
+        """Return an independent copy with ``changes`` (``start``, ``goal``, ``openings``, ``meta``) applied and checked."""
+        fields = {"start": self.start, "goal": self.goal, "openings": self.openings, "meta": dict(self.meta)}
+        fields.update(changes)
+        return Maze(self.rows, self.cols, self.vertical_walls.copy(), self.horizontal_walls.copy(), **fields)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Maze):

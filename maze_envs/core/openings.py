@@ -316,10 +316,8 @@ def drop_decoys(puzzle: OpeningsPuzzle, rng: Seed = None) -> OpeningsPuzzle:
     rng = as_rng(rng)
     pair = tuple(lo.opening for lo in puzzle.labels if lo.is_connected)
     labels, _ = assign_labels(pair, [], rng)  # type: ignore[arg-type]
-    maze = puzzle.maze.copy()
-    maze.openings = tuple(lo.opening for lo in labels)
-    maze.__post_init__()
-    maze.meta = dict(maze.meta, decoys_dropped=True)
+    maze = puzzle.maze.copy(openings=tuple(lo.opening for lo in labels),
+                            meta=dict(puzzle.maze.meta, decoys_dropped=True))
     return replace(puzzle, maze=maze, labels=labels, decoys={})
 
 
@@ -399,12 +397,10 @@ def generate_openings(rows: int, cols: int, num_openings: int, seed: Seed = None
                 continue
         rejoin_orphans(maze, path[0], _decoy_mask(maze, decoys), rng)
         labels, regions = assign_labels(pair, decoys, rng)
-        maze.openings = tuple(lo.opening for lo in labels)
-        maze.__post_init__()
-        maze.start, maze.goal = path[0], path[-1]
-        maze.meta = {"algorithm": "dfs", "puzzle": "openings"}
+        meta = {"algorithm": "dfs", "puzzle": "openings"}
         if isinstance(seed, (int, np.integer)):
-            maze.meta["seed"] = int(seed)
+            meta["seed"] = int(seed)
+        maze = maze.copy(openings=tuple(lo.opening for lo in labels), start=path[0], goal=path[-1], meta=meta)
         puzzle = OpeningsPuzzle(maze, labels, path, regions)
         check = validate_openings(puzzle)
         if not check.pair_ok:

@@ -36,15 +36,6 @@ DIFFICULTIES: dict[str, tuple[int, int]] = {"easy": (3, 5), "medium": (6, 9), "h
 VARIANTS: dict[str, Placement] = {"var1_fixed_both": "corner", "var2_random_both": "random", "var3_far": "far"}
 
 
-def difficulty_of(rows: int, cols: int) -> str:
-    """Return the difficulty label of a ``rows x cols`` maze (by its larger side)."""
-    side = max(rows, cols)
-    for label, (_, high) in DIFFICULTIES.items():
-        if side <= high:
-            return label
-    return "hard"
-
-
 def task_stem(algo: str, difficulty: str, rows: int, cols: int, idx: int, variant: str) -> str:
     """Return the file stem of a task: ``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}``."""
     return f"{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}"

@@ -13,12 +13,12 @@ from typing import Any, Sequence
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, reject_unknown_arguments
 from maze_envs.core.maze import MOVES, Cell, Grid
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 
-from .layouts import LayoutLike, LayoutSource
+from .layouts import LayoutLike, LayoutSource, positive_int
 
 FREE, WALL, AGENT, GOAL, MASKED = 0, 1, 2, 3, 4
 RENDER_MODES = ("human", "rgb_array", "ansi")
@@ -70,8 +70,9 @@ class MazeEnvBase(gym.Env):
         placement: str = "corner", maze: LayoutLike | None = None, mazes_dir: str | os.PathLike | None = None,
         mazes_size: str | None = None, num_levels: int = 0, start_level: int = 0, goal_reward: float = 1.0,
         step_reward: float = 0.0, max_steps: int | None = None, render_mode: str | None = None,
-        cell_px: int = 16, pad: int = 1,
+        cell_px: int = 16, pad: int = 1, **unknown: Any,
     ) -> None:
+        reject_unknown_arguments(type(self).__name__, unknown)
         self.source = LayoutSource(rows, cols, algorithm, loops, placement, maze, mazes_dir, mazes_size,
                                    num_levels, start_level)
         self.goal_reward = _number("goal_reward", goal_reward)
@@ -79,15 +80,11 @@ class MazeEnvBase(gym.Env):
         rows_c, cols_c = self.source.cell_shape
         if max_steps is None:
             max_steps = 4 * rows_c * cols_c
-        if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
-            raise MazeConfigError(f"max_steps must be a positive integer or None, got {max_steps!r}")
-        self.max_steps = int(max_steps)
+        self.max_steps = positive_int("max_steps", max_steps)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise MazeConfigError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
-        if isinstance(cell_px, bool) or not isinstance(cell_px, int) or cell_px < 1:
-            raise MazeConfigError(f"cell_px must be a positive integer, got {cell_px!r}")
+        self.cell_px = positive_int("cell_px", cell_px)
         self.render_mode = render_mode
-        self.cell_px = cell_px
         self.shape = self.source.shape
         self._pad = pad
         self._stride = self.shape[1] + 2 * pad

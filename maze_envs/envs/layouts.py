@@ -16,14 +16,14 @@ import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
-from maze_envs.core.generate import GENERATORS, generate
+from maze_envs.core.generate import check_options, generate
 from maze_envs.core.maze import Grid, Maze, as_grid
 
-PLACEMENTS = ("corner", "random", "far")
 LayoutLike = Maze | Grid | str | os.PathLike
 
 
-def _positive_int(name: str, value: Any) -> int:
+def positive_int(name: str, value: Any) -> int:
+    """Return ``value`` as an int; raise ``MazeConfigError`` naming ``name`` unless it is an integer >= 1."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
         raise MazeConfigError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
@@ -84,14 +84,11 @@ class LayoutSource:
     _levels: dict[int, Grid] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.rows = _positive_int("rows", self.rows)
-        self.cols = _positive_int("cols", self.cols)
-        if self.algorithm not in GENERATORS:
-            raise MazeConfigError(f"unknown algorithm {self.algorithm!r}; choose one of {', '.join(GENERATORS)}")
+        self.rows = positive_int("rows", self.rows)
+        self.cols = positive_int("cols", self.cols)
+        check_options(self.algorithm, self.placement)
         if isinstance(self.loops, bool) or not isinstance(self.loops, (int, float)) or not 0 <= self.loops <= 1:
             raise MazeConfigError(f"loops must be a number in [0, 1], got {self.loops!r}")
-        if self.placement not in PLACEMENTS:
-            raise MazeConfigError(f"unknown placement {self.placement!r}; choose one of {', '.join(PLACEMENTS)}")
         self.num_levels = _non_negative_int("num_levels", self.num_levels)
         self.start_level = _non_negative_int("start_level", self.start_level)
         if self.maze is not None:

@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, reject_unknown_arguments
 from maze_envs.core.openings import LABELS, OpeningsPuzzle, generate_openings
 from maze_envs.core.openings_dataset import OpeningsDatasetConfig, puzzle_input, sample_sizes
 from maze_envs.core.openings_render import OpeningsStyle, render_openings
@@ -98,7 +98,8 @@ class OpeningsEnv(gym.Env):
     def __init__(self, question: str = "pair", rows: int | tuple[int, int] = (8, 20),
                  cols: int | tuple[int, int] = (8, 20), openings: int | tuple[int, int] = (3, 6),
                  opposite_sides: bool = False, balance: bool = True, cell_size: int = 32, wall_width: int = 5,
-                 margin: int = 8, label_padding: int = 20, render_mode: str | None = None):
+                 margin: int = 8, label_padding: int = 20, render_mode: str | None = None, **unknown: Any):
+        reject_unknown_arguments(type(self).__name__, unknown)
         if question not in QUESTION_FORMS:
             raise MazeConfigError(f"question: unknown form {question!r}; choose from {', '.join(QUESTION_FORMS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

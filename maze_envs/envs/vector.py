@@ -21,6 +21,7 @@ from maze_envs.core.maze import Grid
 
 from .base import AGENT, FREE, GOAL, MASKED, WALL, flat_path_length, layout_codes
 from .batch_dfs import FAST_PLACEMENTS, batch_dfs
+from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
 from .visibility import line_table
@@ -36,8 +37,7 @@ class _BatchedMazes(VectorEnv):
     template: MazeEnv | PartialObsMazeEnv
 
     def _setup(self, num_envs: int, max_episode_steps: int | None, kwargs: dict[str, Any]) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise MazeConfigError(f"num_envs must be a positive integer, got {num_envs!r}")
+        num_envs = positive_int("num_envs", num_envs)
         if kwargs.get("render_mode") is not None:
             raise MazeConfigError("the native vector env does not render; use vectorization_mode='sync' to render")
         self.template = self._single_class(**kwargs)
@@ -120,8 +120,7 @@ class _BatchedMazes(VectorEnv):
         codes = np.pad(layout_codes(grid), p, constant_values=WALL).ravel()
         self._codes[i] = codes
         self._free[i] = codes != WALL
-        start = (grid.start[0] + p) * self._stride + grid.start[1] + p
-        goal = (grid.goal[0] + p) * self._stride + grid.goal[1] + p
+        start, goal = self.template._flat(grid.start), self.template._flat(grid.goal)
         self._pos[i] = start
         self._goal[i] = goal
         self._optimal[i] = flat_path_length(self._free[i].tolist(), self.template._deltas, start, goal)
@@ -243,7 +242,10 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
         self._table = line_table(self.k)
         self._offsets = t._window_offsets
         self._seen = np.zeros_like(self._free)
+        self._seen_flat = self._seen.reshape(-1)
         self._explored = np.full_like(self._codes, MASKED)
+        self._explored_flat = self._explored.reshape(-1)
+        self._codes_flat = self._codes.reshape(-1)
         self._no_explore = np.zeros(num_envs, dtype=np.int64)
         self._revealed = np.zeros(num_envs, dtype=np.int64)
         self._moved = np.zeros(num_envs, dtype=np.int64)
@@ -260,19 +262,18 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
     def _look(self, envs: np.ndarray) -> np.ndarray:
         """Compute the windows of ``envs``, mark what they show as seen; return which showed new blocks."""
         table = self._table
-        idx = self._pos[envs, None] + self._offsets[None, :]
-        codes = self._codes[envs[:, None], idx]
-        blocked = (codes == WALL)[:, table.between].any(axis=-1)
-        shown = idx[:, table.targets]
-        visible = ~blocked
+        flat = (self._row_base[envs] + self._pos[envs])[:, None] + self._offsets[None, :]
+        codes = self._codes_flat[flat]
+        visible = ~(codes == WALL)[:, table.between].any(axis=-1)
+        shown = flat[:, table.targets]
+        shown_codes = codes[:, table.targets]
         window = np.full(codes.shape, MASKED, dtype=np.uint8)
-        window[:, table.targets] = np.where(visible, codes[:, table.targets], MASKED)
+        window[:, table.targets] = np.where(visible, shown_codes, MASKED)
         window[:, window.shape[1] // 2] = AGENT
         self._window[envs] = window
-        rows = envs[:, None]
-        new = visible & ~self._seen[rows, shown]
-        self._seen[rows, shown] |= visible
-        self._explored[rows, shown] = np.where(visible, codes[:, table.targets], self._explored[rows, shown])
+        new = visible & ~self._seen_flat[shown]
+        self._seen_flat[shown] |= visible
+        self._explored_flat[shown] = np.where(visible, shown_codes, self._explored_flat[shown])
         self._revealed[envs] += new.sum(axis=1)
         return new.any(axis=1)
 

@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core import render as colours
+from maze_envs.core.maze import MOVES
 from maze_envs.core.render import Symbols, upscale
 
 from .base import AGENT, FREE, GOAL, MASKED, WALL
@@ -121,7 +122,7 @@ def codes_to_adjacency(codes: np.ndarray) -> str:
         lines.append(f"{name}: " + (f"({where[0][0]}, {where[0][1]})" if len(where) else "not visible"))
     lines.append("open blocks (row, col) -> open neighbours:")
     for r, c in np.argwhere(open_).tolist():
-        nbrs = [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+        nbrs = [(r + dr, c + dc) for dr, dc in MOVES
                 if 0 <= r + dr < h and 0 <= c + dc < w and open_[r + dr, c + dc]]
         lines.append(f"({r}, {c}) -> " + (" ".join(f"({a}, {b})" for a, b in nbrs) or "none"))
     return "\n".join(lines)

@@ -13,7 +13,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.envs.layouts import positive_int
 
 from .window import Window
 
@@ -48,11 +48,9 @@ class PlaySession:
     def __init__(self, env: gym.Env, seed: int | None = None, fps: int = 60, title: str = "maze-envs play") -> None:
         if env.render_mode != "rgb_array":
             raise ValueError("PlaySession needs an env made with render_mode='rgb_array'")
-        if isinstance(fps, bool) or not isinstance(fps, int) or fps < 1:
-            raise MazeConfigError(f"fps must be a positive integer, got {fps!r}")
         self.env = env
         self.seed = seed
-        self.fps = fps
+        self.fps = positive_int("fps", fps)
         self.window = Window(title, status_px=28)
         self.keys = key_bindings()
         self.show_path = False

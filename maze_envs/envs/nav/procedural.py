@@ -113,7 +113,7 @@ def _edges(n_blocks: int, cell: float, wall: float) -> np.ndarray:
 
 def layout_maze(maze: Maze, params: SceneParams, rng: np.random.Generator) -> SceneLayout:
     """Return the metric layout of ``maze`` with landmarks placed in dead-end cells (never the start)."""
-    blocks = maze.to_blocks().copy()
+    blocks = maze.to_blocks()
     blocks[0, :] = blocks[-1, :] = blocks[:, 0] = blocks[:, -1] = 1
     layout = SceneLayout(maze, blocks, _edges(blocks.shape[1], params.cell_metres, params.wall_metres),
                          _edges(blocks.shape[0], params.cell_metres, params.wall_metres), params)
