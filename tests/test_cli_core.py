@@ -118,3 +118,16 @@ def test_demo_skips_a_step_whose_extra_is_missing(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "maze_envs.envs.nav.demo: skipped" in result.stdout and "maze-envs[nav]" in result.stdout
     assert "pixel eval:" in result.stdout
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["judge", "--task", "maze", "--input-dir", "{d}", "--tasks", "{d}", "--local-policy", "oracle",
+      "--output-dir", "{blocked}"], "--output-dir"),
+    (["eval-image", "--input_dir", "{d}", "--solution_dir", "{d}", "--output_dir", "{blocked}"], "--output_dir"),
+])
+def test_uncreatable_output_directory_is_a_one_line_error_naming_the_flag(tmp_path, args, flag):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = _cli(*[a.format(d=tmp_path, blocked=blocker / "out") for a in args])
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{flag} {blocker / 'out'}: cannot create it" in result.stderr

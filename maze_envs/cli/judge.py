@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
 
 from .model_flags import add_model_flags, model_client
@@ -59,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise MazeConfigError(f"--workers must be at least 1, got {args.workers}")
+    ensure_directory(args.output_dir, "--output-dir")
     task, items, unmatched = _items(args)
     if args.pixel_results and args.task != "maze":
         raise MazeConfigError("--pixel-results applies to --task maze only")

@@ -34,3 +34,18 @@ def atomic_write(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def ensure_directory(path: str | os.PathLike, flag: str) -> Path:
+    """Return ``path`` as a ``Path`` after creating it (and its parents) if needed.
+
+    Raises ``MazeConfigError`` naming ``flag`` and the path when it cannot be created.
+    """
+    from .errors import MazeConfigError
+
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MazeConfigError(f"{flag} {path}: cannot create it: {exc.strerror or exc}") from exc
+    return path
