@@ -29,7 +29,7 @@ def _check_size(rows: int, cols: int) -> None:
         raise MazeConfigError(f"maze size must be at least 1x1, got rows={rows}, cols={cols}")
 
 
-def _lattice_neighbours(rows: int, cols: int) -> np.ndarray:
+def lattice_neighbours(rows: int, cols: int) -> np.ndarray:
     """Return an ``(N, 4)`` table of the up/right/down/left neighbour indices, ``-1`` off the lattice."""
     idx = np.arange(rows * cols).reshape(rows, cols)
     table = np.full((rows, cols, 4), -1, dtype=np.int64)
@@ -60,7 +60,7 @@ def _from_parents(rows: int, cols: int, parent: np.ndarray) -> Maze:
 def dfs(rows: int, cols: int, rng: np.random.Generator, start: Cell = (0, 0)) -> Maze:
     """Return a recursive-backtracker maze (iterative, grown from ``start``, (0, 0) by default)."""
     n = rows * cols
-    order = rng.permuted(_lattice_neighbours(rows, cols), axis=1).ravel().tolist()
+    order = rng.permuted(lattice_neighbours(rows, cols), axis=1).ravel().tolist()
     parent = [-1] * n
     tried = [0] * n
     # The extra last slot is what the table's -1 (off the lattice) reads: always "visited".
@@ -90,7 +90,7 @@ def dfs(rows: int, cols: int, rng: np.random.Generator, start: Cell = (0, 0)) ->
 def wilson(rows: int, cols: int, rng: np.random.Generator) -> Maze:
     """Return a uniform spanning tree maze (Wilson's loop-erased random walks)."""
     n = rows * cols
-    table = _lattice_neighbours(rows, cols)
+    table = lattice_neighbours(rows, cols)
     # A lazy walk (a move off the lattice stays put) has the same loop erasure as the plain walk.
     lazy = np.where(table >= 0, table, np.arange(n)[:, None]).ravel().tolist()
     in_tree = bytearray(n)
@@ -123,7 +123,7 @@ def wilson(rows: int, cols: int, rng: np.random.Generator) -> Maze:
 def prim(rows: int, cols: int, rng: np.random.Generator, start: Cell = (0, 0)) -> Maze:
     """Return a randomized-Prim maze grown from ``start``: each step joins a random frontier cell."""
     n = rows * cols
-    table = _lattice_neighbours(rows, cols).ravel().tolist()
+    table = lattice_neighbours(rows, cols).ravel().tolist()
     # 0 unseen, 1 frontier, 2 in maze; the extra last slot is what the table's -1 (off the lattice) reads.
     state = bytearray(n + 1)
     state[n] = 3

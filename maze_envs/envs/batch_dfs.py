@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from maze_envs.core.generate import _lattice_neighbours
+from maze_envs.core.generate import lattice_neighbours
 
 FAST_PLACEMENTS = ("corner", "random")
 
@@ -40,7 +40,7 @@ def batch_dfs(rows: int, cols: int, rngs: Sequence[np.random.Generator], placeme
         raise ValueError(f"batch_dfs supports placements {FAST_PLACEMENTS}, got {placement!r}")
     n = rows * cols
     b = len(rngs)
-    table = _lattice_neighbours(rows, cols)
+    table = lattice_neighbours(rows, cols)
     order = np.empty((b, n, 4), dtype=np.int64)
     ends = np.zeros((b, 2), dtype=np.int64)
     ends[:, 1] = n - 1
