@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.progress import progress
 from maze_envs.core.render import PixelGeometry
@@ -85,8 +86,7 @@ def score_job(job: Job) -> dict[str, Any]:
 
 def setup_logging(kind: Kind, log_dir: str | os.PathLike = "evaluation_logs") -> Path:
     """Send this package's log to ``<log_dir>/<maze_vis|maze_video_vis>_evaluation_<timestamp>.log``; return the file."""
-    folder = Path(log_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = ensure_directory(log_dir, "--log_dir")
     path = folder / f"{LOG_NAMES[kind]}_{time.strftime('%Y%m%d_%H%M%S')}.log"
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))

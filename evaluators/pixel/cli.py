@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError
 
 from .batch import BatchConfig, Kind, evaluate_batch, setup_logging
@@ -96,10 +95,7 @@ def run(args: argparse.Namespace, kind: Kind) -> int:
     _check(args)
     model = args.model_name
     folder = "image_results" if kind == "image" else "video_results"
-    output_dir = ensure_directory(
-        args.output_dir or f"../evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}",
-        "--output_dir")
-    ensure_directory(args.log_dir, "--log_dir")
+    output_dir = Path(args.output_dir or f"../evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}")
     log_path = setup_logging(kind, args.log_dir)
     single = Path(args.single) if args.single else None
     if single is not None and not single.is_file():

@@ -16,6 +16,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.formats import read_json, write_json_atomic
 
 ROUND_PATTERN = re.compile(r"(?:^|_)(round\d+)$")
@@ -166,8 +167,7 @@ class RunOutputs:
 
     def __init__(self, output_dir: str | Path, *, model_name: str, config: dict[str, Any], round_name: str = "",
                  per_file_results: bool = False, resume: bool = False):
-        self.dir = Path(output_dir)
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self.dir = ensure_directory(output_dir, "--output_dir")
         self.model_name = model_name
         self.config = config
         self.suffix = f"_{round_name}" if round_name else ""
