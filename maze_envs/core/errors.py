@@ -38,5 +38,14 @@ def reject_unknown_arguments(owner: str, unknown: Mapping[str, Any]) -> None:
         raise MazeConfigError(f"{owner} got unknown argument(s) {names}; see help({owner}) for the arguments")
 
 
-class MissingExtraError(MazeEnvsError, ImportError):
+class FatalRunError(MazeEnvsError):
+    """An error that stops a whole run rather than failing one item (a rejected key, an unreachable endpoint, a
+    missing extra, a locked output directory): the run keeps what it finished and the CLI prints one line."""
+
+
+class RunLockedError(FatalRunError):
+    """Another live process holds the lock on a run's output directory; the message names the holder."""
+
+
+class MissingExtraError(FatalRunError, ImportError):
     """An optional dependency is not installed; the message names the extra that provides it."""

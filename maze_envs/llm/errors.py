@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from maze_envs.core.errors import MazeEnvsError
+from maze_envs.core.errors import FatalRunError, MazeEnvsError
 
 
 class LLMError(MazeEnvsError):
     """A chat request failed (bad request, retries exhausted, malformed reply)."""
 
 
-class LLMConnectionError(LLMError):
+class LLMConnectionError(LLMError, FatalRunError):
     """The endpoint could not be reached or kept timing out."""
 
 
-class LLMAuthError(LLMError):
+class LLMAuthError(LLMError, FatalRunError):
     """The endpoint rejected the API key (HTTP 401/403)."""
 
 
