@@ -121,13 +121,17 @@ def test_demo_skips_a_step_whose_extra_is_missing(tmp_path):
 
 
 @pytest.mark.parametrize("args, flag", [
-    (["judge", "--task", "maze", "--input-dir", "{d}", "--tasks", "{d}", "--local-policy", "oracle",
+    (["judge", "--task", "maze", "--input-dir", "{d}/tasks", "--tasks", "{d}/tasks", "--local-policy", "oracle",
       "--output-dir", "{blocked}"], "--output-dir"),
-    (["eval-image", "--input_dir", "{d}", "--solution_dir", "{d}", "--output_dir", "{blocked}"], "--output_dir"),
+    (["eval-image", "--input_dir", "{d}/tasks", "--solution_dir", "{d}/tasks", "--output_dir", "{blocked}"],
+     "--output-dir"),
 ])
 def test_uncreatable_output_directory_is_a_one_line_error_naming_the_flag(tmp_path, args, flag):
     blocker = tmp_path / "file"
     blocker.write_text("x")
+    assert _cli("generate", "tasks", "--algos", "dfs", "--difficulties", "easy", "--count", "1",
+                "--out", str(tmp_path / "tasks")).returncode == 0
     result = _cli(*[a.format(d=tmp_path, blocked=blocker / "out") for a in args])
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert f"{flag} {blocker / 'out'}: cannot create it" in result.stderr
+    assert f"{flag}: {blocker / 'out'}: cannot create it" in result.stderr
+    assert result.stderr.strip().count("\n") == 0

@@ -8,7 +8,7 @@ import sys
 from typing import Sequence
 
 from maze_envs import __version__
-from maze_envs.core.errors import MazeEnvsError
+from maze_envs.core.errors import MazeEnvsError, message_for_flags
 
 # Each module defines ``register(subparsers)``, adding one subcommand whose default ``func(args)`` runs it.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -51,17 +51,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _flags(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
+    """Return the flags of subcommand ``command``: parameter (dest) -> its first spelling."""
+    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {a.dest: a.option_strings[0] for a in subcommands.choices[command]._actions if a.option_strings}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the process exit status (errors print one line to stderr)."""
+    """Run the command line; return the process exit status (errors print one line to stderr, naming the flag
+    at fault; Ctrl-C stops with status 130 after what is done is written)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version or a flag error, already printed
+        return int(exc.code or 0)
     try:
         return int(args.func(args) or 0)
     except (MazeEnvsError, OSError) as exc:
-        print(f"maze-envs {args.command}: error: {exc}", file=sys.stderr)
+        print(f"maze-envs {args.command}: error: {message_for_flags(exc, _flags(parser, args.command))}",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"maze-envs {args.command}: interrupted", file=sys.stderr)
+        print(f"maze-envs {args.command}: interrupted (what was done is written; rerun with --resume to continue)",
+              file=sys.stderr)
         return 130
 
 

@@ -28,7 +28,25 @@ class MazeFormatError(MazeEnvsError, ValueError):
 
 
 class MazeConfigError(MazeEnvsError, ValueError):
-    """An argument, option or flag has an invalid value; the message names it."""
+    """An argument, option or flag has an invalid value; the message names it.
+
+    ``parameter`` (optional) is the library parameter at fault; the message then starts with it, and the
+    command line shows the flag that sets it instead.
+    """
+
+    def __init__(self, message: str, *, parameter: str | None = None):
+        self.parameter = parameter
+        super().__init__(f"{parameter}: {message}" if parameter else message)
+
+
+def message_for_flags(exc: BaseException, flags: Mapping[str, str]) -> str:
+    """Return the one-line message of ``exc``, naming the flag that sets its parameter (``flags`` maps parameter
+    names to flags) where it is a ``MazeConfigError`` about one."""
+    parameter = getattr(exc, "parameter", None)
+    message = str(exc)
+    if parameter in flags and message.startswith(f"{parameter}: "):
+        return f"{flags[parameter]}: {message[len(parameter) + 2:]}"
+    return message
 
 
 def reject_unknown_arguments(owner: str, unknown: Mapping[str, Any]) -> None:
