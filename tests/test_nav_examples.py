@@ -18,7 +18,7 @@ def test_nav_render_server_example(tmp_path):
 def test_demo_step(tmp_path):
     from PIL import Image
 
-    from maze_envs.envs.nav.demo import demo_step
+    from maze_envs.nav.demo import demo_step
 
     summary = demo_step(tmp_path, 0)
     assert summary.startswith("nav: scene maze_000")

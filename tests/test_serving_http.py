@@ -1,4 +1,4 @@
-"""The shared loopback HTTP plumbing (maze_envs.serving) with a real server and the real requests client."""
+"""The shared loopback HTTP plumbing (maze_envs.serving.http) with a real server and the real requests client."""
 
 import socket
 
@@ -6,7 +6,7 @@ import pytest
 import requests
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.serving import BodyError, DaemonHTTPServer, JSONHandler, bind
+from maze_envs.serving.http import BodyError, DaemonHTTPServer, JSONHandler, bind
 
 
 class EchoHandler(JSONHandler):

@@ -14,7 +14,7 @@ DEMO_STEPS: tuple[str, ...] = (
     "agents.openings_demo",
     "agents.demo",
     "evaluators.judge.demo",
-    "maze_envs.envs.nav.demo",
+    "maze_envs.nav.demo",
     "evaluators.pixel.demo",
 )
 

@@ -33,7 +33,7 @@ def register_target(targets: argparse._SubParsersAction) -> None:
 
 
 def _run_generate(args: argparse.Namespace) -> int:
-    from maze_envs.envs.nav.procedural import SceneParams, generate_nav_scenes
+    from maze_envs.nav.procedural import SceneParams, generate_nav_scenes
 
     params = SceneParams(args.cell_metres, args.wall_metres, args.wall_height, args.surfel_spacing,
                          args.pixel_metres, args.landmarks, args.trajectories)
@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from maze_envs.envs.nav.server import make_server
+    from maze_envs.serving.render import make_server
 
     server = make_server(args.scenes_root, args.host, args.port, args.backend, args.render_scale)
     print(f"serving {args.scenes_root} with the {server.service.backend} backend at {server.url}/render_gs",

@@ -1,5 +1,5 @@
 """Loopback HTTP plumbing shared by the local model server (``maze_envs.llm``) and the render server
-(``maze_envs.envs.nav``): stdlib ``http.server`` only, imports nothing of ours but ``maze_envs.core``.
+(``maze_envs.serving.render``): stdlib ``http.server`` only, imports nothing of ours but ``maze_envs.core``.
 
 ``bind`` creates a ``DaemonHTTPServer`` (threaded, daemon request threads), turning a bad port or a
 failed bind into ``MazeConfigError`` naming ``HOST:PORT``; ``start``/``stop`` serve it in a daemon thread
