@@ -116,7 +116,7 @@ def test_demo_skips_a_step_whose_extra_is_missing(tmp_path):
               f"sys.exit(main(['demo', '--out', {str(tmp_path)!r}]))\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
-    assert "maze_envs.nav.demo: skipped" in result.stdout and "maze-envs[nav]" in result.stdout
+    assert "nav: skipped" in result.stdout and "maze-envs[nav]" in result.stdout
     assert "pixel eval:" in result.stdout
 
 

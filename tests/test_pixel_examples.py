@@ -17,8 +17,8 @@ def test_pixel_eval_synthetic_example(tmp_path):
 
 
 def test_pixel_demo_step(tmp_path):
-    from evaluators.pixel.demo import demo_step
+    from maze_envs.cli.demo_steps import pixel_eval_step
 
-    line = demo_step(tmp_path, 0)
+    line = pixel_eval_step(tmp_path, 0)
     assert line.startswith("pixel eval: scored 4 images") and "4 videos" in line
     assert list((tmp_path / "pixel_eval/video_evaluation_results/synthetic").glob("*_round1_latest.json"))

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from typing import Sequence
 
+from evaluators.pixel import cli as pixel_cli
 from maze_envs import __version__
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
 
-# Each module defines ``register(subparsers)``, adding one subcommand whose default ``func(args)`` runs it.
-COMMAND_MODULES: tuple[str, ...] = (
-    "maze_envs.cli.demo",
-    "maze_envs.cli.generate",
-    "maze_envs.cli.serve_model",
-    "maze_envs.cli.judge",
-    "maze_envs.cli.play",
-    "maze_envs.cli.nav",
-    "evaluators.pixel.cli",
-)
+from . import demo, generate, judge, nav, play, serve_model
+
+# Each module defines ``register(subparsers)``, adding its subcommands, each with a default ``func(args)`` that runs it.
+COMMAND_MODULES = (demo, generate, serve_model, judge, play, nav, pixel_cli)
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -46,8 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    for module in COMMAND_MODULES:
+        module.register(sub)
     return parser
 
 
