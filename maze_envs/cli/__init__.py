@@ -45,10 +45,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _flags(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
-    """Return the flags of subcommand ``command``: parameter (dest) -> its first spelling."""
-    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return {a.dest: a.option_strings[0] for a in subcommands.choices[command]._actions if a.option_strings}
+def _flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    """Return the flags of the (sub)command ``args`` was parsed with, down to its target (``generate
+    nav-scenes``): parameter (dest) -> its first spelling."""
+    flags = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None))
+            if chosen is not None:
+                flags.update(_flags(chosen, args))
+        elif action.option_strings:
+            flags[action.dest] = action.option_strings[0]
+    return flags
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (MazeEnvsError, OSError) as exc:
-        print(f"maze-envs {args.command}: error: {message_for_flags(exc, _flags(parser, args.command))}",
+        print(f"maze-envs {args.command}: error: {message_for_flags(exc, _flags(parser, args))}",
               file=sys.stderr)
         return 2
     except KeyboardInterrupt:

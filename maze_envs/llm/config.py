@@ -65,11 +65,14 @@ class ModelConfig:
     def validated(self) -> "ModelConfig":
         """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
         if not self.model:
-            raise MazeConfigError("--model is required (or MAZE_ENVS_MODEL, or 'model' in the config file)")
+            raise MazeConfigError("required (or MAZE_ENVS_MODEL, or 'model' in the config file)",
+                                  parameter="model")
         if self.provider not in PROVIDERS:
-            raise MazeConfigError(f"--provider: unknown provider {self.provider!r}; choose from {', '.join(PROVIDERS)}")
+            raise MazeConfigError(f"unknown provider {self.provider!r}; choose from {', '.join(PROVIDERS)}",
+                                  parameter="provider")
         if self.provider == "azure" and not self.base_url:
-            raise MazeConfigError("--base-url (the Azure resource endpoint) is required with --provider azure")
+            raise MazeConfigError("the Azure resource endpoint is required with provider 'azure'",
+                                  parameter="base_url")
         if self.video_mode not in ("frames", "native"):
             raise MazeConfigError(f"video_mode must be 'frames' or 'native', got {self.video_mode!r}")
         for name in ("timeout", "backoff_base", "backoff_max"):

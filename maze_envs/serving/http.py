@@ -101,16 +101,16 @@ class JSONHandler(BaseHTTPRequestHandler):
 
 
 def check_port(port: Any) -> int:
-    """Return ``port`` when it is an int in 0-65535 (0 = a free port); raise ``MazeConfigError`` naming ``--port``."""
+    """Return ``port`` when it is an int in 0-65535 (0 = a free port); raise ``MazeConfigError`` naming ``port``."""
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise MazeConfigError(f"--port must be 0-65535, got {port!r}")
+        raise MazeConfigError(f"must be 0-65535, got {port!r}", parameter="port")
     return port
 
 
 def bind(server_cls: Callable[..., S], host: str, port: int, *args: Any, verb: str = "listen") -> S:
     """Return ``server_cls((host, port), *args)``, bound but not yet serving.
 
-    Raises ``MazeConfigError``: naming ``--port`` when the port is out of range, or saying
+    Raises ``MazeConfigError``: naming ``port`` when the port is out of range, or saying
     ``cannot <verb> on HOST:PORT`` and why when the address cannot be bound.
     """
     check_port(port)

@@ -112,8 +112,8 @@ class VideoParams:
 
     def __post_init__(self) -> None:
         if self.extraction_method not in EXTRACTION_METHODS:
-            raise MazeConfigError(f"--extraction_method: unknown method {self.extraction_method!r}; "
-                                  f"choose from {', '.join(EXTRACTION_METHODS)}")
+            raise MazeConfigError(f"unknown method {self.extraction_method!r}; "
+                                  f"choose from {', '.join(EXTRACTION_METHODS)}", parameter="extraction_method")
 
 
 @dataclass
