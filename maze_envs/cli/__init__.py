@@ -1,4 +1,8 @@
-"""The ``maze-envs`` command line: each subcommand lives in its own module and only parses flags."""
+"""The ``maze-envs`` command line: each subcommand lives in its own module and only parses flags.
+
+Besides them, ``model_flags`` holds the flags of the commands that talk to a chat model, and ``demo_steps``
+the steps of ``maze-envs demo``.
+"""
 
 from __future__ import annotations
 
