@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import Sequence
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.runs.flags import add_run_flags, run_options
@@ -130,16 +128,3 @@ def register(sub: argparse._SubParsersAction) -> None:
         add_arguments(parser, kind)
         parser.set_defaults(func=lambda args, kind=kind: run(args, kind))
 
-
-def main_image(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m evaluators.pixel.image`` (the same as ``maze-envs eval-image``); return the exit status."""
-    from maze_envs.cli import main
-
-    return main(["eval-image", *(sys.argv[1:] if argv is None else argv)])
-
-
-def main_video(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m evaluators.pixel.video`` (the same as ``maze-envs eval-video``); return the exit status."""
-    from maze_envs.cli import main
-
-    return main(["eval-video", *(sys.argv[1:] if argv is None else argv)])

@@ -1,7 +1,7 @@
-"""``python -m evaluators.pixel.image``: the same flags as ``maze-envs eval-image``."""
+"""``python -m evaluators.pixel.image``: the same as ``maze-envs eval-image``."""
 
 import sys
 
-from ..cli import main_image
+from maze_envs.cli import main
 
-sys.exit(main_image())
+sys.exit(main(["eval-image", *sys.argv[1:]]))

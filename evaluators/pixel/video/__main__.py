@@ -1,7 +1,7 @@
-"""``python -m evaluators.pixel.video``: the same flags as ``maze-envs eval-video``."""
+"""``python -m evaluators.pixel.video``: the same as ``maze-envs eval-video``."""
 
 import sys
 
-from ..cli import main_video
+from maze_envs.cli import main
 
-sys.exit(main_video())
+sys.exit(main(["eval-video", *sys.argv[1:]]))
