@@ -86,9 +86,11 @@ def grid_agents_step(out_dir: Path, seed: int) -> str:
     summary = []
     for name, env, agent in agents:
         results = [run_episode(env, agent, seed + i, hide=("position", "goal")) for i in range(AGENT_SEEDS)]
+        reach = getattr(env.action_space, "nvec", [4, 1])[-1]
+        stride = f"; one action moves up to {reach} blocks" if reach > 1 else ""
         for i, r in enumerate(results):
             print(f"  {name:<8} {env.spec.id:<19} seed {seed + i}: {'goal' if r.success else 'failed'} in "
-                  f"{r.steps} steps (optimal {r.info['optimal_length']} moves)")
+                  f"{r.steps} actions (shortest path {r.info['optimal_length']} block moves{stride})")
         summary.append(f"{name} {sum(r.success for r in results)}/{AGENT_SEEDS}")
     return "envs: 10x10 mazes, goals reached: " + ", ".join(summary)
 

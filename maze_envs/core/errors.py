@@ -44,6 +44,8 @@ def message_for_flags(exc: BaseException, flags: Mapping[str, str]) -> str:
     names to flags) where it is a ``MazeConfigError`` about one."""
     parameter = getattr(exc, "parameter", None)
     message = str(exc)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        message = f"{exc.filename}: {exc.strerror or message}"
     if parameter in flags and message.startswith(f"{parameter}: "):
         return f"{flags[parameter]}: {message[len(parameter) + 2:]}"
     return message
