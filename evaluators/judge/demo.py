@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.render import render_text
 from maze_envs.core.solve import validate_path
 from maze_envs.core.tasks import generate_tasks, task_specs

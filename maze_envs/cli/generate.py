@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from maze_envs.core.generate import GENERATORS, PLACEMENTS
+from maze_envs.core.generators import GENERATORS, PLACEMENTS
 from maze_envs.core.progress import progress
 from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .formats import load_layout, mazebench_files
-from .generate import generate
+from .generators import generate
 from .render import render_text, solution_blocks
 from .solve import shortest_path
 from .tasks import generate_tasks, generate_text_mazes, task_specs

@@ -20,7 +20,7 @@ from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 
 from .base import AGENT, FREE, GOAL, MASKED, WALL, flat_path_length, layout_codes
-from .batch_dfs import FAST_PLACEMENTS, batch_dfs
+from maze_envs.core.batch_dfs import FAST_PLACEMENTS, batch_dfs
 from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
