@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.maze import MOVES, Cell
-from maze_envs.envs.base import AGENT, GOAL, MASKED, WALL
+from maze_envs.envs.rules import AGENT, GOAL, MASKED, WALL
 
 from .base import action_along
 
