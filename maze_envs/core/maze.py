@@ -19,8 +19,18 @@ Cell = tuple[int, int]
 Side = Literal["top", "right", "bottom", "left"]
 SIDES: tuple[Side, ...] = ("top", "right", "bottom", "left")
 
-# Moves in action order: up, right, down, left.
+# The move table, in action order (action i moves by MOVES[i]): its names and keyboard letters (WASD).
 MOVES: tuple[Cell, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
+MOVE_NAMES: tuple[str, ...] = ("up", "right", "down", "left")
+MOVE_KEYS: tuple[str, ...] = ("w", "d", "s", "a")
+
+
+def move_index(a: Cell, b: Cell) -> int:
+    """Return the action (index into ``MOVES``) that leads from ``a`` to the 4-adjacent ``b``; ValueError otherwise."""
+    step = (b[0] - a[0], b[1] - a[1])
+    if step not in MOVES:
+        raise ValueError(f"{a} and {b} are not 4-adjacent")
+    return MOVES.index(step)
 
 
 @dataclass(frozen=True, order=True)
