@@ -42,8 +42,8 @@ class Board:
         object.__setattr__(self, "size", (self.shape[0] + 2 * self.pad) * stride)
         object.__setattr__(self, "deltas", tuple(dr * stride + dc for dr, dc in MOVES))
 
-    def index(self, block: Cell) -> int:
-        """Return the flat index of layout block ``block``."""
+    def index(self, block: Cell) -> Any:
+        """Return the flat index of layout block ``block`` (a ``(row, col)`` pair of ints, or of arrays giving an array)."""
         return (block[0] + self.pad) * self.stride + block[1] + self.pad
 
     def block(self, index: Any) -> tuple[Any, Any]:
