@@ -6,10 +6,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from maze_envs.core import MazeFormatError, generate, shortest_path, validate_path
+from maze_envs.core.explore import explore_route
 from maze_envs.core.maze import Grid, as_grid
 from maze_envs.core.render import Symbols, render_text, solution_blocks
-from maze_envs.core.textmaze import (exploration_target, find_text_grid, format_path, move_between, next_move,
-                                     parse_move, parse_path, parse_text_maze, plan_path)
+from maze_envs.core.textmaze import (find_text_grid, format_path, move_between, next_move, parse_move, parse_path,
+                                     parse_text_maze, plan_path)
 
 
 @settings(max_examples=25, deadline=None)
@@ -63,9 +64,10 @@ def test_move_toward_a_visible_goal_and_exploration_when_the_goal_is_hidden():
     visible[max(0, agent[0] - 2):agent[0] + 3, max(0, agent[1] - 2):agent[1] + 3] = True
     partial = parse_text_maze(render_text(maze, agent=agent, visible=visible))
     assert partial.partial and partial.goal is None
-    target = exploration_target(partial)
-    assert target is not None and partial.known[target] and partial.blocks[target] == 0
+    route = explore_route(partial.known, partial.blocks == 0, partial.position)
+    assert route[0] == agent and partial.known[route[-1]] and partial.blocks[route[-1]] == 0
     move = next_move(partial)
+    assert move == move_between(route[0], route[1])
     step = {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}[move]
     assert grid.is_free((agent[0] + step[0], agent[1] + step[1]))
 

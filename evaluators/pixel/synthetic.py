@@ -18,7 +18,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from maze_envs.core.generate import as_rng
+from maze_envs.core.generators import as_rng
 from maze_envs.core.maze import MOVES, Cell, Maze
 from maze_envs.core.render import FREE, PATH, START, ImageStyle, PixelGeometry, render_task
 from maze_envs.core.solve import shortest_path

@@ -22,7 +22,7 @@ from evaluators.pixel.image import ImageParams
 from evaluators.pixel.synthetic import write_synthetic_dataset
 from evaluators.pixel.video import VideoParams
 from maze_envs.core.formats import load_layout, mazebench_files, read_jsonl
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.openings import connected_labels
 from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record, write_openings_dataset
 from maze_envs.core.render import ImageStyle, render_text, solution_blocks

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from maze_envs.core.generate import GENERATORS
+from maze_envs.core.generators import GENERATORS
 from maze_envs.core.progress import progress
 
 

@@ -273,7 +273,7 @@ def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Ma
     nonce = doc.get("nonce", 0)
     if not isinstance(nonce, int):
         raise MazeFormatError(f"expected an integer, got {nonce!r}", source=source, field="nonce")
-    grid.meta = {"nonce": nonce}
+    grid.meta["nonce"] = nonce
     return MazeBenchRecord(grid, path, nonce, _has_ring(blocks, start, goal), source)
 
 

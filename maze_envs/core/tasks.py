@@ -27,7 +27,7 @@ import numpy as np
 
 from .errors import MazeConfigError
 from .formats import cells_for_size, maze_to_dict, parse_size, write_jsonl, write_mazebench
-from .generate import GENERATORS, Placement, generate
+from .generators import GENERATORS, Placement, generate
 from .maze import Maze
 from .render import ImageStyle, render_task
 from .solve import shortest_path

@@ -13,12 +13,11 @@ from typing import Sequence
 import numpy as np
 
 from .errors import MazeFormatError
-from .maze import MOVES, Cell, Grid
+from .explore import explore_route
+from .maze import MOVE_NAMES, Cell, Grid, move_index
 from .render import Symbols
-from .solve import distance_map, shortest_path
+from .solve import shortest_path
 
-# Names of ``MOVES`` in the same order: up, right, down, left.
-MOVE_NAMES: tuple[str, ...] = ("up", "right", "down", "left")
 _MOVE_ALIASES = {"up": "up", "north": "up", "down": "down", "south": "down",
                  "left": "left", "west": "left", "right": "right", "east": "right"}
 
@@ -101,10 +100,7 @@ def parse_text_maze(text: str, symbols: Symbols = Symbols()) -> TextMaze:
 
 def move_between(a: Cell, b: Cell) -> str:
     """Return the name of the move from ``a`` to the 4-adjacent ``b``."""
-    step = (b[0] - a[0], b[1] - a[1])
-    if step not in MOVES:
-        raise ValueError(f"{a} and {b} are not 4-adjacent")
-    return MOVE_NAMES[MOVES.index(step)]
+    return MOVE_NAMES[move_index(a, b)]
 
 
 def format_path(path: Sequence[Cell]) -> str:
@@ -158,36 +154,14 @@ def plan_path(maze: TextMaze) -> list[Cell] | None:
     return shortest_path(maze.grid(unknown_free=True))
 
 
-def exploration_target(maze: TextMaze) -> Cell | None:
-    """Return the nearest known free cell next to a masked one (ties: top-left first), or None."""
-    if maze.position is None:
-        return None
-    free = (maze.blocks == 0) & maze.known
-    masked = ~maze.known
-    frontier = np.zeros_like(free)
-    frontier[1:] |= masked[:-1]
-    frontier[:-1] |= masked[1:]
-    frontier[:, 1:] |= masked[:, :-1]
-    frontier[:, :-1] |= masked[:, 1:]
-    frontier &= free
-    dist = distance_map(Grid(maze.blocks, maze.position, maze.position))
-    reachable = frontier & (dist > 0)
-    if not reachable.any():
-        return None
-    best = np.where(reachable, dist, np.iinfo(np.int64).max)
-    r, c = np.unravel_index(int(np.argmin(best)), best.shape)
-    return (int(r), int(c))
-
-
 def next_move(maze: TextMaze) -> str | None:
-    """Return a sensible next move: along a shortest path to a visible goal, else toward the nearest unexplored edge.
+    """Return a sensible next move: along a shortest path to a visible goal, else toward the nearest frontier.
 
     Returns None when the position is unknown or no move leads anywhere new.
     """
     path = plan_path(maze)
-    if not path or len(path) < 2:
-        target = exploration_target(maze)
-        path = shortest_path(maze.grid(goal=target)) if target is not None else None
+    if (not path or len(path) < 2) and maze.position is not None:
+        path = explore_route(maze.known, maze.blocks == 0, maze.position)
     if not path or len(path) < 2:
         return None
     return move_between(path[0], path[1])

@@ -16,7 +16,7 @@ import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
-from maze_envs.core.generate import check_options, generate
+from maze_envs.core.generators import check_options, generate
 from maze_envs.core.maze import Grid, Maze, as_grid
 
 LayoutLike = Maze | Grid | str | os.PathLike

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from .base import AGENT, FREE, GOAL, MazeEnvBase
+from .base import MazeEnvBase
+from .rules import AGENT, FREE, GOAL, move
 
 
 class MazeEnv(MazeEnvBase):
@@ -91,13 +92,12 @@ class MazeEnv(MazeEnvBase):
         if not 0 <= a < 4:
             raise ValueError(f"action must be 0-3 (up, right, down, left), got {action!r}")
         self.steps += 1
-        target = self._pos + self._deltas[a]
-        if self._free[target]:
-            self._pos = target
+        self._pos, blocked = move(self._free, self._pos, self._deltas[a])
+        if blocked:
+            self.wall_bumps += 1
+        else:
             self._obs_flat[self._obs_index] = FREE
             self._obs_index += self._obs_steps[a]
             self._obs_flat[self._obs_index] = AGENT
-        else:
-            self.wall_bumps += 1
-        reward, terminated, truncated = self._outcome()
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps)
         return self._obs.copy(), reward, terminated, truncated, self._info()
