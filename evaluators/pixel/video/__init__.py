@@ -37,6 +37,7 @@ from ..errors import MediaReadError
 from ..gates import gates
 from ..grid import Alignment, GridGeometry, align
 from ..image import as_reference, assess_path
+from ..levels import calibrate_generation, levels_info
 from ..reference import SolutionReference
 from ..results import VideoResult
 from ..visualize import Panels, save_visualization
@@ -344,16 +345,19 @@ def drift_info(checks: list[FrameCheck], geometry: GridGeometry) -> dict:
 def score_video(frames: Iterable[np.ndarray], ref: SolutionReference, params: VideoParams = VideoParams(), *,
                 filename: str = "<generated>") -> tuple[VideoResult, Panels]:
     """Return the result and visualisation panels of BGR ``frames`` (a list, or an iterator that decodes
-    them) against an analysed solution; the first frame sets the alignment, corrected per frame for drift."""
+    them) against an analysed solution; the first frame sets the alignment (corrected per frame for drift)
+    and, when calibrated, the wall level."""
     start = time.perf_counter()
     frames = iter(frames)
     first = next(frames, None)
     if first is None:
         raise MediaReadError("no frames", source=filename)
     alignment = align(first, ref.dark, ref.geometry)
-    context = FrameContext(ref, FrameReference.build(ref, alignment, first.shape),
-                           DriftTracker.build(ref.dark, alignment, ref.geometry, first.shape), params.colours,
-                           min_marker_px(ref, alignment))
+    first_ref = FrameReference.build(ref, alignment, first.shape)
+    colours = calibrate_generation(cv2.extractChannel(to_hsv(first), 2), first_ref.walls, first_ref.care,
+                                   params.colours)
+    context = FrameContext(ref, first_ref, DriftTracker.build(ref.dark, alignment, ref.geometry, first.shape),
+                           colours, min_marker_px(ref, alignment))
     checks = check_frames(frames, first, context, params.frame_workers)
     marker_path, points = extract_path(checks, params.extraction_method, ref.shape, min_marker_px(ref))
     path = _join(marker_path, points)
@@ -372,6 +376,7 @@ def score_video(frames: Iterable[np.ndarray], ref: SolutionReference, params: Vi
                                  min_crossing_ratio=params.min_crossing_ratio, dilation_size=params.dilation_size,
                                  loop_count=metrics.sequence_loops([c for c in cells if c is not None]))
     fields["alignment"].update(drift_info(checks, ref.geometry))
+    fields["colour_levels"] = levels_info(colours, ref.colours)
     gate = gates(layout.structure_iou, fields["target_achievement"], fields["wall_crossing_detected"])
     result = VideoResult(
         **fields, total_frames=len(checks), frames_with_marker=sum(c.marker is not None for c in checks),
