@@ -1,6 +1,9 @@
 """Calibrated wall and free-space levels (``--black_threshold auto`` / ``--white_threshold auto``): grey walls in
 images and real MP4s keep their verdicts and layout scores; the spec's fixed levels stay the default."""
 
+import json
+
+import cv2
 import numpy as np
 import pytest
 
@@ -10,6 +13,7 @@ from evaluators.pixel.colours import ColourThresholds, to_hsv
 from evaluators.pixel.image import evaluate_image
 from evaluators.pixel.levels import calibrate_solution
 from evaluators.pixel.video import evaluate_video
+from maze_envs.cli import main
 from maze_envs.core.generate import generate
 from maze_envs.core.render import ImageStyle
 
@@ -71,3 +75,19 @@ def test_grey_walls_in_videos_pass_the_layout_gate_when_calibrated(task, tmp_pat
         assert r.maze_structure_iou > 0.9 and r.layout_match_score_gated == 1
         assert r.overall_score_gated == gated and r.wall_crossing_detected == (case == "through_wall")
         assert effects.wall_level < r.colour_levels["black_threshold"] < 128
+
+
+def test_cli_black_threshold_auto_records_the_calibrated_level(task, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sol").mkdir()
+    cv2.imwrite(str(tmp_path / "sol/t1_solution.png"), task.solution)
+    cv2.imwrite(str(tmp_path / "t1_targeted_solution.png"), grey_walls(synthetic.image_case(task, "correct"), 50))
+    args = ["eval-image", "--single", str(tmp_path / "t1_targeted_solution.png"), "--solution_dir",
+            str(tmp_path / "sol"), "--output_dir", str(tmp_path / "out"), "--no_visualizations"]
+    assert main(args + ["--black_threshold", "auto", "--white_threshold", "auto"]) == 0
+    out = capsys.readouterr().out
+    record = json.loads(out[: out.rindex("}") + 1])
+    assert record["maze_structure_iou"] > 0.95 and 50 < record["colour_levels"]["black_threshold"] < 128
+    with pytest.raises(SystemExit) as refused:
+        main(args + ["--black_threshold", "grey"])
+    assert refused.value.code == 2 and "--black_threshold" in capsys.readouterr().err
