@@ -21,6 +21,7 @@ from maze_envs.core.render import PixelGeometry
 from .colours import ColourThresholds, dark_mask, to_hsv
 from .errors import MediaReadError, PixelEvalError
 from .grid import GridGeometry, block_means, detect_grid
+from .levels import calibrate_solution
 from .metrics import centroid, skeleton_length, skeleton_scale
 
 
@@ -28,7 +29,8 @@ from .metrics import centroid, skeleton_length, skeleton_scale
 class SolutionReference:
     """A solution image analysed: masks in its pixels, its grid, route cells and wall-segment centre lines.
 
-    ``free`` is the walkable space: white (above the white threshold) or route-coloured pixels.
+    ``free`` is the walkable space: white (above the white threshold) or route-coloured pixels; ``colours``
+    are the colour classes used, with any auto level calibrated on this image.
     """
 
     name: str
@@ -45,6 +47,7 @@ class SolutionReference:
     route_cells: np.ndarray
     segment_labels: np.ndarray
     route_length: float
+    colours: ColourThresholds = ColourThresholds()
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -103,6 +106,7 @@ def analyse_solution(bgr: np.ndarray, *, name: str = "<solution>", geometry: Gri
     source = "metadata" if geometry is not None else "detected"
     geometry = geometry or detect_grid(bgr, source=name)
     hsv = to_hsv(bgr)
+    colours = calibrate_solution(hsv, colours)
     walls = colours.wall(hsv) > 0
     green, red = colours.green(hsv) > 0, colours.red(hsv) > 0
     route = (colours.blue(hsv) > 0) | green | red
@@ -115,7 +119,7 @@ def analyse_solution(bgr: np.ndarray, *, name: str = "<solution>", geometry: Gri
         wall_care=wall_care(walls), free=((colours.free(hsv) > 0) | route) & ~walls, route=route,
         green_centroid=centroid(green), red_centroid=centroid(red), route_cells=route_cells,
         segment_labels=_segment_labels(walls.shape, geometry, wall_blocks),
-        route_length=skeleton_length(route, skeleton_scale(geometry.cell_px)))
+        route_length=skeleton_length(route, skeleton_scale(geometry.cell_px)), colours=colours)
 
 
 def grid_for(geometry: PixelGeometry | GridGeometry | None, shape: tuple[int, int]) -> GridGeometry | None:
