@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.render import PixelGeometry
 
 from . import metrics
@@ -112,7 +112,7 @@ class VideoParams:
 
     def __post_init__(self) -> None:
         if self.extraction_method not in EXTRACTION_METHODS:
-            raise MazeConfigError(f"--extraction_method: unknown method {self.extraction_method!r}; "
+            raise MazeConfigError(f"--extraction_method: unknown method {brief_repr(self.extraction_method)}; "
                                   f"choose from {', '.join(EXTRACTION_METHODS)}")
 
 

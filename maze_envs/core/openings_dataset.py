@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .atomic import atomic_write
-from .errors import MazeConfigError, MazeEnvsError, MazeFormatError
+from .errors import MazeConfigError, MazeEnvsError, MazeFormatError, brief_repr
 from .formats import append_jsonl, read_json, read_jsonl, write_json_atomic, write_jsonl
 from .maze import Maze, Opening
 from .openings import OpeningsPuzzle, check_request, generate_openings
@@ -95,7 +95,7 @@ def apply_variants(config: OpeningsDatasetConfig, variants: Sequence[str], **exp
     """Return ``config`` with each named variant applied, then the ``explicit`` (non-None) settings on top."""
     for name in variants:
         if name not in VARIANTS:
-            raise MazeConfigError(f"--variant: unknown value {name!r}; choose from {', '.join(VARIANTS)}")
+            raise MazeConfigError(f"--variant: unknown value {brief_repr(name)}; choose from {', '.join(VARIANTS)}")
     for a, b in VARIANT_GROUPS:
         if a in variants and b in variants:
             raise MazeConfigError(f"--variant: {a} and {b} exclude each other")
@@ -249,5 +249,5 @@ def maze_from_record(record: dict[str, Any], source: str | None = None) -> tuple
     except MazeFormatError as exc:
         raise MazeFormatError(str(exc), source=source) from exc
     except (KeyError, TypeError, ValueError) as exc:
-        raise MazeFormatError(f"malformed walls or openings: {exc!r}", source=source) from exc
+        raise MazeFormatError(f"malformed walls or openings: {brief_repr(exc)}", source=source) from exc
     return maze, openings

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError, reject_unknown_arguments
+from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.maze import MOVES, Cell, Grid
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
@@ -56,7 +56,7 @@ def flat_path_length(free: Sequence[bool], deltas: Sequence[int], start: int, go
 
 def _number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value):
-        raise MazeConfigError(f"{name} must be a finite number, got {value!r}")
+        raise MazeConfigError(f"{name} must be a finite number, got {brief_repr(value)}")
     return float(value)
 
 
@@ -82,7 +82,7 @@ class MazeEnvBase(gym.Env):
             max_steps = 4 * rows_c * cols_c
         self.max_steps = positive_int("max_steps", max_steps)
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise MazeConfigError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
+            raise MazeConfigError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {brief_repr(render_mode)}")
         self.cell_px = positive_int("cell_px", cell_px)
         self.render_mode = render_mode
         self.shape = self.source.shape

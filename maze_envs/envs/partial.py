@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, brief_repr
 
 from .base import AGENT, MASKED, MazeEnvBase
 from .visibility import window_visibility
@@ -19,14 +19,14 @@ def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_
                           explored_map: Any = False) -> None:
     """Raise ``MazeConfigError`` naming the argument when a partial-observation option is invalid."""
     if isinstance(visibility, bool) or not isinstance(visibility, (int, np.integer)) or visibility < 1:
-        raise MazeConfigError(f"visibility must be a positive integer (radius k), got {visibility!r}")
+        raise MazeConfigError(f"visibility must be a positive integer (radius k), got {brief_repr(visibility)}")
     if action_mode not in ACTION_MODES:
-        raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {action_mode!r}")
+        raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {brief_repr(action_mode)}")
     limit = max_no_exploration_steps
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1):
-        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {limit!r}")
+        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {brief_repr(limit)}")
     if not isinstance(explored_map, (bool, np.bool_)):
-        raise MazeConfigError(f"explored_map must be True or False, got {explored_map!r}")
+        raise MazeConfigError(f"explored_map must be True or False, got {brief_repr(explored_map)}")
 
 
 class PartialObsMazeEnv(MazeEnvBase):

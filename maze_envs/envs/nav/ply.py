@@ -17,6 +17,8 @@ import numpy as np
 
 from maze_envs.core.atomic import atomic_write
 
+from maze_envs.core.errors import brief_repr
+
 from .errors import NavDataError
 
 SH_C0 = 0.28209479177387814
@@ -108,18 +110,18 @@ def _parse_header(raw: bytes, source: str) -> tuple[int, str, int, np.dtype]:
             element = words[1] if len(words) > 1 else ""
             if element == "vertex":
                 if len(words) != 3 or not words[2].isdigit():
-                    raise NavDataError(f"bad vertex count in {line.strip()!r}", source=source)
+                    raise NavDataError(f"bad vertex count in {brief_repr(line.strip())}", source=source)
                 count = int(words[2])
             elif count is None:
-                raise NavDataError(f"the first element is {element!r}, expected 'vertex'", source=source)
+                raise NavDataError(f"the first element is {brief_repr(element)}, expected 'vertex'", source=source)
         elif words[0] == "property" and element == "vertex":
             if len(words) != 3 or words[1] not in _PLY_TYPES:
-                raise NavDataError(f"unsupported vertex property {line.strip()!r}", source=source)
+                raise NavDataError(f"unsupported vertex property {brief_repr(line.strip())}", source=source)
             if any(words[2] == name for name, _ in props):
-                raise NavDataError(f"vertex property {words[2]!r} appears twice", source=source)
+                raise NavDataError(f"vertex property {brief_repr(words[2])} appears twice", source=source)
             props.append((words[2], _PLY_TYPES[words[1]]))
     if fmt not in ("binary_little_endian", "binary_big_endian"):
-        raise NavDataError(f"format {fmt!r} is not supported; 3DGS PLY files are binary", source=source)
+        raise NavDataError(f"format {brief_repr(fmt)} is not supported; 3DGS PLY files are binary", source=source)
     if count is None:
         raise NavDataError("no 'element vertex' in the header", source=source)
     order = "<" if fmt == "binary_little_endian" else ">"

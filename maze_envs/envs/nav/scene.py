@@ -24,6 +24,8 @@ import numpy as np
 from PIL import Image
 
 from .camera import pose_matrix
+from maze_envs.core.errors import brief_repr
+
 from .errors import NavDataError
 
 POSE_KEYS = ("x", "y", "z", "roll", "pitch", "yaw")
@@ -68,7 +70,7 @@ class Task:
             for key in POSE_KEYS:
                 value = point.get(key)
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-                    raise NavDataError(f"expected a finite number, got {value!r}", source=path,
+                    raise NavDataError(f"expected a finite number, got {brief_repr(value)}", source=path,
                                        field=f"trajectory[{i}].{key}")
                 clean[key] = float(value)
             points.append(clean)
@@ -116,11 +118,11 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
         numbers = re.findall(_NUMBER, rest)
         if head in _CORNERS:
             if len(numbers) != 2:
-                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {line.strip()!r}", source=path)
+                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {brief_repr(line.strip())}", source=path)
             meta[_CORNERS[head] + "_X"], meta[_CORNERS[head] + "_Y"] = float(numbers[0]), float(numbers[1])
         elif head.lower().startswith("image size"):
             if len(numbers) != 2 or float(numbers[0]) <= 0 or float(numbers[1]) <= 0:
-                raise NavDataError(f"line {lineno}: expected 'Image size in pixels: W, H', got {line.strip()!r}",
+                raise NavDataError(f"line {lineno}: expected 'Image size in pixels: W, H', got {brief_repr(line.strip())}",
                                    source=path)
             meta["IMAGE_WIDTH"], meta["IMAGE_HEIGHT"] = int(float(numbers[0])), int(float(numbers[1]))
     required = {"TOP_LEFT_X": "Top Left", "BOTTOM_LEFT_X": "Bottom Left", "BOTTOM_RIGHT_X": "Bottom Right",
