@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.render import Symbols
 from maze_envs.core.textmaze import format_path, next_move, parse_text_maze, plan_path
 
@@ -106,7 +106,7 @@ class OraclePolicy:
 
     def __init__(self, mode: str = "auto", symbols: Symbols = Symbols()):
         if mode not in ("auto", "path", "move"):
-            raise MazeConfigError(f"oracle mode must be auto, path or move, got {mode!r}")
+            raise MazeConfigError(f"oracle mode must be auto, path or move, got {brief_repr(mode)}")
         self.mode = mode
         self.symbols = symbols
 
@@ -146,7 +146,7 @@ def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str
     if spec == "oracle":
         return OraclePolicy(mode)
     if ":" not in spec:
-        raise MazeConfigError(f"{flag}: unknown policy {spec!r}; choose from {', '.join(POLICIES)} or module:callable")
+        raise MazeConfigError(f"{flag}: unknown policy {brief_repr(spec)}; choose from {', '.join(POLICIES)} or module:callable")
     module_name, _, attr = spec.partition(":")
     try:
         target = getattr(importlib.import_module(module_name), attr)
