@@ -184,7 +184,11 @@ def maze_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Maze:
     vertical = _array01(_require(doc, "vertical_walls", source), "vertical_walls", (rows, cols - 1), source)
     horizontal = _array01(_require(doc, "horizontal_walls", source), "horizontal_walls", (rows - 1, cols), source)
     openings = []
-    for i, item in enumerate(doc.get("openings", [])):
+    listed = doc.get("openings", [])
+    if not isinstance(listed, list):
+        raise MazeFormatError(f"expected a list of {{side, index}}, got {brief_repr(listed)}", source=source,
+                              field="openings")
+    for i, item in enumerate(listed):
         if not isinstance(item, dict) or item.get("side") not in SIDES or not isinstance(item.get("index"), int):
             raise MazeFormatError(f"expected {{side, index}}, got {brief_repr(item)}", source=source, field=f"openings[{i}]")
         openings.append(Opening(item["side"], item["index"]))

@@ -15,6 +15,7 @@ import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.maze import MOVES, Cell, Grid
+from maze_envs.core.numbers import is_finite_number
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 
@@ -55,7 +56,7 @@ def flat_path_length(free: Sequence[bool], deltas: Sequence[int], start: int, go
 
 
 def _number(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value):
+    if not is_finite_number(value):
         raise MazeConfigError(f"{name} must be a finite number, got {brief_repr(value)}")
     return float(value)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.numbers import is_finite_number
 
 from .errors import is_secret_name, redact, redact_url
 
@@ -82,7 +83,7 @@ class ModelConfig:
         for name, kind in _NUMBER_FIELDS.items():
             value = getattr(self, name)
             accepted = (int, float) if kind is float else int
-            if isinstance(value, bool) or not isinstance(value, accepted) or not _finite(value):
+            if isinstance(value, bool) or not isinstance(value, accepted) or not is_finite_number(value):
                 raise MazeConfigError(f"{name} must be a finite {kind.__name__}, got {brief_repr(value)}")
             if value < 0:
                 raise MazeConfigError(f"{name} must not be negative, got {value}")
@@ -101,14 +102,6 @@ MAX_VIDEO_FRAMES = 1024
 _NUMBER_FIELDS = {f.name: int if f.type == "int" else float for f in fields(ModelConfig) if f.type in ("int", "float")}
 _TEXT_FIELDS = tuple(f.name for f in fields(ModelConfig) if f.name not in _NUMBER_FIELDS)
 _OPTIONAL_TEXT = tuple(f.name for f in fields(ModelConfig) if "None" in str(f.type))
-
-
-def _finite(value: int | float) -> bool:
-    """Return whether the number ``value`` is finite as a float (an int too large for a float is not)."""
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
 
 
 def _read_yaml(path: str | os.PathLike) -> dict[str, Any]:

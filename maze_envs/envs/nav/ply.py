@@ -55,8 +55,9 @@ class GaussianCloud:
         self.quats = np.ascontiguousarray(self.quats, dtype=np.float32).reshape(n, 4)
         self.opacities = np.ascontiguousarray(self.opacities, dtype=np.float32).reshape(n)
         self.sh_dc = np.ascontiguousarray(self.sh_dc, dtype=np.float32).reshape(n, 3)
-        rest = np.zeros((n, 0, 3), np.float32) if self.sh_rest is None else self.sh_rest
-        self.sh_rest = np.ascontiguousarray(rest, dtype=np.float32).reshape(n, -1, 3)
+        rest = np.ascontiguousarray(np.zeros((n, 0, 3)) if self.sh_rest is None else self.sh_rest, dtype=np.float32)
+        k = rest.shape[1] if rest.ndim == 3 else rest.size // (3 * n) if n else 0
+        self.sh_rest = rest.reshape(n, k, 3)
 
     def __len__(self) -> int:
         return len(self.means)
@@ -140,6 +141,8 @@ def read_ply(path: str | os.PathLike) -> GaussianCloud:
     except OSError as exc:
         raise NavDataError(f"cannot read: {exc.strerror}", source=source) from exc
     start, _, count, dtype = _parse_header(raw, source)
+    if count == 0:
+        raise NavDataError("has no Gaussians ('element vertex 0')", source=source)
     needed = start + count * dtype.itemsize
     if len(raw) < needed:
         raise NavDataError(f"truncated: {count} vertices need {needed} bytes, file has {len(raw)}", source=source)
@@ -154,9 +157,16 @@ def read_ply(path: str | os.PathLike) -> GaussianCloud:
         raise NavDataError(f"{len(rest_names)} f_rest properties is not a multiple of 3", source=source)
     k = len(rest_names) // 3
     rest = cols(*rest_names).reshape(count, 3, k).transpose(0, 2, 1) if k else None
+    for name in names:
+        finite = np.isfinite(data[name])
+        if not finite.all():
+            raise NavDataError(f"vertex {int(np.argmin(finite))} has a non-finite {name}", source=source)
     with np.errstate(over="ignore"):
         opac = 1.0 / (1.0 + np.exp(-data["opacity"].astype(np.float32)))
         scales = np.exp(cols("scale_0", "scale_1", "scale_2"))
+    if not np.isfinite(scales).all():
+        raise NavDataError(f"vertex {int(np.argmin(np.isfinite(scales).all(axis=1)))} has a scale too large for "
+                           f"float32 (log scale above 88)", source=source)
     return GaussianCloud(cols("x", "y", "z"), scales, cols("rot_0", "rot_1", "rot_2", "rot_3"), opac,
                          cols("f_dc_0", "f_dc_1", "f_dc_2"), rest)
 
