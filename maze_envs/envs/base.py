@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import gymnasium as gym
 import numpy as np
 
+from maze_envs.core.budget import check_budget
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.maze import MOVES, Cell, Grid
 from maze_envs.core.numbers import is_finite_number
@@ -22,6 +23,7 @@ from maze_envs.core.solve import shortest_path
 from .layouts import LayoutLike, LayoutSource, positive_int
 
 FREE, WALL, AGENT, GOAL, MASKED = 0, 1, 2, 3, 4
+BYTES_PER_BLOCK = 16  # flat free list (8), codes, observation and per-episode masks of the padded grid
 RENDER_MODES = ("human", "rgb_array", "ansi")
 
 
@@ -67,12 +69,13 @@ class MazeEnvBase(gym.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 30}
 
     def __init__(
-        self, *, rows: int = 10, cols: int = 10, algorithm: str = "dfs", loops: float = 0.0,
+        self, pad: int, /, *, rows: int = 10, cols: int = 10, algorithm: str = "dfs", loops: float = 0.0,
         placement: str = "corner", maze: LayoutLike | None = None, mazes_dir: str | os.PathLike | None = None,
         mazes_size: str | None = None, num_levels: int = 0, start_level: int = 0, goal_reward: float = 1.0,
         step_reward: float = 0.0, max_steps: int | None = None, render_mode: str | None = None,
-        cell_px: int = 16, pad: int = 1, **unknown: Any,
+        cell_px: int = 16, **unknown: Any,
     ) -> None:
+        """``pad`` (set by each env, not an argument) is the wall border around the layout in the flat grid."""
         reject_unknown_arguments(type(self).__name__, unknown)
         self.source = LayoutSource(rows, cols, algorithm, loops, placement, maze, mazes_dir, mazes_size,
                                    num_levels, start_level)
@@ -87,6 +90,10 @@ class MazeEnvBase(gym.Env):
         self.cell_px = positive_int("cell_px", cell_px)
         self.render_mode = render_mode
         self.shape = self.source.shape
+        padded = (self.shape[0] + 2 * pad) * (self.shape[1] + 2 * pad)
+        check_budget("rows/cols" if pad == 1 else "rows/cols with this visibility", padded * BYTES_PER_BLOCK)
+        if render_mode in ("rgb_array", "human"):
+            self._check_frame_budget()
         self._pad = pad
         self._stride = self.shape[1] + 2 * pad
         self._deltas = tuple(dr * self._stride + dc for dr, dc in MOVES)
@@ -142,8 +149,13 @@ class MazeEnvBase(gym.Env):
         """Return the mask of blocks a render shows (``None``: all of them)."""
         return None
 
+    def _check_frame_budget(self) -> None:
+        """Raise ``MazeConfigError`` naming rows/cols and cell_px when one RGB frame would not fit the budget."""
+        check_budget("rows/cols and cell_px (the rgb frame)", self.shape[0] * self.shape[1] * self.cell_px ** 2 * 3)
+
     def render_frame(self, route: list[Cell] | tuple = ()) -> np.ndarray:
         """Return the RGB frame of the layout with the agent (and optionally a route of blocks), ``cell_px`` per block."""
+        self._check_frame_budget()
         img = block_colours(self.layout, route=route, agent=self.agent_position, visible=self._visible_for_render())
         return upscale(img, self.cell_px, self.cell_px)
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from maze_envs.core.budget import check_budget
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
+from .actions import checked_action
 from .base import AGENT, MASKED, MazeEnvBase
 from .visibility import window_visibility
 
@@ -78,7 +81,8 @@ class PartialObsMazeEnv(MazeEnvBase):
                  explored_map: bool = False, **kwargs: Any) -> None:
         check_partial_options(visibility, action_mode, max_no_exploration_steps, explored_map)
         self.k = int(visibility)
-        super().__init__(pad=self.k, **kwargs)
+        check_budget("visibility", (2 * self.k + 1) ** 2 * 8)
+        super().__init__(self.k, **kwargs)
         self.action_mode = action_mode
         self.max_no_exploration_steps = max_no_exploration_steps
         self.explored_map = bool(explored_map)
@@ -148,16 +152,17 @@ class PartialObsMazeEnv(MazeEnvBase):
         return info
 
     def _decode(self, action: Any) -> tuple[int, int]:
-        if self.action_mode == "single":
-            direction, count = int(action), 1
-        else:
-            direction, steps = int(action[0]), int(action[1])
-            if not 0 <= steps < self.k:
-                raise ValueError(f"steps must be 0-{self.k - 1} (moving steps+1 blocks), got {steps}")
-            count = steps + 1
-        if not 0 <= direction < 4:
-            raise ValueError(f"direction must be 0-3 (up, right, down, left), got {direction}")
-        return direction, count
+        """Return ``(direction, blocks to move)`` of ``action``; ``checked_action`` judges anything unusual."""
+        try:
+            direction, steps = (operator.index(action), 0) if self.action_mode == "single" else \
+                map(operator.index, action)
+            usual = 0 <= direction < 4 and 0 <= steps < self.k
+        except (TypeError, ValueError):
+            usual = False
+        if not usual:
+            checked_action(self.action_space, action)
+            direction, steps = (int(action), 0) if self.action_mode == "single" else (int(action[0]), int(action[1]))
+        return direction, steps + 1
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         """Move up to the requested blocks; return ``(observation, reward, terminated, truncated, info)``."""
