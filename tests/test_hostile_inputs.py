@@ -106,3 +106,12 @@ def test_structural_defects_get_a_typed_error_that_names_them(templates, tmp_pat
 
 def test_the_mutations_are_seeded():
     assert mutate(b'{"rows": 3}', random.Random(5)) == mutate(b'{"rows": 3}', random.Random(5))
+
+
+def test_a_ply_vertex_count_past_the_digit_limit_is_a_format_error(templates, tmp_path_factory):
+    reader = _reader("nav PLY")
+    target, valid = _copy(templates, tmp_path_factory, reader)
+    target.write_bytes(valid.replace(b"element vertex 5", b"element vertex " + b"7" * 5000))
+    with pytest.raises(MazeEnvsError, match="bad vertex count") as err:
+        reader.read(target)
+    assert len(str(err.value)) <= MAX_MESSAGE

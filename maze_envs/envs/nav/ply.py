@@ -110,7 +110,7 @@ def _parse_header(raw: bytes, source: str) -> tuple[int, str, int, np.dtype]:
                 break
             element = words[1] if len(words) > 1 else ""
             if element == "vertex":
-                if len(words) != 3 or not words[2].isdigit():
+                if len(words) != 3 or not re.fullmatch(r"[0-9]{1,18}", words[2]):
                     raise NavDataError(f"bad vertex count in {brief_repr(line.strip())}", source=source)
                 count = int(words[2])
             elif count is None:
@@ -152,7 +152,7 @@ def read_ply(path: str | os.PathLike) -> GaussianCloud:
     def cols(*keys: str) -> np.ndarray:
         return np.stack([data[k].astype(np.float32) for k in keys], axis=1)
 
-    rest_names = sorted((n for n in names if re.fullmatch(r"f_rest_\d+", n)), key=lambda n: int(n[7:]))
+    rest_names = sorted((n for n in names if re.fullmatch(r"f_rest_[0-9]{1,6}", n)), key=lambda n: int(n[7:]))
     if len(rest_names) % 3:
         raise NavDataError(f"{len(rest_names)} f_rest properties is not a multiple of 3", source=source)
     k = len(rest_names) // 3

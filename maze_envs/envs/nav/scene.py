@@ -134,10 +134,10 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
         raise NavDataError(f"missing line(s): {', '.join(missing)}", source=path)
     meta.setdefault("TOP_RIGHT_X", meta["TOP_LEFT_X"] + meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"])
     meta.setdefault("TOP_RIGHT_Y", meta["TOP_LEFT_Y"] + meta["BOTTOM_RIGHT_Y"] - meta["BOTTOM_LEFT_Y"])
-    meta["COORDINATE_RANGE_X"] = float(np.hypot(meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"],
-                                                meta["BOTTOM_RIGHT_Y"] - meta["BOTTOM_LEFT_Y"]))
-    meta["COORDINATE_RANGE_Y"] = float(np.hypot(meta["BOTTOM_LEFT_X"] - meta["TOP_LEFT_X"],
-                                                meta["BOTTOM_LEFT_Y"] - meta["TOP_LEFT_Y"]))
+    meta["COORDINATE_RANGE_X"] = math.hypot(meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"],
+                                            meta["BOTTOM_RIGHT_Y"] - meta["BOTTOM_LEFT_Y"])
+    meta["COORDINATE_RANGE_Y"] = math.hypot(meta["BOTTOM_LEFT_X"] - meta["TOP_LEFT_X"],
+                                            meta["BOTTOM_LEFT_Y"] - meta["TOP_LEFT_Y"])
     if not all(math.isfinite(v) for v in meta.values()):
         raise NavDataError("the corners are too far apart to compute with", source=path)
     if meta["COORDINATE_RANGE_X"] <= 0 or meta["COORDINATE_RANGE_Y"] <= 0:
