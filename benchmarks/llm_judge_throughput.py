@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from evaluators.judge import JudgeItem, math_task, run_judge  # noqa: E402
 from maze_envs.llm import ChatClient, ModelConfig, ModelServer, PolicyReply, ResponseCache  # noqa: E402
+from maze_envs.runs import RunOptions  # noqa: E402
 
 REPLY = "INTERMEDIATE_CORRECT: 1\nFINAL_CORRECT: 1\nACTION_REFLECTION: 0\nEXPLANATION: fine"
 
@@ -40,10 +41,10 @@ def main() -> None:
                 client = ChatClient(ModelConfig(model="bench", base_url=server.base_url),
                                     cache=ResponseCache(root / f"cache{workers}"))
                 began = time.perf_counter()
-                run_judge(math_task(), items, client, root / f"out{workers}", workers=workers)
+                run_judge(math_task(), items, client, root / f"out{workers}", options=RunOptions(workers=workers))
                 rates[f"workers={workers}"] = args.items / (time.perf_counter() - began)
             began = time.perf_counter()
-            run_judge(math_task(), items, client, root / "rerun", workers=8)
+            run_judge(math_task(), items, client, root / "rerun", options=RunOptions(workers=8))
             rates["cached rerun"] = args.items / (time.perf_counter() - began)
     base = rates["workers=1"]
     print(json.dumps({k: {"items_per_s": round(v, 2), "vs_1_worker": round(v / base, 2)} for k, v in rates.items()},

@@ -8,8 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.envs.nav import GaussianRenderer, GaussianScene, SceneParams, generate_nav_scenes  # noqa: E402
-from maze_envs.envs.nav.server import make_server, serve_in_thread  # noqa: E402
+from maze_envs.nav import GaussianRenderer, GaussianScene, SceneParams, generate_nav_scenes  # noqa: E402
+from maze_envs.serving.render import make_server, serve_in_thread  # noqa: E402
 
 
 def main(out: Path) -> None:

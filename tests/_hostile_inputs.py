@@ -26,8 +26,8 @@ from maze_envs.core.errors import MazeEnvsError
 from maze_envs.core.formats import load_layout, read_jsonl, save_layout, write_mazebench
 from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record, write_openings_dataset
 from maze_envs.core.tasks import generate_tasks, task_specs
-from maze_envs.envs.nav.ply import GaussianCloud, read_ply, write_ply
-from maze_envs.envs.nav.scene import Episode, Task, parse_meta
+from maze_envs.nav.ply import GaussianCloud, read_ply, write_ply
+from maze_envs.nav.scene import Episode, Task, parse_meta
 from maze_envs.llm.config import load_model_config
 
 MAX_MESSAGE = 500

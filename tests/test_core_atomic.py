@@ -59,12 +59,13 @@ def test_a_bad_mode_is_refused(tmp_path):
             pass
 
 
-def test_ensure_directory_creates_and_names_the_flag_on_failure(tmp_path):
+def test_ensure_directory_creates_and_names_the_parameter_on_failure(tmp_path):
     from maze_envs.core.atomic import ensure_directory
     from maze_envs.core.errors import MazeConfigError
 
-    assert ensure_directory(tmp_path / "a" / "b", "--out").is_dir()
+    assert ensure_directory(tmp_path / "a" / "b", "out").is_dir()
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(MazeConfigError, match=r"--out .*file/sub: cannot create it"):
-        ensure_directory(blocker / "sub", "--out")
+    with pytest.raises(MazeConfigError, match=r"^out: .*file/sub: cannot create it") as caught:
+        ensure_directory(blocker / "sub", "out")
+    assert caught.value.parameter == "out"

@@ -6,6 +6,7 @@ from _llm_support import client_for, math_manifest, problem_index, verdict
 from evaluators.judge import MATH_FIELDS, PromptTemplate, math_items, math_task, parse_verdict, run_judge
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.llm import ModelServer
+from maze_envs.runs import RunOptions
 
 SHAPES = [
     ("plain", verdict(1, 0, 1, "steps fine, answer wrong"), {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 0, "ACTION_REFLECTION": 1}),
@@ -67,7 +68,8 @@ def test_every_shape_end_to_end_with_retry_and_parse_error(tmp_path):
         return "I think it is mostly right." if not retried else "Still just prose, sorry."
 
     with ModelServer(policy) as server:
-        run = run_judge(task, math_items(manifest), client_for(server), tmp_path / "out", workers=3)
+        run = run_judge(task, math_items(manifest), client_for(server), tmp_path / "out",
+                        options=RunOptions(workers=3))
         assert server.request_count == len(SHAPES) + 4
     by_id = {r["id"]: r for r in run.records}
     for i, (_, _, expected) in enumerate(SHAPES):

@@ -22,8 +22,9 @@ from maze_envs.core.maze import as_grid
 from maze_envs.core.render import render_text
 from maze_envs.core.textmaze import parse_move, parse_path
 from maze_envs.llm import (SERVER_NOTE, ChatClient, LLMAuthError, LLMConnectionError, LLMError, ModelConfig,
-                           ModelServer, OraclePolicy, PolicyReply, ScriptedPolicy, load_model_config, map_unordered)
+                           ModelServer, OraclePolicy, PolicyReply, ScriptedPolicy, load_model_config)
 from maze_envs.llm.policies import ScriptEntry, load_policy
+from maze_envs.runs import WorkItem, make_backend
 
 
 def scripted(*replies):
@@ -181,10 +182,15 @@ def test_workers_run_requests_concurrently():
 
     with ModelServer(policy) as server:
         client = client_for(server, timeout=15)
-        results = list(map_unordered(lambda i: client.chat(f"item {i}").text, range(6), workers=3))
+        backend = make_backend("threads", 3, "io")
+        items = [WorkItem(str(i), f"item {i}") for i in range(6)]
+        try:
+            outcomes = list(backend.run(lambda text: {"text": client.chat(text).text}, iter(items)))
+        finally:
+            backend.close()
         assert server.max_in_flight == 3
-    assert sorted(r for _, r, _ in results) == [f"item {i}" for i in range(6)]
-    assert all(e is None for _, _, e in results)
+    assert sorted(o.record["text"] for o in outcomes) == [f"item {i}" for i in range(6)]
+    assert all(o.error is None for o in outcomes)
 
 
 def test_model_config_from_yaml_env_and_flags(tmp_path, monkeypatch):

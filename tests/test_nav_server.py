@@ -14,15 +14,15 @@ import requests
 from PIL import Image
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.envs.nav.backends import cuda_available
-from maze_envs.envs.nav.camera import CameraConfig, colmap_extrinsics, pose_matrix
-from maze_envs.envs.nav import client as client_module
-from maze_envs.envs.nav.client import GaussianRenderer, LocalGaussianRenderer
-from maze_envs.envs.nav.errors import NavDependencyError, RenderFailureError
-from maze_envs.envs.nav.procedural import SceneParams, generate_nav_scenes
-from maze_envs.envs.nav.scene import GaussianScene
-from maze_envs.envs.nav.server import make_server, serve_in_thread
-from maze_envs.envs.nav.service import depth_to_jet
+from maze_envs.nav import client as client_module
+from maze_envs.nav.backends import cuda_available
+from maze_envs.nav.camera import CameraConfig, colmap_extrinsics, pose_matrix
+from maze_envs.nav.client import GaussianRenderer, LocalGaussianRenderer
+from maze_envs.nav.errors import NavDependencyError, RenderFailureError
+from maze_envs.nav.procedural import SceneParams, generate_nav_scenes
+from maze_envs.nav.scene import GaussianScene
+from maze_envs.nav.service import depth_to_jet
+from maze_envs.serving.render import make_server, serve_in_thread
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +185,7 @@ def test_backends(root):
 
 
 def test_bad_server_settings_raise_one_line_errors_naming_them(root):
-    with pytest.raises(MazeConfigError, match="--port must be 0-65535"):
+    with pytest.raises(MazeConfigError, match="^port: must be 0-65535"):
         make_server(root, port=70000, backend="cpu")
     with pytest.raises(MazeConfigError, match="render_scale"):
         make_server(root, port=0, backend="cpu", render_scale=0.0)

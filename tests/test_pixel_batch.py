@@ -113,16 +113,50 @@ def test_resume_skips_files_already_scored(dataset):
     args = ["eval-image", "--input_dir", str(root / "image_results/synthetic/easy_round1"),
             "--solution_dir", str(root / "data/solution"), "--output_dir", str(root / "out"), "--no_visualizations"]
     assert main(args) == 0
-    incremental = root / "out/evaluation_results_round1_incremental.json"
-    state = json.loads(incremental.read_text())
-    dropped = state["results"].pop()
-    state["results"][0]["overall_score"] = -42.0  # marks a kept record: resume must not rescore it
-    incremental.write_text(json.dumps(state))
+    log = root / "out/evaluation_log_round1.jsonl"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    dropped = lines.pop()
+    lines[0]["overall_score"] = -42.0  # marks a kept record: resume must not rescore it
+    log.write_text("".join(json.dumps(r) + "\n" for r in lines) + '{"id": "torn", "sta')
     assert main(args + ["--resume"]) == 0
     results = {r["filename"]: r for r in _latest(root / "out")["results"]}
     assert len(results) == 4 and dropped["filename"] in results
-    assert results[state["results"][0]["filename"]]["overall_score"] == -42.0
+    assert results[lines[0]["filename"]]["overall_score"] == -42.0
     assert results[dropped["filename"]]["overall_score"] == dropped["overall_score"]
+    assert all("id" not in r and "status" not in r for r in results.values())
+    incremental = json.loads((root / "out/evaluation_results_round1_incremental.json").read_text())
+    assert incremental["completed"] == 4
+
+
+def test_a_second_run_on_the_same_output_dir_is_refused_naming_the_holder(dataset, capsys):
+    from maze_envs.runs import RunLock
+
+    root, _ = dataset
+    with RunLock(root / "out"):
+        assert main(["eval-image", "--input-dir", str(root / "image_results/synthetic/easy_round1"),
+                     "--solution-dir", str(root / "data/solution"), "--output-dir", str(root / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "in use by another run" in err and "pid" in err
+
+
+def test_ray_backend_gives_the_records_of_the_local_backend(dataset, tmp_path_factory):
+    ray = pytest.importorskip("ray")
+    root, _ = dataset
+    common = ["--input-dir", str(root / "video_results/synthetic/easy_round1"), "--solution-dir",
+              str(root / "data/solution"), "--no-visualizations", "--num-frames", "12"]
+    assert main(["eval-video", *common, "--output-dir", str(root / "local"), "--workers", "2"]) == 0
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             _temp_dir=str(tmp_path_factory.mktemp("ray")), runtime_env={"env_vars": {"PYTHONPATH": str(REPO)}})
+    try:
+        assert main(["eval-video", *common, "--output-dir", str(root / "ray"), "--backend", "ray",
+                     "--workers", "2"]) == 0
+    finally:
+        ray.shutdown()
+
+    def records(folder: str) -> list[dict]:
+        return [{k: v for k, v in r.items() if k != "elapsed_s"} for r in _latest(root / folder)["results"]]
+
+    assert records("ray") == records("local") and len(records("ray")) == 4
 
 
 def test_single_file_and_module_entry_point(dataset):
@@ -140,13 +174,14 @@ def test_single_file_and_module_entry_point(dataset):
 def test_bad_flags_exit_2_with_a_one_line_message(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["eval-image", "--input_dir", str(tmp_path / "nope")]) == 2
-    assert "--input_dir" in capsys.readouterr().err
+    assert "--input-dir" in capsys.readouterr().err
     assert main(["eval-video", "--input_dir", str(tmp_path), "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
+    cv2.imwrite(str(tmp_path / "x.png"), np.zeros((8, 8, 3), np.uint8))
     assert main(["eval-image", "--input_dir", str(tmp_path), "--solution_dir", str(tmp_path / "none"),
                  "--output_dir", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "--solution_dir" in err and str(tmp_path / "none") in err
+    assert err.count("\n") == 0 and "--solution-dir" in err and str(tmp_path / "none") in err
     assert not (tmp_path / "out").exists()
     assert main(["eval-image", "--input_dir", str(tmp_path), "--solution_dir", str(tmp_path),
                  "--metadata", str(tmp_path / "no_metadata.jsonl"), "--output_dir", str(tmp_path / "out")]) == 2
@@ -170,4 +205,12 @@ def test_single_file_that_cannot_be_scored_exits_1_with_its_error_record(tmp_pat
 def test_pixel_sizes_below_one_are_refused(flag, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["eval-video", "--input_dir", str(tmp_path), flag, "-3"]) == 2
-    assert flag in capsys.readouterr().err
+    assert flag.replace("_", "-") in capsys.readouterr().err
+
+
+def test_a_folder_with_no_generated_files_is_an_error_naming_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    assert main(["eval-video", "--input-dir", str(tmp_path / "empty"), "--solution-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "--input-dir" in err and str(tmp_path / "empty") in err and ".mp4" in err

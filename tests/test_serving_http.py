@@ -1,4 +1,4 @@
-"""The shared loopback HTTP plumbing (maze_envs.serving) with a real server and the real requests client."""
+"""The shared loopback HTTP plumbing (maze_envs.serving.http) with a real server and the real requests client."""
 
 import socket
 
@@ -6,7 +6,7 @@ import pytest
 import requests
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.serving import BodyError, DaemonHTTPServer, JSONHandler, bind
+from maze_envs.serving.http import BodyError, DaemonHTTPServer, JSONHandler, bind
 
 
 class EchoHandler(JSONHandler):
@@ -50,7 +50,7 @@ def test_an_unread_body_does_not_spoil_the_kept_alive_connection(server):
 
 
 def test_bind_names_the_port_or_the_address():
-    with pytest.raises(MazeConfigError, match="--port must be 0-65535, got 70000"):
+    with pytest.raises(MazeConfigError, match="^port: must be 0-65535, got 70000"):
         bind(DaemonHTTPServer, "127.0.0.1", 70000, EchoHandler)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -49,7 +49,8 @@ def load_tasks(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
     path = Path(path)
     meta = path / "metadata.jsonl" if path.is_dir() else path
     if not meta.exists():
-        raise MazeConfigError(f"--tasks {path}: no metadata.jsonl (write one with `maze-envs generate tasks`)")
+        raise MazeConfigError(f"{path}: no metadata.jsonl (write one with `maze-envs generate tasks`)",
+                              parameter="tasks")
     tasks = {}
     for number, record in enumerate(read_records(meta), 1):
         tasks[str(pick(record, ("id",), meta, number))] = record
@@ -74,7 +75,7 @@ def maze_items_from_dir(input_dir: str | os.PathLike, tasks: str | os.PathLike) 
     of the media files that match no task."""
     input_dir, tasks_path = Path(input_dir), Path(tasks)
     if not input_dir.is_dir():
-        raise MazeConfigError(f"--input-dir {input_dir}: not a directory")
+        raise MazeConfigError(f"{input_dir}: not a directory", parameter="input_dir")
     table = load_tasks(tasks_path)
     ids = list(table)
     items, unmatched = [], []
@@ -102,7 +103,7 @@ def maze_items_from_manifest(manifest: str | os.PathLike, tasks: str | os.PathLi
             continue
         task_id = str(pick(record, ("task_id",), manifest, number))
         if task_id not in table:
-            raise MazeFormatError(f"record {number}: task_id {brief_repr(task_id)} not in the --tasks metadata",
+            raise MazeFormatError(f"record {number}: task_id {brief_repr(task_id)} not in the tasks metadata",
                                   source=manifest, field="task_id")
         items.append(_item(file, task_id, table[task_id], manifest, number))
     return items

@@ -3,16 +3,15 @@ record each result incrementally, resume, and summarise."""
 
 from __future__ import annotations
 
-import contextlib
 import time
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from maze_envs.core.errors import MazeEnvsError
-from maze_envs.core.formats import append_jsonl, read_jsonl, write_json_atomic, write_jsonl
-from maze_envs.core.progress import progress
-from maze_envs.llm import SERVER_NOTE, ChatClient, LLMAuthError, LLMConnectionError, map_unordered
+from maze_envs.core.formats import write_json_atomic
+from maze_envs.llm import SERVER_NOTE, ChatClient, Reply, RunStats, sum_usage
+from maze_envs.runs import Run, RunOptions, WorkItem
 
 from .parse import parse_verdict
 from .template import PromptTemplate
@@ -97,8 +96,7 @@ def judge_item(client: ChatClient, task: JudgeTask, item: JudgeItem, params: dic
         "scores": {}, "explanation": verdict.explanation, "raw_reply": reply.text, "attempts": len(replies),
         "model": client.config.model, "template": str(task.template.path), "template_sha256": task.template.sha256,
         "values": item.values, **item.meta,
-        "usage": {"prompt_tokens": sum(r.usage.prompt_tokens for r in replies),
-                  "completion_tokens": sum(r.usage.completion_tokens for r in replies)},
+        "usage": _usage(replies, client),
         "cached": all(r.cached for r in replies), "latency_s": round(time.perf_counter() - began, 4),
         "local_server": any(r.local_server for r in replies),
     }
@@ -111,6 +109,13 @@ def judge_item(client: ChatClient, task: JudgeTask, item: JudgeItem, params: dic
         record["missing_fields"] = list(verdict.missing)
         record["first_reply"] = replies[0].text
     return record
+
+
+def _usage(replies: list[Reply], client: ChatClient) -> dict[str, Any]:
+    stats = RunStats()
+    for reply in replies:
+        stats.add(reply, client.config)
+    return stats.to_dict()
 
 
 def _rates(records: list[dict[str, Any]], task: JudgeTask) -> dict[str, Any]:
@@ -134,69 +139,64 @@ def summarise(records: list[dict[str, Any]], task: JudgeTask) -> dict[str, Any]:
                                       for g in groups}}
 
 
-def _load_done(path: Path, ids: set[str]) -> list[dict[str, Any]]:
-    """Return the last record per item id in the JSONL log at ``path`` that is done (a cut-off last line is ignored)."""
-    latest = {r["id"]: r for r in read_jsonl(path, skip_bad=True) if isinstance(r, dict) and r.get("id") in ids}
-    return [r for r in latest.values() if r.get("status") in DONE_STATUSES]
+def _error_fields(task: JudgeTask, model: str):
+    def fields(work_item: WorkItem, message: str) -> dict[str, Any]:
+        item: JudgeItem = work_item.payload
+        return {"file": str(item.file), task.group_name: item.group, "model": model, **item.meta}
+    return fields
+
+
+def _accept(record: dict[str, Any]) -> bool:
+    """Return whether a logged record from an earlier run is one this runner wrote (else the item runs again)."""
+    return record.get("status") in (*DONE_STATUSES, "error") and isinstance(record.get("scores", {}), dict)
 
 
 def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, output_dir: str | Path, *,
-              workers: int = 1, resume: bool = False, params: dict[str, Any] | None = None,
+              options: RunOptions = RunOptions(), params: dict[str, Any] | None = None,
               extra_summary: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None) -> JudgeRun:
-    """Judge every item with ``workers`` concurrent requests; return the run.
+    """Judge every item on the run engine (``options``: backend, workers, resume); return the run.
 
     Each record is appended to ``results.jsonl`` as soon as it is done, so an interrupted run loses
     nothing; ``results.json`` (all records in item order) and ``summary.json`` are written atomically
-    at the end, or when the run stops. With ``resume`` items already ``ok`` or ``parse_error`` in the
-    log are skipped. A per-item failure is recorded as ``error`` and the run goes on; a rejected key or
-    an unreachable endpoint stops the run (results so far are kept) and is raised.
-    ``extra_summary(records)`` adds sections to the summary.
+    at the end, or when the run stops. With ``options.resume`` items already ``ok`` or ``parse_error`` in
+    the log are skipped. A per-item failure is recorded as ``error`` and the run goes on; a rejected key or
+    an unreachable endpoint stops the run (results so far are kept) and is raised. Token and cost totals
+    cover every record of the run, resumed ones included. ``extra_summary(records)`` adds sections.
     """
     out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    log_path, results_path, summary_path = out / LOG_NAME, out / RESULTS_NAME, out / SUMMARY_NAME
+    results_path, summary_path = out / RESULTS_NAME, out / SUMMARY_NAME
     params = dict(params or {})
-    done = _load_done(log_path, {i.id for i in items}) if resume else []
-    write_jsonl(log_path, done)
-    done_ids = {r["id"] for r in done}
-    todo = [i for i in items if i.id not in done_ids]
-    records = list(done)
-    began = time.time()
+    work_items = [WorkItem(item.id, item) for item in items]
 
-    def save(finished: bool, failure: str | None = None) -> dict[str, Any]:
-        order = {i.id: n for n, i in enumerate(items)}
-        records.sort(key=lambda r: order.get(r["id"], len(order)))
-        write_json_atomic(results_path, {"task": task.name, "model": client.config.model, "records": records})
-        local = client.stats.local_server or any(r.get("local_server") for r in records)
-        summary = {
-            "task": task.name, "finished": finished, "model": client.config.model,
-            "endpoint": {"base_url": client.base_url, "provider": client.config.provider,
-                         "local_embedded_server": local, **({"note": SERVER_NOTE} if local else {})},
-            "config": client.config.describe(), "template": task.template.describe(), "params": params,
-            "counts": {"items": len(items), "resumed": len(done), "judged_now": len(records) - len(done)},
-            "metrics": summarise(records, task), "usage": client.stats.to_dict(),
-            "wall_time_s": round(time.time() - began, 3), "results": str(results_path),
-        }
-        if failure:
-            summary["stopped_by"] = failure
-        if extra_summary is not None:
-            summary.update(extra_summary(records))
-        write_json_atomic(summary_path, summary, indent=2)
-        return summary
+    with Run(out, work_items, options, log_name=LOG_NAME, accept=_accept) as run:
+        def save(failure: str | None = None) -> dict[str, Any]:
+            records = run.records()
+            write_json_atomic(results_path, {"task": task.name, "model": client.config.model, "records": records})
+            usage = sum_usage(r["usage"] for r in records if "usage" in r)
+            local = usage["local_server"] or client.stats.local_server
+            counts = run.counts()
+            summary = {
+                "task": task.name, "finished": run.finished, "model": client.config.model,
+                "endpoint": {"base_url": client.base_url, "provider": client.config.provider,
+                             "local_embedded_server": local, **({"note": SERVER_NOTE} if local else {})},
+                "config": client.config.describe(), "template": task.template.describe(), "params": params,
+                "backend": {"name": options.backend, "workers": options.workers},
+                "counts": {"items": counts.items, "resumed": counts.resumed, "judged_now": counts.completed},
+                "metrics": summarise(records, task), "usage": usage,
+                "wall_time_s": round(run.elapsed_s, 3), "results": str(results_path),
+            }
+            if failure:
+                summary["stopped_by"] = failure
+            if extra_summary is not None:
+                summary.update(extra_summary(records))
+            write_json_atomic(summary_path, summary, indent=2)
+            return summary
 
-    stream = map_unordered(lambda item: judge_item(client, task, item, params), todo, workers)
-    with contextlib.closing(stream), open(log_path, "a", encoding="utf-8") as log:
         try:
-            for item, record, error in progress(stream, desc=f"judge {task.name}", total=len(todo)):
-                if isinstance(error, (LLMAuthError, LLMConnectionError)) or \
-                        (error is not None and not isinstance(error, MazeEnvsError)):
-                    raise error
-                if error is not None:
-                    record = {"id": item.id, "file": str(item.file), task.group_name: item.group, "status": "error",
-                              "error": str(error), "model": client.config.model, **item.meta}
-                records.append(record)
-                append_jsonl(log, record)
+            run.execute(partial(judge_item, client, task, params=params), kind="io", desc=f"judge {task.name}",
+                        error_record=_error_fields(task, client.config.model))
         except BaseException as exc:
-            save(False, str(exc) or type(exc).__name__)
+            save(str(exc) or type(exc).__name__)
             raise
-    return JudgeRun(records, save(True), results_path, summary_path)
+        summary = save()
+        return JudgeRun(run.records(), summary, results_path, summary_path)

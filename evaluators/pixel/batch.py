@@ -1,5 +1,5 @@
-"""Batch evaluation of a directory of generated images or videos: solution matching, worker processes,
-progress, logs, incremental/atomic outputs and resume. Every file gets a result or an error record.
+"""Batch evaluation of a directory of generated images or videos on the run engine: solution matching, logs,
+incremental/atomic outputs, resume, any backend. Every file gets a result or an error record.
 """
 
 from __future__ import annotations
@@ -8,20 +8,19 @@ import logging
 import os
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.progress import progress
 from maze_envs.core.render import PixelGeometry
+from maze_envs.runs import Run, RunOptions, WorkItem
 
 from .errors import PixelEvalError
 from .image import ImageParams, score_image
 from .reference import load_solution, metadata_geometries, read_image
-from .results import ErrorRecord, RunOutputs, round_suffix
+from .results import RunOutputs, round_suffix
 from .video import VideoParams, iter_frames, score_video
 
 Kind = Literal["image", "video"]
@@ -43,12 +42,17 @@ def solution_name(filename: str) -> str:
 
 
 def generated_files(input_dir: str | os.PathLike, kind: Kind) -> list[Path]:
-    """Return the generated images or videos in ``input_dir``, sorted; raise ``MazeConfigError`` if it is missing."""
+    """Return the generated images or videos in ``input_dir``, sorted; raise ``MazeConfigError`` naming
+    ``input_dir`` when it is missing or holds none."""
     folder = Path(input_dir)
     if not folder.is_dir():
-        raise MazeConfigError(f"--input_dir: {folder} is not a directory")
+        raise MazeConfigError(f"{folder} is not a directory", parameter="input_dir")
     extensions = IMAGE_EXTENSIONS if kind == "image" else VIDEO_EXTENSIONS
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in extensions)
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in extensions)
+    if not files:
+        raise MazeConfigError(f"{folder} holds no generated {kind}s (expected files named <task>{extensions[0]}, "
+                              f"any of {', '.join(extensions)})", parameter="input_dir")
+    return files
 
 
 @dataclass
@@ -64,7 +68,7 @@ class Job:
 
 
 def score_job(job: Job) -> dict[str, Any]:
-    """Return the result record of a job, or its error record (with the reason) when the file cannot be scored."""
+    """Return the result record of a job; raises ``PixelEvalError`` naming the file when it cannot be scored."""
     try:
         ref = load_solution(job.solution, geometry=job.geometry, colours=job.params.colours)
         if job.kind == "image":
@@ -77,16 +81,22 @@ def score_job(job: Job) -> dict[str, Any]:
 
             save_visualization(panels, result, job.visualization, video=job.kind == "video")
         return result.to_dict()
-    except PixelEvalError as exc:
-        return ErrorRecord(job.file.name, job.solution.name, str(exc)).to_dict()
-    except Exception as exc:  # a batch records every failure and goes on
+    except PixelEvalError:
+        raise
+    except Exception as exc:  # anything else a hostile file triggers is still one file's error
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        return ErrorRecord(job.file.name, job.solution.name, f"{job.file}: unexpected error: {detail}").to_dict()
+        raise PixelEvalError(f"{job.file}: unexpected error: {detail}") from exc
+
+
+def error_record(item: WorkItem, message: str) -> dict[str, Any]:
+    """Return the fields of the error record of a job that could not be scored (the engine adds ``error``)."""
+    job: Job = item.payload
+    return {"filename": job.file.name, "solution_file": job.solution.name}
 
 
 def setup_logging(kind: Kind, log_dir: str | os.PathLike = "evaluation_logs") -> Path:
     """Send this package's log to ``<log_dir>/<maze_vis|maze_video_vis>_evaluation_<timestamp>.log``; return the file."""
-    folder = ensure_directory(log_dir, "--log_dir")
+    folder = ensure_directory(log_dir, "log_dir")
     path = folder / f"{LOG_NAMES[kind]}_{time.strftime('%Y%m%d_%H%M%S')}.log"
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
@@ -98,7 +108,7 @@ def setup_logging(kind: Kind, log_dir: str | os.PathLike = "evaluation_logs") ->
 
 @dataclass
 class BatchConfig:
-    """Where a batch reads and writes, and how it runs."""
+    """Where a batch reads and writes, and how it runs (``run``: backend, workers, resume)."""
 
     kind: Kind
     solution_dir: Path
@@ -108,8 +118,7 @@ class BatchConfig:
     input_dir: Path | None = None
     files: list[Path] | None = None
     metadata: Path | None = None
-    workers: int = 1
-    resume: bool = False
+    run: RunOptions = RunOptions()
     visualize: bool = True
 
 
@@ -117,56 +126,55 @@ def _config_dict(config: BatchConfig) -> dict[str, Any]:
     params = asdict(config.params)
     return {"kind": config.kind, "input_dir": str(config.input_dir) if config.input_dir else None,
             "solution_dir": str(config.solution_dir), "model_name": config.model_name,
-            "metadata": str(config.metadata) if config.metadata else None, "workers": config.workers, **params}
+            "metadata": str(config.metadata) if config.metadata else None, "workers": config.run.workers,
+            "backend": config.run.backend, **params}
 
 
 def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutputs]:
-    """Score every file of ``config`` (``files`` or all of ``input_dir``), writing results as they come.
+    """Score every file of ``config`` (``files`` or all of ``input_dir``) through the run engine, writing results
+    as they come; the output directory is locked for the run.
 
     Returns the summary, the timestamped results file and the run's outputs (records by file name).
-    Raises ``MazeConfigError`` when the input or solution directory is missing.
+    Raises ``MazeConfigError`` naming ``input_dir``, ``solution_dir`` or ``metadata`` when one is missing.
     """
     files = config.files if config.files is not None else generated_files(config.input_dir, config.kind)
     if not config.solution_dir.is_dir():
-        raise MazeConfigError(f"--solution_dir: {config.solution_dir} is not a directory")
+        raise MazeConfigError(f"{config.solution_dir} is not a directory", parameter="solution_dir")
     if config.metadata is not None and not config.metadata.is_file():
-        raise MazeConfigError(f"--metadata: {config.metadata} is not a file")
+        raise MazeConfigError(f"{config.metadata} is not a file", parameter="metadata")
     metadata = config.metadata or config.solution_dir / "metadata.jsonl"
     geometries = metadata_geometries(metadata)
     round_name = round_suffix(config.input_dir if config.input_dir else (files[0].parent if files else None))
-    outputs = RunOutputs(config.output_dir, model_name=config.model_name, config=_config_dict(config),
-                         round_name=round_name, per_file_results=config.kind == "video", resume=config.resume)
     params = config.params
-    if config.kind == "video" and config.workers > 1:
-        params = replace(params, frame_workers=max(1, (os.cpu_count() or 1) // config.workers))
-    jobs = []
+    workers = config.run.workers
+    if config.kind == "video" and workers > 1 and config.run.backend != "ray":
+        params = replace(params, frame_workers=max(1, (os.cpu_count() or 1) // workers))
+    outputs = RunOutputs(config.output_dir, model_name=config.model_name, config=_config_dict(config),
+                         round_name=round_name, per_file_results=config.kind == "video")
+    items = []
     for file in files:
-        if outputs.done(file.name):
-            continue
         name = solution_name(file.name)
-        jobs.append(Job(config.kind, file, config.solution_dir / name, geometries.get(name), params,
-                        outputs.visualization_path(file.name) if config.visualize else None))
-    log.info("evaluating %d of %d %ss (%d already done) for %s", len(jobs), len(files), config.kind,
-             len(files) - len(jobs), config.model_name)
-    for record in _run(jobs, config.workers):
-        outputs.add(record)
-        if "error" in record:
-            log.warning("%s: error: %s", record["filename"], record["error"])
-        else:
-            log.info("%s: overall %.3f, target %.3f, crossing %s", record["filename"], record["overall_score"],
-                     record["target_achievement"], record["wall_crossing_detected"])
-    summary, final = outputs.finish()
+        job = Job(config.kind, file, config.solution_dir / name, geometries.get(name), params,
+                  outputs.visualization_path(file.name) if config.visualize else None)
+        items.append(WorkItem(file.name, job))
+    with Run(outputs.dir, items, config.run, log_name=outputs.log_name) as run:
+        outputs.resume(run.records())
+        log.info("evaluating %d of %d %ss (%d already done) for %s", len(run.todo), len(files), config.kind,
+                 run.resumed, config.model_name)
+        try:
+            run.execute(score_job, kind="cpu", desc="evaluating", error_record=error_record,
+                        on_record=lambda record: _add(outputs, record))
+        finally:
+            outputs.flush()
+        summary, final = outputs.finish()
     log.info("summary: %s", summary)
     return summary, final, outputs
 
 
-def _run(jobs: list[Job], workers: int):
-    """Yield records of ``jobs`` as they finish (in worker processes when ``workers > 1``), with a progress bar."""
-    if workers <= 1 or len(jobs) <= 1:
-        for job in progress(jobs, desc="evaluating"):
-            yield score_job(job)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(score_job, job) for job in jobs]
-        for future in progress(as_completed(futures), desc="evaluating", total=len(futures)):
-            yield future.result()
+def _add(outputs: RunOutputs, record: dict[str, Any]) -> None:
+    outputs.add(record)
+    if "error" in record:
+        log.warning("%s: error: %s", record["filename"], record["error"])
+    else:
+        log.info("%s: overall %.3f, target %.3f, crossing %s", record["filename"], record["overall_score"],
+                 record["target_achievement"], record["wall_crossing_detected"])

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import Sequence
 
-from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.runs.flags import add_run_flags, run_options
 
 from .batch import BatchConfig, Kind, evaluate_batch, setup_logging
 from .colours import ColourThresholds
@@ -27,8 +26,8 @@ DESCRIPTIONS = {
 
 
 def _flag(parser: argparse.ArgumentParser, name: str, **kwargs) -> None:
-    """Add ``--name`` with its hyphenated spelling as an alias."""
-    spellings = [f"--{name}"] + ([f"--{name.replace('_', '-')}"] if "_" in name else [])
+    """Add ``--kebab-name`` with the spec's ``--snake_name`` spelling as a hidden alias."""
+    spellings = [f"--{name.replace('_', '-')}"] + ([f"--{name}"] if "_" in name else [])
     parser.add_argument(*spellings, dest=name, **kwargs)
 
 
@@ -41,14 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser, kind: Kind) -> None:
     _flag(parser, "solution_dir", metavar="DIR", default="./data/solution",
           help="directory of {stem}_solution.png images (default ./data/solution)")
     _flag(parser, "output_dir", metavar="DIR",
-          help=f"results directory (default ../evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/<model_name>)")
+          help=f"results directory (default ./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/<model_name>)")
     _flag(parser, "model_name", default=DEFAULT_MODELS[kind], help=f"model name (default {DEFAULT_MODELS[kind]})")
     _flag(parser, "metadata", metavar="JSONL",
           help="task metadata.jsonl giving each solution's exact grid (default <solution_dir>/metadata.jsonl "
                "when present; otherwise the grid is auto-detected)")
-    _flag(parser, "workers", type=int, default=1, help="files scored in parallel worker processes (default 1)")
-    _flag(parser, "resume", action="store_true",
-          help="keep results of the incremental file from an interrupted run and skip those files")
     _flag(parser, "no_visualizations", action="store_true", help="do not write the 2x2 visualisation PNGs")
     _flag(parser, "log_dir", default="./evaluation_logs", help="log directory (default ./evaluation_logs)")
     if kind == "image":
@@ -67,6 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser, kind: Kind) -> None:
     _flag(parser, "dilation_size", type=int, default=None, help="path dilation in pixels (default: the cell width)")
     _flag(parser, "black_threshold", type=int, default=30, help="walls: max(R,G,B) below this (default 30)")
     _flag(parser, "white_threshold", type=int, default=200, help="free space: brightness above this (default 200)")
+    add_run_flags(parser, resume_help="skip files already scored in the output directory's log (an interrupted "
+                                      "run's results are kept)")
 
 
 def _params(args: argparse.Namespace, kind: Kind) -> ImageParams | VideoParams:
@@ -80,13 +78,13 @@ def _params(args: argparse.Namespace, kind: Kind) -> ImageParams | VideoParams:
 
 
 def _check(args: argparse.Namespace) -> None:
-    for name in ("workers", "num_frames", "frame_workers", "tolerance_pixels", "wall_erosion", "dilation_size"):
+    for name in ("num_frames", "frame_workers", "tolerance_pixels", "wall_erosion", "dilation_size"):
         value = getattr(args, name, None)
         if value is not None and value < 1:
-            raise MazeConfigError(f"--{name} must be at least 1, got {value}")
+            raise MazeConfigError(f"must be at least 1, got {value}", parameter=name)
     for name in ("min_crossing_ratio", "position_tolerance"):
         if getattr(args, name) < 0:
-            raise MazeConfigError(f"--{name} must not be negative, got {getattr(args, name)}")
+            raise MazeConfigError(f"must not be negative, got {getattr(args, name)}", parameter=name)
 
 
 def run(args: argparse.Namespace, kind: Kind) -> int:
@@ -95,16 +93,16 @@ def run(args: argparse.Namespace, kind: Kind) -> int:
     _check(args)
     model = args.model_name
     folder = "image_results" if kind == "image" else "video_results"
-    output_dir = Path(args.output_dir or f"../evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}")
+    output_dir = Path(args.output_dir or f"./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}")
     log_path = setup_logging(kind, args.log_dir)
     single = Path(args.single) if args.single else None
     if single is not None and not single.is_file():
-        raise MazeConfigError(f"--single: {single} is not a file")
+        raise MazeConfigError(f"{single} is not a file", parameter="single")
     config = BatchConfig(
         kind=kind, solution_dir=Path(args.solution_dir), output_dir=output_dir, model_name=model,
         params=_params(args, kind), input_dir=None if single else Path(args.input_dir or f"./{folder}/{model}"),
         files=[single] if single else None, metadata=Path(args.metadata) if args.metadata else None,
-        workers=args.workers, resume=args.resume, visualize=not args.no_visualizations)
+        run=run_options(args), visualize=not args.no_visualizations)
     summary, final, outputs = evaluate_batch(config)
     status = 0
     if single is not None:
@@ -130,26 +128,3 @@ def register(sub: argparse._SubParsersAction) -> None:
         add_arguments(parser, kind)
         parser.set_defaults(func=lambda args, kind=kind: run(args, kind))
 
-
-def _main(kind: Kind, argv: Sequence[str] | None) -> int:
-    parser = argparse.ArgumentParser(prog=f"python -m evaluators.pixel.{kind}", description=DESCRIPTIONS[kind])
-    add_arguments(parser, kind)
-    args = parser.parse_args(argv)
-    try:
-        return run(args, kind)
-    except (MazeEnvsError, OSError) as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"{parser.prog}: interrupted (rerun with --resume to continue)", file=sys.stderr)
-        return 130
-
-
-def main_image(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m evaluators.pixel.image``; return the exit status."""
-    return _main("image", argv)
-
-
-def main_video(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m evaluators.pixel.video``; return the exit status."""
-    return _main("video", argv)

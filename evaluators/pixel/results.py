@@ -1,9 +1,10 @@
 """Result records (spec JSON fields), summary statistics, and the run's output files.
 
 Output files follow the spec: ``evaluation_results[_<round>]_<timestamp>.json``, ``..._latest.json``,
-``..._incremental.json`` (rewritten atomically after every file, so an interrupted run keeps its
-results and ``--resume`` skips files already scored), per-video ``<name>[_<round>]_result.json`` and
-``visualizations/<name>[_<round>]_evaluation.png``.
+``..._incremental.json`` (rewritten atomically while the run goes, and when it stops), per-video
+``<name>[_<round>]_result.json`` and ``visualizations/<name>[_<round>]_evaluation.png``; beside them the run
+engine's log ``evaluation_log[_<round>].jsonl``, one line per scored file, from which ``--resume`` skips
+files already scored.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from maze_envs.core.atomic import ensure_directory
-from maze_envs.core.formats import read_json, write_json_atomic
+from maze_envs.core.formats import write_json_atomic
 
 ROUND_PATTERN = re.compile(r"(?:^|_)(round\d+)$")
 
@@ -67,19 +68,6 @@ class VideoResult(ImageResult):
     layout_match_score_gated: int = 0
     target_achievement_gated: int = 0
     overall_score_gated: int = 0
-
-
-@dataclass
-class ErrorRecord:
-    """A file that could not be scored, with the reason; the batch goes on."""
-
-    filename: str
-    solution_file: str | None
-    error: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON-ready record."""
-        return asdict(self)
 
 
 def _rounded(value: Any) -> Any:
@@ -163,20 +151,29 @@ def round_suffix(input_dir: str | Path | None) -> str:
 
 
 class RunOutputs:
-    """The output files of one evaluation run; results are written as they arrive."""
+    """The output files of one evaluation run; results are written as they arrive.
+
+    The run engine's log (``evaluation_log[_<round>].jsonl``) is what ``--resume`` reads; the incremental JSON
+    is rewritten from it at most once a second and when the run stops.
+    """
+
+    FLUSH_EVERY_S = 1.0
 
     def __init__(self, output_dir: str | Path, *, model_name: str, config: dict[str, Any], round_name: str = "",
-                 per_file_results: bool = False, resume: bool = False):
-        self.dir = ensure_directory(output_dir, "--output_dir")
+                 per_file_results: bool = False):
+        self.dir = ensure_directory(output_dir, "output_dir")
         self.model_name = model_name
         self.config = config
         self.suffix = f"_{round_name}" if round_name else ""
         self.per_file_results = per_file_results
         self.timestamp = time.strftime("%Y%m%d_%H%M%S")
         self.records: dict[str, dict[str, Any]] = {}
-        if resume and self.incremental_path.is_file():
-            previous = read_json(self.incremental_path).get("results", [])
-            self.records = {r["filename"]: r for r in previous if "error" not in r}
+        self._flushed_at = 0.0
+
+    @property
+    def log_name(self) -> str:
+        """Return the file name of the run engine's log in the output directory."""
+        return f"evaluation_log{self.suffix}.jsonl"
 
     @property
     def incremental_path(self) -> Path:
@@ -187,18 +184,27 @@ class RunOutputs:
         """Return where the 2x2 visualisation of ``filename`` goes."""
         return self.dir / "visualizations" / f"{Path(filename).stem}{self.suffix}_evaluation.png"
 
-    def done(self, filename: str) -> bool:
-        """Return True when ``filename`` already has a (non-error) result from a resumed run."""
-        return filename in self.records
+    def resume(self, logged: Iterable[dict[str, Any]]) -> None:
+        """Take the records of an earlier run (run-engine log records) as already done; returns nothing."""
+        for record in logged:
+            self.records[record["filename"]] = _spec_record(record)
 
-    def add(self, record: dict[str, Any]) -> None:
-        """Store a result or error record and rewrite the incremental file (and per-file result) atomically."""
+    def add(self, logged: dict[str, Any]) -> None:
+        """Store a result or error record (a run-engine log record) and write the per-file result; the
+        incremental file is rewritten when a second has passed since the last time."""
+        record = _spec_record(logged)
         self.records[record["filename"]] = record
         if self.per_file_results and "error" not in record:
             write_json_atomic(self.dir / f"{Path(record['filename']).stem}{self.suffix}_result.json", record, indent=2)
+        if time.monotonic() - self._flushed_at >= self.FLUSH_EVERY_S:
+            self.flush()
+
+    def flush(self) -> None:
+        """Rewrite the incremental file atomically with every record so far; returns nothing."""
         write_json_atomic(self.incremental_path, {"model_name": self.model_name, "config": self.config,
                                                   "completed": len(self.records),
                                                   "results": list(self.records.values())}, indent=2)
+        self._flushed_at = time.monotonic()
 
     def finish(self) -> tuple[dict[str, Any], Path]:
         """Write the timestamped and ``_latest`` results with the summary; return the summary and the file."""
@@ -208,3 +214,8 @@ class RunOutputs:
         final = write_json_atomic(self.dir / f"evaluation_results{self.suffix}_{self.timestamp}.json", payload, indent=2)
         write_json_atomic(self.dir / f"evaluation_results{self.suffix}_latest.json", payload, indent=2)
         return payload["summary"], final
+
+
+def _spec_record(logged: dict[str, Any]) -> dict[str, Any]:
+    """Return a run-engine log record without the engine's ``id`` and ``status`` keys (the spec's fields)."""
+    return {k: v for k, v in logged.items() if k not in ("id", "status")}

@@ -1,25 +1,23 @@
-"""The ``maze-envs`` command line: each subcommand lives in its own module and only parses flags."""
+"""The ``maze-envs`` command line: each subcommand lives in its own module and only parses flags.
+
+Besides them, ``model_flags`` holds the flags of the commands that talk to a chat model, and ``demo_steps``
+the steps of ``maze-envs demo``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from typing import Sequence
 
+from evaluators.pixel import cli as pixel_cli
 from maze_envs import __version__
-from maze_envs.core.errors import MazeEnvsError
+from maze_envs.core.errors import MazeEnvsError, message_for_flags
 
-# Each module defines ``register(subparsers)``, adding one subcommand whose default ``func(args)`` runs it.
-COMMAND_MODULES: tuple[str, ...] = (
-    "maze_envs.cli.demo",
-    "maze_envs.cli.generate",
-    "maze_envs.cli.serve_model",
-    "maze_envs.cli.judge",
-    "maze_envs.cli.play",
-    "maze_envs.cli.nav",
-    "evaluators.pixel.cli",
-)
+from . import demo, generate, judge, nav, play, serve_model
+
+# Each module defines ``register(subparsers)``, adding its subcommands, each with a default ``func(args)`` that runs it.
+COMMAND_MODULES = (demo, generate, serve_model, judge, play, nav, pixel_cli)
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -46,22 +44,42 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    for module in COMMAND_MODULES:
+        module.register(sub)
     return parser
 
 
+def _flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    """Return the flags of the (sub)command ``args`` was parsed with, down to its target (``generate
+    nav-scenes``): parameter (dest) -> its first spelling."""
+    flags = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None))
+            if chosen is not None:
+                flags.update(_flags(chosen, args))
+        elif action.option_strings:
+            flags[action.dest] = action.option_strings[0]
+    return flags
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the process exit status (errors print one line to stderr)."""
+    """Run the command line; return the process exit status (errors print one line to stderr, naming the flag
+    at fault; Ctrl-C stops with status 130 after what is done is written)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version or a flag error, already printed
+        return int(exc.code or 0)
     try:
         return int(args.func(args) or 0)
     except (MazeEnvsError, OSError) as exc:
-        print(f"maze-envs {args.command}: error: {exc}", file=sys.stderr)
+        print(f"maze-envs {args.command}: error: {message_for_flags(exc, _flags(parser, args))}",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"maze-envs {args.command}: interrupted", file=sys.stderr)
+        print(f"maze-envs {args.command}: interrupted (what was done is written; rerun with --resume to continue)",
+              file=sys.stderr)
         return 130
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.runs.flags import add_run_flags, run_options
 
 from .model_flags import add_model_flags, model_client
 
@@ -27,13 +27,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                                             "maze: every image/video, matched to --tasks by file name)")
     parser.add_argument("--tasks", help="maze: task directory or metadata.jsonl from `maze-envs generate tasks`")
     parser.add_argument("--output-dir", required=True, help="where results.jsonl, results.json and summary.json go")
-    parser.add_argument("--resume", action="store_true", help="skip items already judged in OUTPUT_DIR/results.jsonl")
     parser.add_argument("--template", help="prompt template file with {placeholders} (default: the bundled prompt)")
     parser.add_argument("--pixel-results", help="maze: pixel-evaluator results JSON; adds an agreement report "
                                                 "(confusion matrices, Cohen's kappa)")
     parser.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
     parser.add_argument("--max-tokens", type=int, default=1024, help="reply token limit (default 1024)")
     add_model_flags(parser)
+    add_run_flags(parser, resume_help="skip items already judged in OUTPUT_DIR/results.jsonl")
     parser.set_defaults(func=run)
 
 
@@ -58,9 +58,6 @@ def run(args: argparse.Namespace) -> int:
     """Judge every item, print where the summary is and its headline numbers; return the exit status 0."""
     from evaluators.judge import agreement_report, load_pixel_results, run_judge
 
-    if args.workers < 1:
-        raise MazeConfigError(f"--workers must be at least 1, got {args.workers}")
-    ensure_directory(args.output_dir, "--output-dir")
     task, items, unmatched = _items(args)
     if args.pixel_results and args.task != "maze":
         raise MazeConfigError("--pixel-results applies to --task maze only")
@@ -74,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return out
 
     with model_client(args) as client:
-        result = run_judge(task, items, client, args.output_dir, workers=args.workers, resume=args.resume,
+        result = run_judge(task, items, client, args.output_dir, options=run_options(args),
                            params={"temperature": args.temperature, "max_tokens": args.max_tokens},
                            extra_summary=extra)
     overall = result.summary["metrics"]["overall"]

@@ -33,7 +33,6 @@ def add_model_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--video-frames", type=int, help="frames sampled from each video (default 16)")
     group.add_argument("--video-mode", choices=["frames", "native"],
                        help="send videos as sampled frames (default) or as a video_url part")
-    group.add_argument("--workers", type=int, default=1, help="concurrent requests (default 1)")
     group.add_argument("--no-cache", action="store_true", help="bypass the on-disk response cache")
     group.add_argument("--cache-dir", help="response cache directory (default $MAZE_ENVS_CACHE or "
                                            "~/.cache/maze-envs/llm; with --local-policy only this one is used)")

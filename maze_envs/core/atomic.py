@@ -36,10 +36,10 @@ def atomic_write(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
         raise
 
 
-def ensure_directory(path: str | os.PathLike, flag: str) -> Path:
+def ensure_directory(path: str | os.PathLike, parameter: str) -> Path:
     """Return ``path`` as a ``Path`` after creating it (and its parents) if needed.
 
-    Raises ``MazeConfigError`` naming ``flag`` and the path when it cannot be created.
+    Raises ``MazeConfigError`` about ``parameter`` (the argument that gave the path) when it cannot be created.
     """
     from .errors import MazeConfigError
 
@@ -47,5 +47,5 @@ def ensure_directory(path: str | os.PathLike, flag: str) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise MazeConfigError(f"{flag} {path}: cannot create it: {exc.strerror or exc}") from exc
+        raise MazeConfigError(f"{path}: cannot create it: {exc.strerror or exc}", parameter=parameter) from exc
     return path

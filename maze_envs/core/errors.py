@@ -45,7 +45,27 @@ class MazeFormatError(MazeEnvsError, ValueError):
 
 
 class MazeConfigError(MazeEnvsError, ValueError):
-    """An argument, option or flag has an invalid value; the message names it."""
+    """An argument, option or flag has an invalid value; the message names it.
+
+    ``parameter`` (optional) is the library parameter at fault; the message then starts with it, and the
+    command line shows the flag that sets it instead.
+    """
+
+    def __init__(self, message: str, *, parameter: str | None = None):
+        self.parameter = parameter
+        super().__init__(f"{parameter}: {message}" if parameter else message)
+
+
+def message_for_flags(exc: BaseException, flags: Mapping[str, str]) -> str:
+    """Return the one-line message of ``exc``, naming the flag that sets its parameter (``flags`` maps parameter
+    names to flags) where it is a ``MazeConfigError`` about one."""
+    parameter = getattr(exc, "parameter", None)
+    message = str(exc)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        message = f"{exc.filename}: {exc.strerror or message}"
+    if parameter in flags and message.startswith(f"{parameter}: "):
+        return f"{flags[parameter]}: {message[len(parameter) + 2:]}"
+    return message
 
 
 class InvalidActionError(MazeEnvsError, ValueError):
@@ -59,5 +79,14 @@ def reject_unknown_arguments(owner: str, unknown: Mapping[str, Any]) -> None:
         raise MazeConfigError(f"{owner} got unknown argument(s) {names}; see help({owner}) for the arguments")
 
 
-class MissingExtraError(MazeEnvsError, ImportError):
+class FatalRunError(MazeEnvsError):
+    """An error that stops a whole run rather than failing one item (a rejected key, an unreachable endpoint, a
+    missing extra, a locked output directory): the run keeps what it finished and the CLI prints one line."""
+
+
+class RunLockedError(FatalRunError):
+    """Another live process holds the lock on a run's output directory; the message names the holder."""
+
+
+class MissingExtraError(FatalRunError, ImportError):
     """An optional dependency is not installed; the message names the extra that provides it."""

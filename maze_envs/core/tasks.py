@@ -55,13 +55,14 @@ class TaskSpec:
 def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, seed: int,
                variants: Sequence[str] = ("var1_fixed_both",)) -> list[TaskSpec]:
     """Return every task of the cross product; each gets a seed derived from ``seed`` and its position."""
-    for name, values, table in (("--algos", algos, GENERATORS), ("--difficulties", difficulties, DIFFICULTIES),
-                                ("--variants", variants, VARIANTS)):
+    for name, values, table in (("algos", algos, GENERATORS), ("difficulties", difficulties, DIFFICULTIES),
+                                ("variants", variants, VARIANTS)):
         for value in values:
             if value not in table:
-                raise MazeConfigError(f"{name}: unknown value {brief_repr(value)}; choose from {', '.join(table)}")
+                raise MazeConfigError(f"unknown value {brief_repr(value)}; choose from {', '.join(table)}",
+                                      parameter=name)
     if count < 1:
-        raise MazeConfigError(f"--count must be at least 1, got {count}")
+        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
     combos = [(a, d, i, v) for a in algos for d in difficulties for v in variants for i in range(count)]
     seeds = np.random.SeedSequence(seed).generate_state(len(combos), dtype=np.uint32)
     return [TaskSpec(a, d, i, v, int(s)) for (a, d, i, v), s in zip(combos, seeds)]
@@ -111,7 +112,7 @@ def generate_text_mazes(sizes: Sequence[str], count: int, seed: int, out_dir: st
                         progress: Callable[[Iterable], Iterator] = iter) -> list[Path]:
     """Write ``count`` benchmark-format mazes per size under ``out_dir``; maze i uses seed ``seed + i``."""
     if count < 1:
-        raise MazeConfigError(f"--count must be at least 1, got {count}")
+        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
     jobs = []
     for size in sizes:
         height, width = parse_size(size)

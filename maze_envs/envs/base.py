@@ -21,6 +21,7 @@ from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 
 from .layouts import LayoutLike, LayoutSource, positive_int
+from .window import Window
 
 FREE, WALL, AGENT, GOAL, MASKED = 0, 1, 2, 3, 4
 BYTES_PER_BLOCK = 16  # flat free list (8), codes, observation and per-episode masks of the padded grid
@@ -174,8 +175,6 @@ class MazeEnvBase(gym.Env):
         if self.render_mode == "rgb_array":
             return frame
         if self._window is None:
-            from maze_envs.play.window import Window
-
             self._window = Window(f"maze-envs {self.spec.id if self.spec else type(self).__name__}")
         self._window.show(frame, self.metadata["render_fps"])
         return None

@@ -1,16 +1,15 @@
 """Chat-model layer: one client over the ``openai`` package, a response cache, and a local model server."""
 
 from .cache import ResponseCache, cache_key, default_cache_dir
-from .client import LOCAL_FINGERPRINT, ChatClient, Reply, RunStats, Usage, build_messages
+from .client import LOCAL_FINGERPRINT, ChatClient, Reply, RunStats, Usage, build_messages, sum_usage
 from .config import ModelConfig, load_model_config
 from .errors import LLMAuthError, LLMConnectionError, LLMError, redact
 from .policies import OraclePolicy, ScriptedPolicy, load_policy
-from .pool import map_unordered
 from .server import SERVER_NOTE, ChatRequest, ModelServer, PolicyReply
 
 __all__ = [
     "LOCAL_FINGERPRINT", "SERVER_NOTE", "ChatClient", "ChatRequest", "LLMAuthError", "LLMConnectionError", "LLMError",
     "ModelConfig", "ModelServer", "OraclePolicy", "PolicyReply", "Reply", "ResponseCache", "RunStats",
-    "ScriptedPolicy", "Usage", "build_messages", "cache_key", "default_cache_dir", "load_model_config",
-    "load_policy", "map_unordered", "redact",
+    "ScriptedPolicy", "Usage", "build_messages", "sum_usage", "cache_key", "default_cache_dir", "load_model_config",
+    "load_policy", "redact",
 ]

@@ -6,7 +6,7 @@ import socket
 import threading
 import time
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .cache import ResponseCache, cache_key
 from .config import ModelConfig
@@ -83,6 +83,18 @@ class RunStats:
         return out
 
 
+def sum_usage(usages: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Return the totals of several ``RunStats.to_dict()`` results (numbers added, ``local_server`` or-ed)."""
+    total = RunStats().to_dict()
+    for usage in usages:
+        for key, value in usage.items():
+            if key in total:
+                total[key] = (total[key] or value) if isinstance(value, bool) else total[key] + value
+    total["cost_usd"] = round(total["cost_usd"], 6)
+    total["latency_s"] = round(total["latency_s"], 4)
+    return total
+
+
 Message = dict[str, Any]
 
 
@@ -124,6 +136,15 @@ class ChatClient:
         self._sleep = sleep
         self._client: Any = None
         self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Return the picklable state (for worker processes and Ray tasks): no connection, lock or totals."""
+        state = self.__dict__.copy()
+        state.update(_client=None, _lock=None, stats=None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _lock=threading.Lock(), stats=RunStats())
 
     @property
     def base_url(self) -> str:

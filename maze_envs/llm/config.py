@@ -72,12 +72,14 @@ class ModelConfig:
             if not (isinstance(value, str) or (value is None and name in _OPTIONAL_TEXT)):
                 raise MazeConfigError(f"{name} must be a string, got {type(value).__name__}")
         if not self.model:
-            raise MazeConfigError("--model is required (or MAZE_ENVS_MODEL, or 'model' in the config file)")
+            raise MazeConfigError("required (or MAZE_ENVS_MODEL, or 'model' in the config file)",
+                                  parameter="model")
         if self.provider not in PROVIDERS:
-            raise MazeConfigError(f"--provider: unknown provider {brief_repr(self.provider)}; "
-                                  f"choose from {', '.join(PROVIDERS)}")
+            raise MazeConfigError(f"unknown provider {brief_repr(self.provider)}; choose from {', '.join(PROVIDERS)}",
+                                  parameter="provider")
         if self.provider == "azure" and not self.base_url:
-            raise MazeConfigError("--base-url (the Azure resource endpoint) is required with --provider azure")
+            raise MazeConfigError("the Azure resource endpoint is required with provider 'azure'",
+                                  parameter="base_url")
         if self.video_mode not in ("frames", "native"):
             raise MazeConfigError(f"video_mode must be 'frames' or 'native', got {brief_repr(self.video_mode)}")
         for name, kind in _NUMBER_FIELDS.items():
@@ -192,4 +194,6 @@ def load_model_config(path: str | os.PathLike | None = None, **overrides: Any) -
     try:
         return replace(ModelConfig(), **values).validated()
     except MazeConfigError as exc:
-        raise MazeConfigError(f"{where}{exc}") from None
+        if exc.parameter is not None or path is None:  # a flag's parameter: the CLI names the flag
+            raise
+        raise MazeConfigError(f"{path}: {exc}") from None

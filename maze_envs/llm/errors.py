@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from maze_envs.core.errors import MazeEnvsError
+from maze_envs.core.errors import FatalRunError, MazeEnvsError
 
 _SECRET_WORDS = frozenset({"key", "apikey", "token", "secret", "password", "passwd", "pwd", "credential",
                            "credentials", "auth", "authorization", "signature", "sig"})
@@ -15,11 +15,11 @@ class LLMError(MazeEnvsError):
     """A chat request failed (bad request, retries exhausted, malformed reply)."""
 
 
-class LLMConnectionError(LLMError):
+class LLMConnectionError(LLMError, FatalRunError):
     """The endpoint could not be reached or kept timing out."""
 
 
-class LLMAuthError(LLMError):
+class LLMAuthError(LLMError, FatalRunError):
     """The endpoint rejected the API key (HTTP 401/403)."""
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Callable, Union
 
-from maze_envs.serving import DaemonHTTPServer, JSONHandler, bind
+from maze_envs.serving.http import DaemonHTTPServer, JSONHandler, bind
 
 from .client import LOCAL_FINGERPRINT
 

@@ -14,8 +14,7 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.envs.layouts import positive_int
-
-from .window import Window
+from maze_envs.envs.window import Window
 
 UP, RIGHT, DOWN, LEFT = range(4)
 

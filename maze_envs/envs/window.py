@@ -1,4 +1,7 @@
-"""A pygame window that shows RGB frames, with optional status text; pygame is imported only here, lazily."""
+"""The pygame window of the envs' ``human`` render mode and of human play: RGB frames with optional status text.
+
+pygame is imported only here, lazily, when a window opens.
+"""
 
 from __future__ import annotations
 

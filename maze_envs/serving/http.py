@@ -1,5 +1,5 @@
 """Loopback HTTP plumbing shared by the local model server (``maze_envs.llm``) and the render server
-(``maze_envs.envs.nav``): stdlib ``http.server`` only, imports nothing of ours but ``maze_envs.core``.
+(``maze_envs.serving.render``): stdlib ``http.server`` only, imports nothing of ours but ``maze_envs.core``.
 
 ``bind`` creates a ``DaemonHTTPServer`` (threaded, daemon request threads), turning a bad port or a
 failed bind into ``MazeConfigError`` naming ``HOST:PORT``; ``start``/``stop`` serve it in a daemon thread
@@ -101,16 +101,16 @@ class JSONHandler(BaseHTTPRequestHandler):
 
 
 def check_port(port: Any) -> int:
-    """Return ``port`` when it is an int in 0-65535 (0 = a free port); raise ``MazeConfigError`` naming ``--port``."""
+    """Return ``port`` when it is an int in 0-65535 (0 = a free port); raise ``MazeConfigError`` naming ``port``."""
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise MazeConfigError(f"--port must be 0-65535, got {port!r}")
+        raise MazeConfigError(f"must be 0-65535, got {port!r}", parameter="port")
     return port
 
 
 def bind(server_cls: Callable[..., S], host: str, port: int, *args: Any, verb: str = "listen") -> S:
     """Return ``server_cls((host, port), *args)``, bound but not yet serving.
 
-    Raises ``MazeConfigError``: naming ``--port`` when the port is out of range, or saying
+    Raises ``MazeConfigError``: naming ``port`` when the port is out of range, or saying
     ``cannot <verb> on HOST:PORT`` and why when the address cannot be bound.
     """
     check_port(port)

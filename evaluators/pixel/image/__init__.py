@@ -12,7 +12,6 @@ Run ``python -m evaluators.pixel.image --help`` (same flags as ``maze-envs eval-
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,11 +21,12 @@ import numpy as np
 
 from maze_envs.core.render import PixelGeometry
 
-from . import metrics
-from .colours import ColourThresholds, to_hsv
-from .grid import Alignment, GridGeometry, align
-from .reference import SolutionReference, analyse_solution, grid_for, load_solution, read_image
-from .results import ImageResult
+from .. import metrics
+from ..colours import ColourThresholds, to_hsv
+from ..grid import Alignment, GridGeometry, align
+from ..reference import SolutionReference, analyse_solution, grid_for, load_solution, read_image
+from ..results import ImageResult
+from ..visualize import Panels, save_visualization
 
 
 @dataclass(frozen=True)
@@ -38,20 +38,6 @@ class ImageParams:
     position_tolerance: float = 20.0
     dilation_size: int | None = None
     colours: ColourThresholds = ColourThresholds()
-
-
-@dataclass
-class Panels:
-    """What the 2x2 visualisation shows, all in solution pixels."""
-
-    generated: np.ndarray
-    solution: np.ndarray
-    path: np.ndarray
-    walls: np.ndarray
-    crossing: np.ndarray
-    touching: np.ndarray
-    dilated: np.ndarray
-    route: np.ndarray
 
 
 def as_reference(solution: str | os.PathLike | np.ndarray | SolutionReference,
@@ -163,13 +149,5 @@ def evaluate_image(generated: str | os.PathLike | np.ndarray, solution: str | os
     name = "<generated>" if isinstance(generated, np.ndarray) else Path(generated).name
     result, panels = score_image(image, ref, params, filename=name)
     if visualization is not None:
-        from .visualize import save_visualization
-
         save_visualization(panels, result, visualization, video=False)
     return result
-
-
-if __name__ == "__main__":
-    from .cli import main_image
-
-    sys.exit(main_image())

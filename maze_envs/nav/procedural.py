@@ -55,15 +55,16 @@ class SceneParams:
         """Raise ``MazeConfigError`` naming the first unusable value."""
         for name in ("cell_metres", "wall_metres", "wall_height", "surfel_spacing", "pixel_metres"):
             if not getattr(self, name) > 0:
-                flag = "--" + name.replace("_", "-")
-                raise MazeConfigError(f"{name} ({flag}) must be positive, got {getattr(self, name)}")
+                raise MazeConfigError(f"must be positive, got {getattr(self, name)}", parameter=name)
         if self.cell_metres < 1.0:
-            raise MazeConfigError(f"cell_metres (--cell-metres) must be at least 1.0 (room for a landmark), "
-                                  f"got {self.cell_metres}")
+            raise MazeConfigError(f"must be at least 1.0 (room for a landmark), got {self.cell_metres}",
+                                  parameter="cell_metres")
         if self.num_landmarks < 1:
-            raise MazeConfigError(f"num_landmarks (--landmarks) must be at least 1, got {self.num_landmarks}")
+            raise MazeConfigError(f"must be at least 1, got {self.num_landmarks}",
+                                  parameter="num_landmarks")
         if self.num_trajectories < 0:
-            raise MazeConfigError(f"num_trajectories (--trajectories) must be at least 0, got {self.num_trajectories}")
+            raise MazeConfigError(f"must be at least 0, got {self.num_trajectories}",
+                                  parameter="num_trajectories")
 
 
 @dataclass
@@ -296,7 +297,7 @@ def generate_nav_scenes(out_dir: str | os.PathLike, count: int, rows: int, cols:
                         progress: Callable[[Iterable[int]], Iterable[int]] = iter) -> list[dict]:
     """Write ``count`` scenes ``maze_000``... under ``out_dir`` (scene i from seed + i); return their summaries."""
     if count < 1:
-        raise MazeConfigError(f"--count must be at least 1, got {count}")
+        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
     summaries = []
     for i in progress(range(count)):
         maze = generate(rows, cols, algorithm, seed + i)

@@ -36,8 +36,8 @@ class GsplatRenderer:
 
     def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0)):
         if not cuda_available():
-            raise NavDependencyError("--backend gsplat needs torch and gsplat with a CUDA device; install "
-                                     "'maze-envs[gpu]' on a CUDA machine, or use --backend cpu")
+            raise NavDependencyError("the gsplat backend needs torch and gsplat with a CUDA device; install "
+                                     "'maze-envs[gpu]' on a CUDA machine, or use the cpu backend")
         import torch
 
         self._torch = torch
@@ -72,7 +72,7 @@ def renderer_factory(backend: str) -> Callable[[GaussianCloud], SceneRenderer]:
         raise NavDependencyError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if backend == "gsplat" or (backend == "auto" and cuda_available()):
         if not cuda_available():
-            raise NavDependencyError("--backend gsplat needs torch and gsplat with a CUDA device; install "
-                                     "'maze-envs[gpu]' on a CUDA machine, or use --backend cpu")
+            raise NavDependencyError("the gsplat backend needs torch and gsplat with a CUDA device; install "
+                                     "'maze-envs[gpu]' on a CUDA machine, or use the cpu backend")
         return GsplatRenderer
     return SplatRenderer

@@ -15,7 +15,6 @@ Run ``python -m evaluators.pixel.video --help`` (same flags as ``maze-envs eval-
 from __future__ import annotations
 
 import os
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,14 +27,15 @@ import numpy as np
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.render import PixelGeometry
 
-from . import metrics
-from .colours import ColourThresholds, to_hsv
-from .errors import MediaReadError
-from .gates import gates
-from .grid import Alignment, GridGeometry, align
-from .image import Panels, as_reference, assess_path
-from .reference import SolutionReference
-from .results import VideoResult
+from .. import metrics
+from ..colours import ColourThresholds, to_hsv
+from ..errors import MediaReadError
+from ..gates import gates
+from ..grid import Alignment, GridGeometry, align
+from ..image import as_reference, assess_path
+from ..reference import SolutionReference
+from ..results import VideoResult
+from ..visualize import Panels, save_visualization
 
 DEFAULT_FRAMES = 192
 SORA_FRAMES = 360
@@ -112,8 +112,8 @@ class VideoParams:
 
     def __post_init__(self) -> None:
         if self.extraction_method not in EXTRACTION_METHODS:
-            raise MazeConfigError(f"--extraction_method: unknown method {brief_repr(self.extraction_method)}; "
-                                  f"choose from {', '.join(EXTRACTION_METHODS)}")
+            raise MazeConfigError(f"unknown method {brief_repr(self.extraction_method)}; "
+                                  f"choose from {', '.join(EXTRACTION_METHODS)}", parameter="extraction_method")
 
 
 @dataclass
@@ -317,13 +317,5 @@ def evaluate_video(generated: str | os.PathLike, solution: str | os.PathLike | n
     ref = as_reference(solution, geometry, colours)
     result, panels = score_video(iter_frames(generated, num_frames), ref, params, filename=Path(generated).name)
     if visualization is not None:
-        from .visualize import save_visualization
-
         save_visualization(panels, result, visualization, video=True)
     return result
-
-
-if __name__ == "__main__":
-    from .cli import main_video
-
-    sys.exit(main_video())

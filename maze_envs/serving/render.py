@@ -1,4 +1,5 @@
-"""The render server: ``POST /render_gs``, ``GET /ping`` and ``GET /scenes`` over stdlib HTTP (threaded).
+"""The render HTTP server around a ``maze_envs.nav`` render service: ``POST /render_gs``, ``GET /ping`` and
+``GET /scenes`` over stdlib HTTP (threaded).
 
 Bad requests get HTTP 400 with ``{"error": ...}``; a broken scene on disk gets 500 with the same shape.
 """
@@ -11,10 +12,10 @@ import threading
 from typing import Any
 
 from maze_envs.core.errors import MazeEnvsError
-from maze_envs.serving import BodyError, DaemonHTTPServer, JSONHandler, bind, check_port
+from maze_envs.nav.errors import RenderRequestError
+from maze_envs.nav.service import RenderService
 
-from .errors import RenderRequestError
-from .service import RenderService
+from .http import BodyError, DaemonHTTPServer, JSONHandler, bind, check_port
 
 MAX_BODY = 1 << 20
 log = logging.getLogger(__name__)

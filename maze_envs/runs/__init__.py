@@ -1,0 +1,9 @@
+"""The run engine: work items -> records through a locked, resumable JSONL log, on threads, processes or Ray."""
+
+from .backends import BACKENDS, Outcome, WorkItem, execute, make_backend
+from .engine import Run, RunCounts, RunOptions
+from .lock import LOCK_NAME, RunLock
+from .log import ResultLog
+
+__all__ = ["BACKENDS", "LOCK_NAME", "Outcome", "ResultLog", "Run", "RunCounts", "RunLock", "RunOptions",
+           "WorkItem", "execute", "make_backend"]

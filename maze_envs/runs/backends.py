@@ -1,0 +1,212 @@
+"""Where a run's items execute: in this thread, a thread pool, a process pool, or a Ray cluster.
+
+Every backend takes work items lazily and keeps at most ``2 * workers`` of them in flight, so a run of a
+million items never holds a million futures, and yields one ``Outcome`` per item as it finishes.
+"""
+
+from __future__ import annotations
+
+import pickle
+import signal
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Literal
+
+from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError, MissingExtraError
+
+Work = Callable[[Any], dict]
+BACKENDS = ("local", "threads", "processes", "ray")
+Backend = Literal["local", "threads", "processes", "ray"]
+WorkKind = Literal["io", "cpu"]
+MAX_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One unit of a run: a stable ``id`` (unique within the run) and the ``payload`` handed to the work."""
+
+    id: str
+    payload: Any
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one item: its ``record``, or the ``error`` message of a per-item failure, or a ``fatal``
+    exception that must stop the run."""
+
+    item: WorkItem
+    record: dict | None = None
+    error: str | None = None
+    fatal: BaseException | None = None
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, MazeEnvsError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _transportable(exc: BaseException) -> BaseException:
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return FatalRunError(str(exc))
+    return exc
+
+
+def execute(work: Work, item: WorkItem) -> Outcome:
+    """Return the outcome of running ``work`` on ``item``'s payload (every exception is caught and sorted into
+    a per-item error or a fatal one)."""
+    try:
+        record = work(item.payload)
+        if not isinstance(record, dict):
+            raise TypeError(f"the work returned {type(record).__name__}, not a record (dict)")
+        return Outcome(item, record=record)
+    except FatalRunError as exc:
+        return Outcome(item, fatal=_transportable(exc))
+    except Exception as exc:  # one item's failure is recorded and the run goes on
+        return Outcome(item, error=_message(exc))
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle; workers finish or are stopped
+
+
+class InlineBackend:
+    """Runs each item in the calling thread, one after another."""
+
+    def run(self, work: Work, items: Iterator[WorkItem]) -> Iterator[Outcome]:
+        """Yield the outcome of each item in order."""
+        for item in items:
+            yield execute(work, item)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class PoolBackend:
+    """Runs items on ``workers`` threads (I/O-bound work such as model calls) or, with ``processes``, in worker
+    processes (CPU-bound work); a dead worker process's items are run again, up to three attempts each."""
+
+    def __init__(self, workers: int, *, processes: bool):
+        self.workers = workers
+        self.processes = processes
+        self.pool = self._new_pool()
+
+    def _new_pool(self) -> Executor:
+        if self.processes:
+            return ProcessPoolExecutor(max_workers=self.workers, initializer=_ignore_sigint)
+        return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="maze-envs-run")
+
+    def run(self, work: Work, items: Iterator[WorkItem]) -> Iterator[Outcome]:
+        """Yield outcomes as items finish, keeping at most ``2 * workers`` in flight."""
+        pending: dict[Future, tuple[WorkItem, int]] = {}
+        retry: list[tuple[WorkItem, int]] = []
+        source = iter(items)
+        while True:
+            while len(pending) < 2 * self.workers:
+                if retry:
+                    item, attempt = retry.pop()
+                else:
+                    item = next(source, None)
+                    attempt = 1
+                    if item is None:
+                        break
+                pending[self.pool.submit(execute, work, item)] = (item, attempt)
+            if not pending:
+                return
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                item, attempt = pending.pop(future)
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    if attempt >= MAX_ATTEMPTS:
+                        yield Outcome(item, error=f"its worker process died {attempt} times")
+                    else:
+                        retry.append((item, attempt + 1))
+            if broken:
+                retry.extend(pending.values())
+                pending.clear()
+                self.pool.shutdown(wait=False, cancel_futures=True)
+                self.pool = self._new_pool()
+
+    def close(self) -> None:
+        """Stop the pool, dropping items not yet started."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayBackend:
+    """Runs items as Ray tasks on a local runtime it starts (``address`` None) or on an existing cluster
+    (``"auto"`` or ``"ray://host:port"``); tasks whose worker dies are retried by Ray."""
+
+    def __init__(self, workers: int, address: str | None):
+        try:
+            import ray
+        except ImportError as exc:
+            raise MissingExtraError("the ray backend needs Ray: pip install 'maze-envs[ray]'") from exc
+        self.ray = ray
+        self.workers = workers
+        self.started = False
+        if not ray.is_initialized():
+            try:
+                if address is None:
+                    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+                else:
+                    ray.init(address=address, log_to_driver=False, configure_logging=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise FatalRunError(f"ray_address {address!r}: cannot connect to a Ray cluster: {exc}") from exc
+            self.started = True
+        self.remote = ray.remote(num_cpus=1, max_retries=MAX_ATTEMPTS)(execute)
+        self.pending: dict = {}
+
+    def run(self, work: Work, items: Iterator[WorkItem]) -> Iterator[Outcome]:
+        """Yield outcomes as tasks finish, keeping at most ``2 * workers`` tasks in flight."""
+        ray = self.ray
+        work_ref = ray.put(work)
+        source = iter(items)
+        exhausted = False
+        while True:
+            while not exhausted and len(self.pending) < 2 * self.workers:
+                item = next(source, None)
+                if item is None:
+                    exhausted = True
+                else:
+                    self.pending[self.remote.remote(work_ref, item)] = item
+            if not self.pending:
+                return
+            ready, _ = ray.wait(list(self.pending), num_returns=1)
+            for ref in ready:
+                item = self.pending.pop(ref)
+                try:
+                    yield ray.get(ref)
+                except ray.exceptions.RayError as exc:
+                    yield Outcome(item, error=f"Ray task failed after {MAX_ATTEMPTS} retries: {type(exc).__name__}")
+
+    def close(self) -> None:
+        """Cancel tasks still in flight, and stop the local runtime if this backend started it."""
+        for ref in self.pending:
+            self.ray.cancel(ref, force=True)
+        self.pending.clear()
+        if self.started:
+            self.ray.shutdown()
+
+
+def make_backend(backend: Backend, workers: int, kind: WorkKind, ray_address: str | None = None):
+    """Return the backend to run with: ``local`` means threads for ``io`` work and processes for ``cpu`` work,
+    and one worker runs inline. Raises ``MazeConfigError`` naming ``backend`` or ``workers`` when invalid."""
+    if backend not in BACKENDS:
+        raise MazeConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {str(backend)[:40]!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise MazeConfigError(f"workers must be a positive integer, got {str(workers)[:40]!r}")
+    if backend == "ray":
+        return RayBackend(workers, ray_address)
+    if backend == "local":
+        backend = "threads" if kind == "io" else "processes"
+    if workers == 1:
+        return InlineBackend()
+    return PoolBackend(workers, processes=backend == "processes")
+

@@ -1,0 +1,160 @@
+"""The run engine: a list of work items with stable ids becomes records in a locked, resumable JSONL log.
+
+    with Run(out_dir, items, RunOptions(workers=4, resume=True)) as run:
+        try:
+            run.execute(score, kind="cpu", desc="scoring")
+        finally:
+            write_summary(run.records(), finished=run.finished)
+
+Each finished item is appended to the log at once; a per-item failure becomes an ``error`` record and the
+run goes on; a ``FatalRunError`` (rejected key, unreachable endpoint, missing extra) or Ctrl-C stops the run
+after the finished records are written, and propagates. Resuming skips the ids already in the log (retrying
+``error`` ones unless ``retry_errors`` is off), whatever backend wrote them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.progress import progress
+
+from .backends import Backend, Outcome, Work, WorkItem, WorkKind, make_backend
+from .lock import RunLock
+from .log import ERROR, OK, ResultLog
+
+ErrorRecord = Callable[[WorkItem, str], dict]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run executes: ``backend`` (local, threads, processes, ray), ``workers``, ``ray_address`` (None
+    starts a local Ray runtime; ``"auto"`` or ``"ray://host:port"`` joins a cluster), whether to ``resume``
+    from the log, and whether resuming runs ``error`` items again (``retry_errors``)."""
+
+    backend: Backend = "local"
+    workers: int = 1
+    ray_address: str | None = None
+    resume: bool = False
+    retry_errors: bool = True
+
+
+@dataclass(frozen=True)
+class RunCounts:
+    """How many items a run has: in all, taken from an earlier run, finished now, and failed (of both)."""
+
+    items: int
+    resumed: int
+    completed: int
+    errors: int
+
+
+class Run:
+    """A run over ``items`` writing ``<directory>/<log_name>``, holding the directory's lock while open.
+
+    ``accept(record)`` (optional) rejects records of an earlier run that no longer check out; their items
+    run again.
+    """
+
+    def __init__(self, directory: str | os.PathLike, items: Sequence[WorkItem], options: RunOptions = RunOptions(),
+                 *, log_name: str = "results.jsonl", accept: Callable[[dict[str, Any]], bool] | None = None):
+        self.directory = Path(directory)
+        self.items = list(items)
+        ids = [item.id for item in self.items]
+        if len(set(ids)) != len(ids):
+            duplicate = next(i for i in ids if ids.count(i) > 1)
+            raise MazeConfigError(f"work item ids must be unique; {duplicate[:80]!r} appears more than once")
+        self.options = options
+        self.log_path = self.directory / log_name
+        self.accept = accept
+        self.finished = False
+        self.resumed = 0
+        self.completed = 0
+        self._lock = RunLock(self.directory)
+        self._log: ResultLog | None = None
+        self._started = time.perf_counter()
+
+    def __enter__(self) -> "Run":
+        self._lock.__enter__()
+        try:
+            wanted = {item.id for item in self.items}
+            log = ResultLog(self.log_path, accept=self.accept)
+            keep = log.finished(retry_errors=self.options.retry_errors) if self.options.resume else {}
+            log.reset(r for i, r in keep.items() if i in wanted)
+            self.resumed = len(log.records)
+            self._log = log
+        except BaseException:
+            self._lock.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self._log is not None:
+            self._log.close()
+        self._lock.__exit__(*exc_info)
+
+    @property
+    def todo(self) -> list[WorkItem]:
+        """Return the items that have no record yet, in item order."""
+        done = self._records()
+        return [item for item in self.items if item.id not in done]
+
+    def _records(self) -> dict[str, dict[str, Any]]:
+        if self._log is None:
+            raise RuntimeError("a Run is used inside its 'with' block")
+        return self._log.records
+
+    def records(self) -> list[dict[str, Any]]:
+        """Return the records so far, one per finished item, in item order."""
+        done = self._records()
+        return [done[item.id] for item in self.items if item.id in done]
+
+    def counts(self) -> RunCounts:
+        """Return the run's counts so far."""
+        records = self._records()
+        errors = sum(1 for item in self.items if records.get(item.id, {}).get("status") == ERROR)
+        return RunCounts(len(self.items), self.resumed, self.completed, errors)
+
+    @property
+    def elapsed_s(self) -> float:
+        """Return the seconds since the run was made."""
+        return time.perf_counter() - self._started
+
+    def execute(self, work: Work, *, kind: WorkKind, desc: str = "running", error_record: ErrorRecord | None = None,
+                on_record: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """Run ``work(payload) -> record`` on every item still to do and log each record as it comes.
+
+        ``kind`` (``io`` or ``cpu``) picks threads or processes for the ``local`` backend. A failed item is
+        logged as ``{"id", **error_record(item, message), "status": "error", "error": message}``.
+        ``on_record`` sees each new record after it is logged. Sets ``finished`` when every item is done;
+        raises the first fatal error, or ``KeyboardInterrupt``, after closing the backend.
+        """
+        todo = self.todo
+        backend = make_backend(self.options.backend, self.options.workers, kind, self.options.ray_address)
+        outcomes: Iterator[Outcome] = backend.run(work, iter(todo))
+        try:
+            for outcome in progress(outcomes, desc=desc, total=len(todo)):
+                if outcome.fatal is not None:
+                    raise outcome.fatal
+                record = self._record(outcome, error_record)
+                self._log.append(record)
+                self.completed += 1
+                if on_record is not None:
+                    on_record(record)
+        finally:
+            outcomes.close()
+            backend.close()
+            self._log.close()
+        self.finished = not self.todo
+
+    @staticmethod
+    def _record(outcome: Outcome, error_record: ErrorRecord | None) -> dict[str, Any]:
+        item = outcome.item
+        if outcome.error is None:
+            return {"id": item.id, "status": OK, **outcome.record, **{"id": item.id}}
+        extra = error_record(item, outcome.error) if error_record is not None else {}
+        return {"id": item.id, **extra, "status": ERROR, "error": outcome.error}

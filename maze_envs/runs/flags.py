@@ -1,0 +1,42 @@
+"""The command-line flags every long-running command shares: ``--backend``, ``--workers``, ``--ray-address``,
+``--resume`` and ``--no-retry-errors``."""
+
+from __future__ import annotations
+
+import argparse
+
+from .engine import RunOptions
+
+
+def positive_workers(text: str) -> int:
+    """Return ``text`` as a worker count; raise ``argparse.ArgumentTypeError`` unless it is an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text[:40]!r}")
+    return value
+
+
+def add_run_flags(parser: argparse.ArgumentParser, *, workers: int = 1, resume_help: str | None = None) -> None:
+    """Add the run flags to ``parser`` (``workers`` is the default of ``--workers``); returns nothing."""
+    group = parser.add_argument_group("running")
+    group.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="local: threads or processes on this machine, by kind of work; ray: Ray tasks "
+                            "(extra 'ray') on a local runtime or the cluster of --ray-address (default local)")
+    group.add_argument("--workers", type=positive_workers, default=workers,
+                       help=f"items run at once (default {workers})")
+    group.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                       help="with --backend ray: 'auto' or 'ray://HOST:PORT' joins an existing cluster "
+                            "(default: start a local Ray runtime)")
+    group.add_argument("--resume", action="store_true",
+                       help=resume_help or "skip items already finished in the output directory's log")
+    group.add_argument("--no-retry-errors", dest="retry_errors", action="store_false",
+                       help="with --resume, keep items that failed before instead of running them again")
+
+
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """Return the ``RunOptions`` the run flags in ``args`` ask for."""
+    return RunOptions(backend=args.backend, workers=args.workers, ray_address=args.ray_address,
+                      resume=args.resume, retry_errors=args.retry_errors)

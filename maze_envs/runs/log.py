@@ -1,0 +1,95 @@
+"""The resumable result log of a run: one JSON line per finished item, flushed as it is done.
+
+Every line is a record with at least ``id`` and ``status`` (``"ok"`` or ``"error"``); the last line of an id
+wins. A line cut short by a crash (no final newline) is dropped when the log is opened, so appending after
+a crash never glues two records together; a line that is not a JSON object with an ``id`` is skipped and
+counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from maze_envs.core.formats import append_jsonl, write_jsonl
+
+ERROR = "error"
+OK = "ok"
+
+
+def _parse(line: bytes) -> dict[str, Any] | None:
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(record, dict) and isinstance(record.get("id"), str):
+        return record
+    return None
+
+
+class ResultLog:
+    """An append-only JSONL log at ``path`` with the records already in it (``records``: id -> last record).
+
+    Opening the log drops a torn last line (``torn`` says whether one was) and counts unreadable lines in
+    ``skipped``. ``accept(record)`` (optional) rejects records from an earlier run that no longer check out,
+    e.g. an edited file; rejected records count as skipped and their items run again.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, accept: Callable[[dict[str, Any]], bool] | None = None):
+        self.path = Path(path)
+        self.records: dict[str, dict[str, Any]] = {}
+        self.skipped = 0
+        self.torn = False
+        self._fh = None
+        if self.path.exists():
+            self._load(accept)
+
+    def _load(self, accept: Callable[[dict[str, Any]], bool] | None) -> None:
+        data = self.path.read_bytes()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            self.torn = True
+            with open(self.path, "r+b") as fh:
+                fh.truncate(end)
+        for line in data[:end].splitlines():
+            if not line.strip():
+                continue
+            record = _parse(line)
+            if record is None or (accept is not None and not accept(record)):
+                self.skipped += 1
+                continue
+            self.records[record["id"]] = record
+
+    def finished(self, *, retry_errors: bool = True) -> dict[str, dict[str, Any]]:
+        """Return the records that count as done: all of them, or only the non-error ones with ``retry_errors``."""
+        if not retry_errors:
+            return dict(self.records)
+        return {i: r for i, r in self.records.items() if r.get("status") != ERROR}
+
+    def reset(self, keep: Iterable[dict[str, Any]] = ()) -> None:
+        """Rewrite the log atomically to hold only ``keep`` (a fresh run keeps nothing); returns nothing."""
+        keep = list(keep)
+        write_jsonl(self.path, keep)
+        self.records = {r["id"]: r for r in keep}
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Append ``record`` as one flushed line (it must carry ``id`` and ``status``); returns nothing."""
+        if self._fh is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "a", encoding="utf-8")
+        append_jsonl(self._fh, record)
+        self.records[record["id"]] = record
+
+    def close(self) -> None:
+        """Close the file (appending again reopens it); returns nothing."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self) -> "ResultLog":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
