@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.formats import maze_from_dict
 from maze_envs.core.maze import Maze
 from maze_envs.core.render import render_text
@@ -103,7 +103,7 @@ def maze_items_from_manifest(manifest: str | os.PathLike, tasks: str | os.PathLi
             continue
         task_id = str(pick(record, ("task_id",), manifest, number))
         if task_id not in table:
-            raise MazeFormatError(f"record {number}: task_id {task_id!r} not in the tasks metadata",
+            raise MazeFormatError(f"record {number}: task_id {brief_repr(task_id)} not in the tasks metadata",
                                   source=manifest, field="task_id")
         items.append(_item(file, task_id, table[task_id], manifest, number))
     return items

@@ -13,7 +13,7 @@ from typing import Any, Iterator, Literal
 import numpy as np
 from scipy import sparse
 
-from .errors import MazeFormatError
+from .errors import MazeFormatError, brief_repr
 
 Cell = tuple[int, int]
 Side = Literal["top", "right", "bottom", "left"]
@@ -371,7 +371,7 @@ def _walls(value: Any, shape: tuple[int, int], name: str) -> np.ndarray:
     try:
         walls = np.asarray(value, dtype=bool)
     except (TypeError, ValueError) as exc:
-        raise MazeFormatError(f"expected a {shape[0]}x{shape[1]} array of 0/1, got {value!r}", field=name) from exc
+        raise MazeFormatError(f"expected a {shape[0]}x{shape[1]} array of 0/1, got {brief_repr(value)}", field=name) from exc
     if walls.shape != shape and not (walls.size == 0 and 0 in shape):
         raise MazeFormatError(f"expected shape {shape[0]}x{shape[1]}, got {'x'.join(map(str, walls.shape))}",
                               field=name)
@@ -383,4 +383,4 @@ def _cell(value: Any) -> Cell:
         r, c = value
         return (int(r), int(c))
     except (TypeError, ValueError) as exc:
-        raise MazeFormatError(f"expected a [row, col] pair, got {value!r}") from exc
+        raise MazeFormatError(f"expected a [row, col] pair, got {brief_repr(value)}") from exc

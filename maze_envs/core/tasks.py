@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .errors import MazeConfigError
+from .errors import MazeConfigError, brief_repr
 from .formats import cells_for_size, maze_to_dict, parse_size, write_jsonl, write_mazebench
 from .generators import GENERATORS, Placement, generate
 from .maze import Maze
@@ -59,7 +59,7 @@ def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, se
                                 ("variants", variants, VARIANTS)):
         for value in values:
             if value not in table:
-                raise MazeConfigError(f"unknown value {value!r}; choose from {', '.join(table)}",
+                raise MazeConfigError(f"unknown value {brief_repr(value)}; choose from {', '.join(table)}",
                                       parameter=name)
     if count < 1:
         raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")

@@ -12,8 +12,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError, reject_unknown_arguments
+from maze_envs.core.budget import check_budget
+from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.maze import Cell, Grid
+from maze_envs.core.numbers import is_finite_number
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 
@@ -21,12 +23,13 @@ from .layouts import LayoutLike, LayoutSource, positive_int
 from .rules import WALL, Board, EpisodeRules, path_length
 from .window import Window
 
+BYTES_PER_BLOCK = 16  # flat free list (8), codes, observation and per-episode masks of the padded grid
 RENDER_MODES = ("human", "rgb_array", "ansi")
 
 
 def _number(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value):
-        raise MazeConfigError(f"{name} must be a finite number, got {value!r}")
+    if not is_finite_number(value):
+        raise MazeConfigError(f"{name} must be a finite number, got {brief_repr(value)}")
     return float(value)
 
 
@@ -36,12 +39,13 @@ class MazeEnvBase(gym.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 30}
 
     def __init__(
-        self, *, rows: int = 10, cols: int = 10, algorithm: str = "dfs", loops: float = 0.0,
+        self, pad: int, /, *, rows: int = 10, cols: int = 10, algorithm: str = "dfs", loops: float = 0.0,
         placement: str = "corner", maze: LayoutLike | None = None, mazes_dir: str | os.PathLike | None = None,
         mazes_size: str | None = None, num_levels: int = 0, start_level: int = 0, goal_reward: float = 1.0,
         step_reward: float = 0.0, max_steps: int | None = None, render_mode: str | None = None,
-        cell_px: int = 16, pad: int = 1, **unknown: Any,
+        cell_px: int = 16, **unknown: Any,
     ) -> None:
+        """``pad`` (set by each env, not an argument) is the wall border around the layout in the flat grid."""
         reject_unknown_arguments(type(self).__name__, unknown)
         self.source = LayoutSource(rows, cols, algorithm, loops, placement, maze, mazes_dir, mazes_size,
                                    num_levels, start_level)
@@ -51,10 +55,14 @@ class MazeEnvBase(gym.Env):
         self.rules = EpisodeRules(_number("goal_reward", goal_reward), _number("step_reward", step_reward),
                                   positive_int("max_steps", max_steps))
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise MazeConfigError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
+            raise MazeConfigError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {brief_repr(render_mode)}")
         self.cell_px = positive_int("cell_px", cell_px)
         self.render_mode = render_mode
         self.shape = self.source.shape
+        padded = (self.shape[0] + 2 * pad) * (self.shape[1] + 2 * pad)
+        check_budget("rows/cols" if pad == 1 else "rows/cols with this visibility", padded * BYTES_PER_BLOCK)
+        if render_mode in ("rgb_array", "human"):
+            self._check_frame_budget()
         self.board = Board(self.shape, pad)
         self._deltas = self.board.deltas
         self._episode = 0
@@ -112,8 +120,13 @@ class MazeEnvBase(gym.Env):
         """Return the mask of blocks a render shows (``None``: all of them)."""
         return None
 
+    def _check_frame_budget(self) -> None:
+        """Raise ``MazeConfigError`` naming rows/cols and cell_px when one RGB frame would not fit the budget."""
+        check_budget("rows/cols and cell_px (the rgb frame)", self.shape[0] * self.shape[1] * self.cell_px ** 2 * 3)
+
     def render_frame(self, route: list[Cell] | tuple = ()) -> np.ndarray:
         """Return the RGB frame of the layout with the agent (and optionally a route of blocks), ``cell_px`` per block."""
+        self._check_frame_budget()
         img = block_colours(self.layout, route=route, agent=self.agent_position, visible=self._visible_for_render())
         return upscale(img, self.cell_px, self.cell_px)
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.budget import check_budget
+from maze_envs.core.errors import MazeConfigError, brief_repr
 
+from .actions import checked_action
 from .base import MazeEnvBase
 from .rules import MASKED, explored_codes, idle_steps, look, newly_seen, walk
 
@@ -20,14 +23,14 @@ def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_
                           explored_map: Any = False) -> None:
     """Raise ``MazeConfigError`` naming the argument when a partial-observation option is invalid."""
     if isinstance(visibility, bool) or not isinstance(visibility, (int, np.integer)) or visibility < 1:
-        raise MazeConfigError(f"visibility must be a positive integer (radius k), got {visibility!r}")
+        raise MazeConfigError(f"visibility must be a positive integer (radius k), got {brief_repr(visibility)}")
     if action_mode not in ACTION_MODES:
-        raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {action_mode!r}")
+        raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {brief_repr(action_mode)}")
     limit = max_no_exploration_steps
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1):
-        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {limit!r}")
+        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {brief_repr(limit)}")
     if not isinstance(explored_map, (bool, np.bool_)):
-        raise MazeConfigError(f"explored_map must be True or False, got {explored_map!r}")
+        raise MazeConfigError(f"explored_map must be True or False, got {brief_repr(explored_map)}")
 
 
 class PartialObsMazeEnv(MazeEnvBase):
@@ -79,7 +82,8 @@ class PartialObsMazeEnv(MazeEnvBase):
                  explored_map: bool = False, **kwargs: Any) -> None:
         check_partial_options(visibility, action_mode, max_no_exploration_steps, explored_map)
         self.k = int(visibility)
-        super().__init__(pad=self.k, **kwargs)
+        check_budget("visibility", (2 * self.k + 1) ** 2 * 8)
+        super().__init__(self.k, **kwargs)
         self.rules = replace(self.rules, max_idle_steps=max_no_exploration_steps)
         self.action_mode = action_mode
         self.explored_map = bool(explored_map)
@@ -142,16 +146,17 @@ class PartialObsMazeEnv(MazeEnvBase):
         return info
 
     def _decode(self, action: Any) -> tuple[int, int]:
-        if self.action_mode == "single":
-            direction, count = int(action), 1
-        else:
-            direction, steps = int(action[0]), int(action[1])
-            if not 0 <= steps < self.k:
-                raise ValueError(f"steps must be 0-{self.k - 1} (moving steps+1 blocks), got {steps}")
-            count = steps + 1
-        if not 0 <= direction < 4:
-            raise ValueError(f"direction must be 0-3 (up, right, down, left), got {direction}")
-        return direction, count
+        """Return ``(direction, blocks to move)`` of ``action``; ``checked_action`` judges anything unusual."""
+        try:
+            direction, steps = (operator.index(action), 0) if self.action_mode == "single" else \
+                map(operator.index, action)
+            usual = 0 <= direction < 4 and 0 <= steps < self.k
+        except (TypeError, ValueError):
+            usual = False
+        if not usual:
+            checked_action(self.action_space, action)
+            direction, steps = (int(action), 0) if self.action_mode == "single" else (int(action[0]), int(action[1]))
+        return direction, steps + 1
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         """Move up to the requested blocks; return ``(observation, reward, terminated, truncated, info)``."""

@@ -4,7 +4,6 @@ text maze in the prompt) and any ``module:callable`` taking a ``ChatRequest``.""
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import re
 import threading
@@ -12,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
+from maze_envs.core.formats import parse_json
 from maze_envs.core.render import Symbols
 from maze_envs.core.textmaze import format_path, next_move, parse_text_maze, plan_path
 
@@ -49,15 +49,17 @@ class ScriptedPolicy:
             lines = path.read_text(encoding="utf-8").splitlines()
         except OSError as exc:
             raise MazeConfigError(f"{flag} {path}: cannot read: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise MazeFormatError(f"not UTF-8 text (byte {exc.start})", source=path) from None
         entries = []
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
+            doc = parse_json(line, source=path, line=number)
             try:
-                doc = json.loads(line)
                 entries.append(script_entry(doc))
             except (ValueError, TypeError) as exc:
-                raise MazeFormatError(f"line {number}: {exc}", source=path) from exc
+                raise MazeFormatError(f"line {number}: {brief_repr(str(exc), 200)}", source=path) from None
         return cls(entries, cycle=cycle)
 
     def __call__(self, request: ChatRequest) -> PolicyReply:
@@ -106,7 +108,7 @@ class OraclePolicy:
 
     def __init__(self, mode: str = "auto", symbols: Symbols = Symbols()):
         if mode not in ("auto", "path", "move"):
-            raise MazeConfigError(f"oracle mode must be auto, path or move, got {mode!r}")
+            raise MazeConfigError(f"oracle mode must be auto, path or move, got {brief_repr(mode)}")
         self.mode = mode
         self.symbols = symbols
 
@@ -146,7 +148,7 @@ def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str
     if spec == "oracle":
         return OraclePolicy(mode)
     if ":" not in spec:
-        raise MazeConfigError(f"{flag}: unknown policy {spec!r}; choose from {', '.join(POLICIES)} or module:callable")
+        raise MazeConfigError(f"{flag}: unknown policy {brief_repr(spec)}; choose from {', '.join(POLICIES)} or module:callable")
     module_name, _, attr = spec.partition(":")
     try:
         target = getattr(importlib.import_module(module_name), attr)

@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.render import PixelGeometry
 
 from .. import metrics
@@ -119,7 +119,7 @@ class VideoParams:
 
     def __post_init__(self) -> None:
         if self.extraction_method not in EXTRACTION_METHODS:
-            raise MazeConfigError(f"unknown method {self.extraction_method!r}; "
+            raise MazeConfigError(f"unknown method {brief_repr(self.extraction_method)}; "
                                   f"choose from {', '.join(EXTRACTION_METHODS)}", parameter="extraction_method")
 
 
