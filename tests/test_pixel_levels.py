@@ -14,7 +14,7 @@ from evaluators.pixel.image import evaluate_image
 from evaluators.pixel.levels import calibrate_solution
 from evaluators.pixel.video import evaluate_video
 from maze_envs.cli import main
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
 
 AUTO = ColourThresholds(auto_black=True, auto_white=True)

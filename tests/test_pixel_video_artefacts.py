@@ -9,7 +9,7 @@ import pytest
 from evaluators.pixel import synthetic
 from evaluators.pixel.artefacts import VideoEffects
 from evaluators.pixel.video import EXTRACTION_METHODS, evaluate_video
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
 
 FRAMES = 96
