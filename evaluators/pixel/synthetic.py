@@ -24,6 +24,7 @@ from maze_envs.core.generators import as_rng
 from maze_envs.core.maze import MOVES, Cell, Maze
 from maze_envs.core.render import FREE, PATH, START, ImageStyle, PixelGeometry, render_task
 from maze_envs.core.solve import shortest_path
+from maze_envs.core.taskfiles import generated_name
 
 from .artefacts import (VideoEffects, add_grain, blend, camera_motion, draw_marker, grey_walls, marker_alpha,
                         wall_between)
@@ -295,12 +296,12 @@ def write_synthetic_dataset(out_dir: str | os.PathLike, specs: Sequence, *, styl
         if image_cases:
             case = image_cases[i % len(image_cases)]
             image_dir.mkdir(parents=True, exist_ok=True)
-            name = f"{stem}_targeted_solution.png"
+            name = generated_name(stem, "image")
             cv2.imwrite(str(image_dir / name), image_case(task, case, seed=spec.seed))
             cases[name] = case
         if video_cases:
             case = video_cases[i % len(video_cases)]
-            name = f"{stem}.mp4"
+            name = generated_name(stem, "video")
             write_marker_video(video_dir / name, task, video_route(maze, case), frames=frames)
             cases[name] = case
     write_jsonl(solution_dir / "metadata.jsonl", records)
