@@ -29,3 +29,13 @@ def solve_text2d(text: str) -> str:
     chars = np.array([list(r) for r in rows])
     locate = lambda s: tuple(int(v) for v in np.argwhere(chars == s)[0])  # noqa: E731
     return format_path(shortest_path(Grid((chars == wall).astype(np.uint8), locate(start), locate(goal))))
+
+
+def slow_oracle(request):
+    """A local-server policy: the oracle's answer after 0.15 s (so a run can be killed midway)."""
+    import time
+
+    from maze_envs.llm import OraclePolicy
+
+    time.sleep(0.15)
+    return OraclePolicy()(request)

@@ -49,7 +49,7 @@ class SymbolSet:
 SYMBOL_SETS: tuple[SymbolSet, ...] = (
     SymbolSet("1", "0", "S", "G"),
     SymbolSet("#", ".", "S", "G"),
-    SymbolSet("X", "_", "A", "B"),
+    SymbolSet("X", "_", "B", "E"),
     SymbolSet("@", "-", "s", "e"),
     SymbolSet("W", "o", "P", "Q"),
     SymbolSet("%", "+", "I", "O"),
