@@ -1,1 +1,1 @@
-"""The LLM maze benchmark (MazeBench's text2d, image2d, ai and partial-observe modes) on the run engine."""
+"""The LLM maze benchmark (MazeBench's text2d and image2d modes) on the run engine, and its sandboxes."""

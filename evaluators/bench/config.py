@@ -23,7 +23,7 @@ from maze_envs.core.generate import GENERATORS
 
 from .scores import SCORINGS
 
-MODES = ("text2d", "image2d", "ai", "partial-observe")
+MODES = ("text2d", "image2d")
 START_GOAL = ("corner", "random")
 # Environment variables, in order of preference for each setting.
 ENVIRONMENT = {"models": ("MAZE_ENVS_MODEL",), "base_url": ("MAZE_ENVS_BASE_URL", "OPENAI_API_BASE"),

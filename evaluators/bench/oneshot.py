@@ -3,6 +3,7 @@ trial's presentation, ask once, read the path, grade it on the grid shown and ma
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from dataclasses import dataclass
@@ -49,8 +50,9 @@ def maze_image(shown: ShownMaze, cell_px: int) -> np.ndarray:
     return np.repeat(np.repeat(colours, cell_px, axis=0), cell_px, axis=1)
 
 
+@functools.lru_cache(maxsize=None)
 def template(mode: str) -> PromptTemplate:
-    """Return the bundled prompt template of ``mode`` (text2d or image2d)."""
+    """Return the bundled prompt template of ``mode`` (text2d or image2d), read once."""
     return PromptTemplate.load(PROMPTS_DIR / f"{mode}.txt")
 
 

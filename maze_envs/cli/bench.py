@@ -1,4 +1,4 @@
-"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d, image2d, ai and partial-observe modes) for
+"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d and image2d modes) for
 several models, sizes and trials on the run engine, with a summary and an HTML report."""
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ from maze_envs.runs.flags import add_run_flags
 
 from .model_flags import add_model_flags, model_client
 
-MODES = ("text2d", "image2d", "ai", "partial-observe")
+MODES = ("text2d", "image2d")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``bench`` subcommand."""
     parser = sub.add_parser(
-        "bench", help="benchmark chat models on mazes (text2d, image2d, ai, partial-observe)",
+        "bench", help="benchmark chat models on mazes (text2d, image2d)",
         description="Run every model on every maze of every size, TRIALS times, each trial under its own random "
                     "presentation (symmetry, symbols, nonce). Settings: flags > environment > config/local.yaml "
                     "> config/config.yaml (MazeBench's keys). Writes OUTPUT_DIR/results.jsonl (one line per trial, "
                     "--resume continues), summary.json and report.html.")
-    parser.add_argument("--mode", choices=MODES, help="text2d (default), image2d, ai or partial-observe")
+    parser.add_argument("--mode", choices=MODES, help="text2d (default) or image2d")
     parser.add_argument("--models", nargs="+", metavar="MODEL", help="model names (config: model/models; "
                                                                      "env MAZE_ENVS_MODEL)")
     parser.add_argument("--sizes", nargs="+", metavar="HxW", help="benchmark grid sizes, e.g. 5x5 9x9 15x15")
@@ -47,10 +47,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     gen.add_argument("--algorithm", choices=list(GENERATORS), help="generator (default dfs)")
     gen.add_argument("--start-goal", dest="start_goal", choices=("corner", "random"), help="default corner")
     gen.add_argument("--cell-px", dest="cell_px", type=int, help="image2d pixels per cell (default 24)")
-    sandbox = parser.add_argument_group("ai and partial-observe")
-    sandbox.add_argument("--max-steps", dest="max_steps", type=int, help="API calls per trial (default 50)")
-    sandbox.add_argument("--memory", type=int, help="past actions in the prompt: 0 none, -1 all (default 5)")
-    sandbox.add_argument("--visibility", type=int, help="partial-observe view radius k (default 3)")
     add_model_flags(parser)
     add_run_flags(parser, resume_help="keep the trials already in OUTPUT_DIR/results.jsonl and run the rest")
     parser.set_defaults(func=run, workers=None)
@@ -58,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 SETTINGS = ("mode", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat", "temperature",
             "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
-            "cell_px", "max_steps", "memory", "visibility", "workers", "base_url", "provider")
+            "cell_px", "workers", "base_url", "provider")
 
 
 @contextlib.contextmanager
