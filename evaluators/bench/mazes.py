@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from maze_envs.core.errors import MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.formats import mazebench_files, mazebench_from_dict, read_json, size_directory
 from maze_envs.core.maze import Cell
 from maze_envs.core.tasks import generate_text_mazes
@@ -45,7 +45,11 @@ def load_bench_maze(path: str | os.PathLike, size: str) -> BenchMaze:
 
 
 def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
-    """Return every maze of ``size`` under ``mazes_dir`` in index order; raises if there are none."""
+    """Return every maze of ``size`` under ``mazes_dir`` in index order; raises if there are none (a missing
+    directory is a ``MazeConfigError`` about ``mazes_dir``)."""
+    if not Path(mazes_dir).is_dir():
+        raise MazeConfigError(f"{mazes_dir}: directory not found (--generate-mazes writes mazes there)",
+                              parameter="mazes_dir")
     files = mazebench_files(mazes_dir, size)
     if not files:
         raise MazeFormatError(f"no maze_<H>x<W>_<i>.json files for size {size}",
