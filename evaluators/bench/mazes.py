@@ -48,7 +48,7 @@ def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
     """Return every maze of ``size`` under ``mazes_dir`` in index order; raises if there are none (a missing
     directory is a ``MazeConfigError`` about ``mazes_dir``)."""
     if not Path(mazes_dir).is_dir():
-        raise MazeConfigError(f"{mazes_dir}: directory not found (--generate-mazes writes mazes there)",
+        raise MazeConfigError(f"{mazes_dir}: directory not found (or set generate_mazes to write mazes there)",
                               parameter="mazes_dir")
     files = mazebench_files(mazes_dir, size)
     if not files:
