@@ -88,3 +88,23 @@ def test_parse_path(text, expected):
 ])
 def test_parse_move(text, expected):
     assert parse_move(text) == expected
+
+
+def test_legend_symbols_read_a_declared_legend_and_clear_clashing_defaults():
+    from maze_envs.core.textmaze import legend_symbols
+
+    symbols = legend_symbols("Legend: 'X' = wall, '_' = passage, 'A' = start, 'B' = goal.")
+    assert (symbols.wall, symbols.path, symbols.start, symbols.goal) == ("X", "_", "A", "B")
+    assert symbols.agent != "A"
+    assert legend_symbols("no legend here") == Symbols()
+    maze = parse_text_maze("Legend: '#' = wall, '.' = passage, 'S' = start, 'G' = goal\nS....\n###.#\nG....",
+                           legend_symbols("'#' = wall, '.' = passage, 'S' = start, 'G' = goal"))
+    assert (maze.start, maze.goal, maze.blocks.shape) == ((0, 0), (2, 0), (3, 5))
+
+
+def test_image_maze_reads_pure_colour_cells():
+    from maze_envs.core.textmaze import image_maze
+
+    cells = np.array([[[0, 255, 0], [0, 0, 0]], [[255, 255, 255], [255, 0, 0]]], dtype=np.uint8)
+    maze = image_maze(np.repeat(np.repeat(cells, 7, axis=0), 7, axis=1), 2, 2)
+    assert (maze.start, maze.goal, maze.blocks.tolist()) == ((0, 0), (1, 1), [[0, 1], [0, 0]])

@@ -7,7 +7,7 @@ which for a rendered ``Maze`` are its block coordinates.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -57,18 +57,20 @@ class TextMaze:
         return Grid(blocks, position, target)
 
 
-def _grid_line(line: str, symbols: Symbols, alphabet: set[str]) -> bool:
-    return len(line) >= 3 and (symbols.wall in line or symbols.masked in line) and set(line) <= alphabet
+def _grid_line(line: str, alphabet: set[str]) -> bool:
+    # A row of passages only (no wall) belongs to a grid too: grids without an outer wall ring have them.
+    return len(line) >= 3 and bool(line.strip()) and set(line) <= alphabet
 
 
 def find_text_grid(text: str, symbols: Symbols = Symbols()) -> list[str] | None:
-    """Return the rows of the last maze grid drawn in ``text`` (3+ consecutive lines of maze symbols with a wall), or None."""
+    """Return the rows of the last maze grid drawn in ``text`` (3+ consecutive lines of maze symbols, one with a
+    wall), or None."""
     alphabet = {symbols.wall, symbols.path, symbols.start, symbols.goal, symbols.agent, symbols.masked,
                 symbols.route}
     runs: list[list[str]] = []
     current: list[str] = []
     for line in text.replace("\r\n", "\n").split("\n"):
-        if _grid_line(line, symbols, alphabet):
+        if _grid_line(line, alphabet):
             current.append(line)
             continue
         runs.append(current)
@@ -76,6 +78,24 @@ def find_text_grid(text: str, symbols: Symbols = Symbols()) -> list[str] | None:
     runs.append(current)
     runs = [run for run in runs if len(run) >= 3 and any(symbols.wall in line for line in run)]
     return runs[-1] if runs else None
+
+
+_LEGEND_ENTRY = re.compile(r"'(.)'\s*=\s*(wall|passage|path|start|goal|agent|you|unknown|not visible)\b",
+                           re.IGNORECASE)
+_LEGEND_FIELD = {"wall": "wall", "passage": "path", "path": "path", "start": "start", "goal": "goal",
+                 "agent": "agent", "you": "agent", "unknown": "masked", "not visible": "masked"}
+
+
+def legend_symbols(text: str, default: Symbols = Symbols()) -> Symbols:
+    """Return the symbols a legend in ``text`` declares (``'#' = wall, '.' = passage, 'S' = start, ...``), the
+    others taken from ``default``; ``default`` itself when ``text`` has no legend naming a wall."""
+    found = {_LEGEND_FIELD[name.lower()]: char for char, name in _LEGEND_ENTRY.findall(text)}
+    if "wall" not in found:
+        return default
+    # A default the legend did not name must not clash with a declared symbol (a start drawn as 'A' is no agent).
+    unused = {name: "\0" for name in ("wall", "path", "start", "goal", "agent", "masked", "route")
+              if name not in found and getattr(default, name) in found.values()}
+    return replace(default, **found, **unused)
 
 
 def parse_text_maze(text: str, symbols: Symbols = Symbols()) -> TextMaze:
@@ -96,6 +116,25 @@ def parse_text_maze(text: str, symbols: Symbols = Symbols()) -> TextMaze:
         return (int(found[0][0]), int(found[0][1])) if len(found) else None
 
     return TextMaze(blocks, known, locate(symbols.start), locate(symbols.goal), locate(symbols.agent))
+
+
+def image_maze(rgb: np.ndarray, height: int, width: int) -> TextMaze:
+    """Return the ``TextMaze`` of a pure-colour maze picture of ``height x width`` equal cells: each cell's
+    centre pixel is read, black as wall, green as start, red as goal, anything else as passage."""
+    rgb = np.asarray(rgb)[..., :3].astype(int)
+    rows = ((np.arange(height) + 0.5) * rgb.shape[0] / height).astype(int)
+    cols = ((np.arange(width) + 0.5) * rgb.shape[1] / width).astype(int)
+    centres = rgb[rows][:, cols]
+    r, g, b = centres[..., 0], centres[..., 1], centres[..., 2]
+    walls = (r < 80) & (g < 80) & (b < 80)
+    green = (g > 160) & (r < 100) & (b < 100)
+    red = (r > 160) & (g < 100) & (b < 100)
+
+    def locate(mask: np.ndarray) -> Cell | None:
+        found = np.argwhere(mask)
+        return (int(found[0][0]), int(found[0][1])) if len(found) else None
+
+    return TextMaze(walls.astype(np.uint8), np.ones_like(walls), locate(green), locate(red), None)
 
 
 def move_between(a: Cell, b: Cell) -> str:
