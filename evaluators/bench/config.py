@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.formats import parse_size
-from maze_envs.core.generate import GENERATORS
+from maze_envs.core.generators import GENERATORS
 
 from .scores import SCORINGS
 

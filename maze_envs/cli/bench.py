@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from maze_envs.core.generate import GENERATORS
+from maze_envs.core.generators import GENERATORS
 from maze_envs.runs import RunOptions
 from maze_envs.runs.flags import add_run_flags
 
