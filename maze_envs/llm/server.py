@@ -24,7 +24,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from maze_envs.serving.app import HTTPError, LoopbackServer, json_app, json_response, read_json_body
+from maze_envs.serving.app import (BODY_TIMEOUT, HTTPError, LoopbackServer, check_body_timeout, json_app,
+                                   json_response, read_json_body)
 
 from .client import LOCAL_FINGERPRINT
 
@@ -152,7 +153,8 @@ def _app(owner: "ModelServer") -> Any:
             given = request.headers.get("api-key") or request.headers.get("authorization", "").removeprefix("Bearer ")
             if given != owner.api_key:
                 raise HTTPError(401, "invalid API key", kind="authentication_error")
-        chat = ChatRequest.from_body(await read_json_body(request, max_bytes=MAX_BODY), owner.model_name)
+        body = await read_json_body(request, max_bytes=MAX_BODY, timeout=owner.body_timeout)
+        chat = ChatRequest.from_body(body, owner.model_name)
         owner._enter(chat)
         try:
             try:
@@ -183,17 +185,21 @@ class ModelServer:
 
     ``api_key`` (None = accept any) is the key clients must send. ``request_count`` and ``max_in_flight``
     count the chat requests received; with ``keep_requests`` (for tests) ``requests`` also keeps each one,
-    media included, so long-running servers leave it off. Use as a context manager to stop it.
+    media included, so long-running servers leave it off. A request body that has not fully arrived
+    ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed. Use as a context
+    manager to stop it.
     """
 
     def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model_name: str = "maze-envs-local",
-                 policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True):
+                 policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True,
+                 body_timeout: float = BODY_TIMEOUT):
         self.policy = policy
         self.policy_name = policy_name or getattr(policy, "name", None) or getattr(policy, "__name__", "custom")
         self.model_name = model_name
         self.api_key = api_key
         self.host, self.port = host, port
         self.keep_requests = keep_requests
+        self.body_timeout = check_body_timeout(body_timeout)
         self.requests: list[ChatRequest] = []
         self.request_count = 0
         self.max_in_flight = 0

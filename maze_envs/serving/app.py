@@ -140,6 +140,14 @@ def parse_json_body(raw: bytes) -> Any:
         raise HTTPError(400, f"invalid JSON body: {str(exc)[:200]}") from None
 
 
+def check_body_timeout(seconds: Any) -> float:
+    """Return ``seconds`` as a float when it is a finite number above 0; raise ``MazeConfigError`` naming
+    ``body_timeout``."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
+        raise MazeConfigError(f"must be a number of seconds above 0, got {seconds!r}", parameter="body_timeout")
+    return float(seconds)
+
+
 def check_port(port: Any) -> int:
     """Return ``port`` when it is an int in 0-65535 (0 = a free port); raise ``MazeConfigError`` naming ``port``."""
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:

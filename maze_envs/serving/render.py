@@ -18,7 +18,8 @@ from maze_envs.core.errors import MazeEnvsError
 from maze_envs.nav.errors import RenderRequestError
 from maze_envs.nav.service import RenderService
 
-from .app import HTTPError, LoopbackServer, check_port, json_app, json_response, read_json_body
+from .app import (BODY_TIMEOUT, HTTPError, LoopbackServer, check_body_timeout, check_port, json_app, json_response,
+                  read_json_body)
 
 MAX_BODY = 1 << 20
 
@@ -26,12 +27,12 @@ MAX_BODY = 1 << 20
 class RenderServer(LoopbackServer):
     """The render server: a ``LoopbackServer`` answering from ``service``; ``url`` is its base URL."""
 
-    def __init__(self, service: RenderService, host: str, port: int):
-        super().__init__(_app(service), host, port)
+    def __init__(self, service: RenderService, host: str, port: int, body_timeout: float):
+        super().__init__(_app(service, body_timeout), host, port)
         self.service = service
 
 
-def _app(service: RenderService):
+def _app(service: RenderService, body_timeout: float):
     async def ping(request: Request) -> Response:
         return json_response({"status": "ok", "backend": service.backend})
 
@@ -39,7 +40,7 @@ def _app(service: RenderService):
         return json_response({"scenes": await run_in_threadpool(service.scene_ids)})
 
     async def render(request: Request) -> Response:
-        payload = await read_json_body(request, max_bytes=MAX_BODY)
+        payload = await read_json_body(request, max_bytes=MAX_BODY, timeout=body_timeout)
         try:
             answer = await run_in_threadpool(service.handle, payload)
         except RenderRequestError as exc:
@@ -52,13 +53,15 @@ def _app(service: RenderService):
 
 
 def make_server(scenes_root: str | os.PathLike, host: str = "127.0.0.1", port: int = 7036, backend: str = "auto",
-                render_scale: float = 1.0) -> RenderServer:
-    """Return a bound (not yet serving) render server; port 0 picks a free port.
+                render_scale: float = 1.0, body_timeout: float = BODY_TIMEOUT) -> RenderServer:
+    """Return a bound (not yet serving) render server; port 0 picks a free port. A request body that has not
+    fully arrived ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed.
 
     Raises ``MazeConfigError`` naming the address when the port is out of range or cannot be bound.
     """
     check_port(port)
-    return RenderServer(RenderService(scenes_root, backend, render_scale), host, port)
+    check_body_timeout(body_timeout)
+    return RenderServer(RenderService(scenes_root, backend, render_scale), host, port, body_timeout)
 
 
 def serve_in_thread(server: RenderServer) -> threading.Thread:
