@@ -164,8 +164,10 @@ def bind_socket(host: str, port: int, verb: str = "listen") -> socket.socket:
     """
     check_port(port)
     try:
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # proto IPPROTO_TCP (not 0) lets asyncio set TCP_NODELAY on accepted connections; without it a
+        # response written in two parts waits out the client's delayed ACK (about 40 ms a request)
+        family, kind, proto = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][:3]
+        sock = socket.socket(family, kind, proto)
     except OSError as exc:
         raise MazeConfigError(f"cannot {verb} on {host}:{port}: {exc.strerror or exc}") from None
     try:
