@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Callable, Union
 
+from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
@@ -144,7 +145,7 @@ def _completion(request: ChatRequest, reply: PolicyReply) -> dict[str, Any]:
                   "total_tokens": prompt_tokens + completion_tokens}}
 
 
-def _app(owner: "ModelServer") -> Any:
+def _app(owner: "ModelServer") -> Starlette:
     async def list_models(request: Request) -> Response:
         return json_response(_models(owner))
 
@@ -171,12 +172,12 @@ def _app(owner: "ModelServer") -> Any:
         finally:
             owner._leave()
 
-    chat = ["POST"]
+    post = ["POST"]
     return json_app([
         Route("/v1/models", list_models), Route("/models", list_models),
-        Route("/v1/chat/completions", chat_completions, methods=chat),
-        Route("/chat/completions", chat_completions, methods=chat),
-        Route("/openai/deployments/{deployment}/chat/completions", chat_completions, methods=chat),
+        Route("/v1/chat/completions", chat_completions, methods=post),
+        Route("/chat/completions", chat_completions, methods=post),
+        Route("/openai/deployments/{deployment}/chat/completions", chat_completions, methods=post),
     ], error_body=_openai_error_body)
 
 

@@ -3,17 +3,18 @@
 The project keeps only its routes and handlers; keep-alive, concurrency and HTTP parsing come from uvicorn
 and Starlette. What this module adds:
 
-- ``json_response(doc, status)`` answers with JSON; ``json_app(routes, error_body=...)`` returns a Starlette app whose every error is JSON: an ``HTTPError``
-  raised by a handler, an unknown route (404), a wrong method (405) and a bug (500, logged with its
-  traceback). ``error_body`` shapes the body (default ``{"error": message}``; the model server gives the
-  OpenAI shape).
+- ``json_app(routes, error_body=...)`` returns a Starlette app whose every error is JSON: an ``HTTPError``
+  (status, message, param, kind) raised by a handler, an unknown route (404), a wrong method (405) and a
+  bug (500, logged with its traceback by uvicorn). ``error_body`` shapes the body (default
+  ``{"error": message}``; the model server gives the OpenAI shape). ``json_response(doc, status)``
+  answers with JSON.
 - ``read_json_body(request, max_bytes=..., timeout=...)`` returns the parsed JSON body or raises
   ``HTTPError``: 413 over ``max_bytes``, 408 when the whole body has not arrived within ``timeout`` seconds
   (so a client that promises a body and stalls cannot hold the request forever; both close the
   connection), 400 when it is empty or not JSON (including nesting too deep to parse and integers past
   Python's digit limit).
-- ``LoopbackServer(app, host, port)`` binds at once (port 0 = a free port, reported by ``port``/``url``;
-  a bad port or a failed bind raises ``MazeConfigError``), then ``start()`` serves in a background thread
+- ``LoopbackServer(app, host, port)`` binds at once through ``bind_socket`` (port 0 = a free port,
+  reported by ``port``/``url``; a bad port or a failed bind raises ``MazeConfigError``), then ``start()`` serves in a background thread
   and returns once it accepts connections, ``serve_forever()`` serves in the calling thread (Ctrl-C and
   SIGTERM stop it gracefully), and ``stop()`` stops it, waits for its thread and releases the port.
 
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import socket
 import threading
 import time
@@ -50,7 +50,6 @@ from maze_envs.core.errors import MazeConfigError, MazeEnvsError
 
 BODY_TIMEOUT = 60.0
 STOP_GRACE = 2
-log = logging.getLogger(__name__)
 
 
 class HTTPError(MazeEnvsError):
@@ -164,8 +163,10 @@ def bind_socket(host: str, port: int, verb: str = "listen") -> socket.socket:
     """
     check_port(port)
     try:
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # proto IPPROTO_TCP (not 0) lets asyncio set TCP_NODELAY on accepted connections; without it a
+        # response written in two parts waits out the client's delayed ACK (about 40 ms a request)
+        family, kind, proto = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][:3]
+        sock = socket.socket(family, kind, proto)
     except OSError as exc:
         raise MazeConfigError(f"cannot {verb} on {host}:{port}: {exc.strerror or exc}") from None
     try:
@@ -236,6 +237,7 @@ class LoopbackServer:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
+        self._server = None
         self._close_socket()
 
     def _close_socket(self) -> None:

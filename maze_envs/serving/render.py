@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 
+from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
@@ -32,7 +33,7 @@ class RenderServer(LoopbackServer):
         self.service = service
 
 
-def _app(service: RenderService, body_timeout: float):
+def _app(service: RenderService, body_timeout: float) -> Starlette:
     async def ping(request: Request) -> Response:
         return json_response({"status": "ok", "backend": service.backend})
 
