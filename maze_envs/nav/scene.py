@@ -96,17 +96,23 @@ class Task:
 
 
 def parse_meta(path: str | os.PathLike) -> dict[str, float]:
-    """Return the metadata of an ``occ_map_meta.txt``: corner coordinates, image size and coordinate ranges.
+    """Return the metadata of an ``occ_map_meta.txt`` file (see ``parse_meta_text``); raises ``NavDataError``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NavDataError(f"cannot read: {exc}", source=path) from exc
+    return parse_meta_text(text, source=path)
+
+
+def parse_meta_text(text: str, source: str | os.PathLike = "<meta>") -> dict[str, float]:
+    """Return the metadata in the text of an ``occ_map_meta.txt``: corner coordinates, image size, coordinate ranges.
 
     Keys: ``TOP_LEFT_X/Y``, ``TOP_RIGHT_X/Y``, ``BOTTOM_LEFT_X/Y``, ``BOTTOM_RIGHT_X/Y``, ``IMAGE_WIDTH``,
     ``IMAGE_HEIGHT``, ``COORDINATE_RANGE_X`` = |BottomRight - BottomLeft|, ``COORDINATE_RANGE_Y`` =
-    |BottomLeft - TopLeft|. A missing Top Right corner is derived from the others.
+    |BottomLeft - TopLeft|. A missing Top Right corner is derived from the others. Errors name ``source``.
     """
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise NavDataError(f"cannot read: {exc}", source=path) from exc
+    lines = text.splitlines()
     meta: dict[str, float] = {}
     for lineno, line in enumerate(lines, 1):
         head, sep, rest = line.partition(":")
@@ -116,18 +122,18 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
         numbers = re.findall(_NUMBER, rest)
         if head in _CORNERS:
             if len(numbers) != 2:
-                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {line.strip()!r}", source=path)
+                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {line.strip()!r}", source=source)
             meta[_CORNERS[head] + "_X"], meta[_CORNERS[head] + "_Y"] = float(numbers[0]), float(numbers[1])
         elif head.lower().startswith("image size"):
             if len(numbers) != 2 or float(numbers[0]) <= 0 or float(numbers[1]) <= 0:
                 raise NavDataError(f"line {lineno}: expected 'Image size in pixels: W, H', got {line.strip()!r}",
-                                   source=path)
+                                   source=source)
             meta["IMAGE_WIDTH"], meta["IMAGE_HEIGHT"] = int(float(numbers[0])), int(float(numbers[1]))
     required = {"TOP_LEFT_X": "Top Left", "BOTTOM_LEFT_X": "Bottom Left", "BOTTOM_RIGHT_X": "Bottom Right",
                 "IMAGE_WIDTH": "Image size in pixels"}
     missing = [name for key, name in required.items() if key not in meta]
     if missing:
-        raise NavDataError(f"missing line(s): {', '.join(missing)}", source=path)
+        raise NavDataError(f"missing line(s): {', '.join(missing)}", source=source)
     meta.setdefault("TOP_RIGHT_X", meta["TOP_LEFT_X"] + meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"])
     meta.setdefault("TOP_RIGHT_Y", meta["TOP_LEFT_Y"] + meta["BOTTOM_RIGHT_Y"] - meta["BOTTOM_LEFT_Y"])
     meta["COORDINATE_RANGE_X"] = float(np.hypot(meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"],
@@ -135,7 +141,7 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
     meta["COORDINATE_RANGE_Y"] = float(np.hypot(meta["BOTTOM_LEFT_X"] - meta["TOP_LEFT_X"],
                                                 meta["BOTTOM_LEFT_Y"] - meta["TOP_LEFT_Y"]))
     if meta["COORDINATE_RANGE_X"] <= 0 or meta["COORDINATE_RANGE_Y"] <= 0:
-        raise NavDataError("the corners span no area", source=path)
+        raise NavDataError("the corners span no area", source=source)
     return meta
 
 
