@@ -9,7 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 import requests
 
@@ -22,7 +21,6 @@ from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
 from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
 from maze_envs.cli import main
 from maze_envs.nav.camera import CameraConfig
-from maze_envs.runs import RunOptions
 
 pytest.importorskip("numba")
 REPO = Path(__file__).resolve().parents[1]

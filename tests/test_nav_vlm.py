@@ -4,7 +4,6 @@ import json
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from agents.nav.vlm import VLMPoiGoalAgent, VLMPointGoalAgent, parse_reply

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import string
-from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
