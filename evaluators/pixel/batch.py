@@ -135,7 +135,9 @@ def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutput
     round_name = round_suffix(config.input_dir if config.input_dir else (files[0].parent if files else None))
     params = config.params
     workers = config.run.workers
-    if config.kind == "video" and workers > 1 and config.run.backend != "ray":
+    if config.kind == "video" and config.run.backend == "ray":
+        params = replace(params, frame_workers=1)  # a Ray task holds one CPU
+    elif config.kind == "video" and workers > 1:
         params = replace(params, frame_workers=max(1, (os.cpu_count() or 1) // workers))
     outputs = RunOutputs(config.output_dir, model_name=config.model_name, config=_config_dict(config),
                          round_name=round_name, per_file_results=config.kind == "video")

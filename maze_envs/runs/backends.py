@@ -129,9 +129,13 @@ class PoolBackend:
                     else:
                         retry.append((item, attempt + 1))
             if broken:
-                retry.extend(pending.values())
-                pending.clear()
                 self.pool.shutdown(wait=False, cancel_futures=True)
+                for future, (item, attempt) in pending.items():
+                    if future.done() and not future.cancelled() and future.exception() is None:
+                        yield future.result()  # finished before the pool broke: not run twice
+                    else:
+                        retry.append((item, attempt))
+                pending.clear()
                 self.pool = self._new_pool()
 
     def close(self) -> None:
