@@ -27,6 +27,8 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Sequence
 
+from PIL import Image
+
 from maze_envs.core.atomic import remove_stale_temporaries
 from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError, OutputNotEmptyError
 from maze_envs.core.formats import read_json
@@ -112,8 +114,6 @@ def _inside(out: Path, name: Any) -> Path | None:
 
 def _readable(path: Path) -> bool:
     if path.suffix == ".png":
-        from PIL import Image
-
         try:
             with Image.open(path) as image:
                 image.verify()
