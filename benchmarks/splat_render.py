@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.core.generate import as_rng, generate  # noqa: E402
+from maze_envs.core.generators import as_rng, generate  # noqa: E402
 from maze_envs.nav.procedural import SceneParams, layout_maze, scene_gaussians, write_scene  # noqa: E402
 
 TARGET_WARM_S = 0.5

@@ -31,8 +31,7 @@ def main(out: Path) -> None:
         start_free = not scene.check_point_collision_status(task.start_pose, episode)
         print("start pose is free:", start_free)
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
 
 
 if __name__ == "__main__":

@@ -40,8 +40,7 @@ def server(root):
     srv = make_server(root, "127.0.0.1", 0, backend="cpu")
     serve_in_thread(srv)
     yield srv
-    srv.shutdown()
-    srv.server_close()
+    srv.stop()
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +59,7 @@ def test_ping_and_scenes(server):
     assert requests.get(server.url + "/ping", timeout=10).json() == {"status": "ok", "backend": "SplatRenderer"}
     assert requests.get(server.url + "/scenes", timeout=10).json() == {"scenes": ["maze_000"]}
     assert requests.get(server.url + "/nope", timeout=10).status_code == 404
-    assert server.server_address[0] == "127.0.0.1"
+    assert server.host == "127.0.0.1" and server.url == f"http://127.0.0.1:{server.port}"
 
 
 def test_client_renders_three_views(server, start_pose, tmp_path):
@@ -182,7 +181,7 @@ def test_backends(root):
     try:
         assert auto.service.backend == ("GsplatRenderer" if cuda_available() else "SplatRenderer")
     finally:
-        auto.server_close()
+        auto.stop()
 
 
 def test_bad_server_settings_raise_one_line_errors_naming_them(root):

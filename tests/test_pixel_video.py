@@ -9,7 +9,7 @@ from evaluators.pixel.errors import MediaReadError
 from evaluators.pixel.synthetic import make_task
 from evaluators.pixel.video import VideoParams, evaluate_video, frames_for_model, read_frames
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
 
 FRAMES = 48

@@ -7,15 +7,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.formats import maze_from_dict
 from maze_envs.core.maze import Maze
 from maze_envs.core.render import render_text
 from maze_envs.core.solve import shortest_path
+from maze_envs.core.taskfiles import media_of, task_of
 from maze_envs.core.textmaze import format_path
 
 from .manifest import pick, read_records
-from .runner import IMAGE_SUFFIXES, VIDEO_SUFFIXES, JudgeItem, JudgeTask, is_video
+from .runner import JudgeItem, JudgeTask
 from .template import PROMPTS_DIR, PromptTemplate
 
 MAZE_FIELDS = ("VALID_ROUTE", "REACHES_GOAL", "WALL_CROSSING", "ACTION_REFLECTION")
@@ -59,15 +60,8 @@ def load_tasks(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
 
 def _item(file: Path, task_id: str, record: dict[str, Any], source: Path, number: int) -> JudgeItem:
     maze = maze_from_dict(pick(record, ("maze",), source, number), source=f"{source} ({task_id})")
-    return JudgeItem(file.name, file, maze_values(maze, video=is_video(file)), str(record.get("difficulty", "")),
+    return JudgeItem(file.name, file, maze_values(maze, video=media_of(file) == "video"), str(record.get("difficulty", "")),
                      {"task_id": task_id})
-
-
-def match_task(name: str, task_ids: list[str]) -> str | None:
-    """Return the longest task id that the file ``name``'s stem starts with (e.g. ``..._targeted_solution``)."""
-    stem = Path(name).stem
-    found = [t for t in task_ids if stem == t or stem.startswith(t + "_")]
-    return max(found, key=len) if found else None
 
 
 def maze_items_from_dir(input_dir: str | os.PathLike, tasks: str | os.PathLike) -> tuple[list[JudgeItem], list[str]]:
@@ -80,9 +74,9 @@ def maze_items_from_dir(input_dir: str | os.PathLike, tasks: str | os.PathLike) 
     ids = list(table)
     items, unmatched = [], []
     for file in sorted(input_dir.iterdir()):
-        if file.suffix.lower() not in IMAGE_SUFFIXES + VIDEO_SUFFIXES:
+        if media_of(file) is None:
             continue
-        task_id = match_task(file.name, ids)
+        task_id = task_of(file.name, ids)
         if task_id is None:
             unmatched.append(file.name)
             continue
@@ -103,7 +97,7 @@ def maze_items_from_manifest(manifest: str | os.PathLike, tasks: str | os.PathLi
             continue
         task_id = str(pick(record, ("task_id",), manifest, number))
         if task_id not in table:
-            raise MazeFormatError(f"record {number}: task_id {task_id!r} not in the tasks metadata",
+            raise MazeFormatError(f"record {number}: task_id {brief_repr(task_id)} not in the tasks metadata",
                                   source=manifest, field="task_id")
         items.append(_item(file, task_id, table[task_id], manifest, number))
     return items

@@ -16,6 +16,7 @@ from .colours import ColourThresholds
 from .image import ImageParams
 from .video import DEFAULT_FRAMES, EXTRACTION_METHODS, VideoParams, frames_for_model
 
+AUTO = "auto"
 DEFAULT_MODELS = {"image": "nano_banana_pro", "video": "veo3"}
 DESCRIPTIONS = {
     "image": "Score generated maze-solution images (blue route on the puzzle) against solution images, "
@@ -61,14 +62,30 @@ def add_arguments(parser: argparse.ArgumentParser, kind: Kind) -> None:
         _flag(parser, "wall_erosion", type=int, default=None, help="wall erosion kernel in pixels (default: a quarter of the cell size)")
         _flag(parser, "frame_workers", type=int, default=4, help="threads checking frames of one video (default 4)")
     _flag(parser, "dilation_size", type=int, default=None, help="path dilation in pixels (default: the cell width)")
-    _flag(parser, "black_threshold", type=int, default=30, help="walls: max(R,G,B) below this (default 30)")
-    _flag(parser, "white_threshold", type=int, default=200, help="free space: brightness above this (default 200)")
+    _flag(parser, "black_threshold", type=_level, default=30,
+          help="walls: max(R,G,B) below this (default 30), or 'auto' to calibrate it on each solution and generation")
+    _flag(parser, "white_threshold", type=_level, default=200,
+          help="free space: brightness above this (default 200), or 'auto' to calibrate it on each solution")
     add_run_flags(parser, resume_help="skip files already scored in the output directory's log (an interrupted "
                                       "run's results are kept)")
 
 
+def _level(text: str) -> int | str:
+    """Return a grey level flag's value: an integer, or ``"auto"``."""
+    if text == AUTO:
+        return AUTO
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer level or {AUTO!r}, got {text!r}") from None
+
+
 def _params(args: argparse.Namespace, kind: Kind) -> ImageParams | VideoParams:
-    colours = ColourThresholds(black_threshold=args.black_threshold, white_threshold=args.white_threshold)
+    defaults = ColourThresholds()
+    auto_black, auto_white = args.black_threshold == AUTO, args.white_threshold == AUTO
+    colours = ColourThresholds(black_threshold=defaults.black_threshold if auto_black else args.black_threshold,
+                               white_threshold=defaults.white_threshold if auto_white else args.white_threshold,
+                               auto_black=auto_black, auto_white=auto_white)
     if kind == "image":
         return ImageParams(args.tolerance_pixels, args.min_crossing_ratio, args.position_tolerance, args.dilation_size,
                            colours)

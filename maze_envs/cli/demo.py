@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MissingExtraError
 
 
@@ -23,8 +23,7 @@ def run(args: argparse.Namespace) -> int:
     """Run each demo step in order and print its summary (a step whose extra is missing prints a note)."""
     from .demo_steps import DEMO_STEPS
 
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = ensure_directory(args.out, "out")
     for name, step in DEMO_STEPS:
         try:
             summary = step(out, args.seed)

@@ -22,7 +22,7 @@ from evaluators.pixel.image import ImageParams
 from evaluators.pixel.synthetic import write_synthetic_dataset
 from evaluators.pixel.video import VideoParams
 from maze_envs.core.formats import load_layout, mazebench_files, read_jsonl
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.openings import connected_labels
 from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record
 from maze_envs.core.render import ImageStyle, render_text, solution_blocks
@@ -88,9 +88,11 @@ def grid_agents_step(out_dir: Path, seed: int) -> str:
     summary = []
     for name, env, agent in agents:
         results = [run_episode(env, agent, seed + i, hide=("position", "goal")) for i in range(AGENT_SEEDS)]
+        reach = getattr(env.action_space, "nvec", [4, 1])[-1]
+        stride = f"; one action moves up to {reach} blocks" if reach > 1 else ""
         for i, r in enumerate(results):
             print(f"  {name:<8} {env.spec.id:<19} seed {seed + i}: {'goal' if r.success else 'failed'} in "
-                  f"{r.steps} steps (optimal {r.info['optimal_length']} moves)")
+                  f"{r.steps} actions (shortest path {r.info['optimal_length']} block moves{stride})")
         summary.append(f"{name} {sum(r.success for r in results)}/{AGENT_SEEDS}")
     return "envs: 10x10 mazes, goals reached: " + ", ".join(summary)
 

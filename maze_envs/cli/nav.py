@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from maze_envs.core.generate import GENERATORS
+from maze_envs.core.generators import GENERATORS
 
 from .writer_flags import add_writer_flags, naming_writer_flags, report_failures, writer_options
 
@@ -74,8 +74,5 @@ def _run_serve(args: argparse.Namespace) -> int:
     server = make_server(args.scenes_root, args.host, args.port, args.backend, args.render_scale)
     print(f"serving {args.scenes_root} with the {server.service.backend} backend at {server.url}/render_gs",
           flush=True)
-    try:
-        server.serve_forever()
-    finally:
-        server.server_close()
+    server.serve_forever()
     return 0

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import MazeConfigError, MazeFormatError
+from .errors import MazeConfigError, MazeFormatError, brief_repr
 from .maze import Maze, Opening
 from .openings import OpeningsPuzzle, check_request, generate_openings
 from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
@@ -87,7 +87,7 @@ def apply_variants(config: OpeningsDatasetConfig, variants: Sequence[str], **exp
     """Return ``config`` with each named variant applied, then the ``explicit`` (non-None) settings on top."""
     for name in variants:
         if name not in VARIANTS:
-            raise MazeConfigError(f"unknown value {name!r}; choose from {', '.join(VARIANTS)}",
+            raise MazeConfigError(f"unknown value {brief_repr(name)}; choose from {', '.join(VARIANTS)}",
                                   parameter="variants")
     for a, b in VARIANT_GROUPS:
         if a in variants and b in variants:
@@ -185,6 +185,6 @@ def maze_from_record(record: dict[str, Any], source: str | None = None) -> tuple
                     np.asarray(record["horizontal_walls"]), openings=tuple(openings.values()))
     except MazeFormatError as exc:
         raise MazeFormatError(str(exc), source=source) from exc
-    except (KeyError, TypeError, ValueError) as exc:
-        raise MazeFormatError(f"malformed walls or openings: {exc!r}", source=source) from exc
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise MazeFormatError(f"malformed walls or openings: {brief_repr(exc)}", source=source) from None
     return maze, openings

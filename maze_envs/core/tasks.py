@@ -12,7 +12,7 @@ hard      10x10 .. 13x13
 
 Variants set where start and goal go: ``var1_fixed_both`` (top-left to bottom-right corner),
 ``var2_random_both`` (two distinct random cells), ``var3_far`` (ends of a longest shortest path).
-File names follow the pixel evaluator's convention:
+File names follow the pixel evaluator's convention (``maze_envs.core.taskfiles``):
 ``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}.png`` and ``..._solution.png``.
 """
 
@@ -25,20 +25,16 @@ from typing import Sequence
 import numpy as np
 
 from .atomic import save_image_atomic
-from .errors import MazeConfigError
+from .errors import MazeConfigError, brief_repr
 from .formats import maze_to_dict
-from .generate import GENERATORS, Placement, generate
+from .generators import GENERATORS, Placement, generate
 from .maze import Maze
 from .render import ImageStyle, render_task
 from .solve import shortest_path
+from .taskfiles import puzzle_name, solution_name, task_stem
 
 DIFFICULTIES: dict[str, tuple[int, int]] = {"easy": (3, 5), "medium": (6, 9), "hard": (10, 13)}
 VARIANTS: dict[str, Placement] = {"var1_fixed_both": "corner", "var2_random_both": "random", "var3_far": "far"}
-
-
-def task_stem(algo: str, difficulty: str, rows: int, cols: int, idx: int, variant: str) -> str:
-    """Return the file stem of a task: ``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}``."""
-    return f"{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}"
 
 
 @dataclass(frozen=True)
@@ -59,7 +55,7 @@ def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, se
                                 ("variants", variants, VARIANTS)):
         for value in values:
             if value not in table:
-                raise MazeConfigError(f"unknown value {value!r}; choose from {', '.join(table)}",
+                raise MazeConfigError(f"unknown value {brief_repr(value)}; choose from {', '.join(table)}",
                                       parameter=name)
     if count < 1:
         raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
@@ -95,11 +91,11 @@ def write_task(spec: TaskSpec, out_dir: Path, style: ImageStyle | None = None, i
     stem = task_stem(spec.algo, spec.difficulty, maze.rows, maze.cols, spec.idx, spec.variant)
     puzzle, geometry = render_task(maze, style)
     solution, _ = render_task(maze, style, solution=True)
-    save_image_atomic(puzzle, out_dir / f"{stem}.png")
-    save_image_atomic(solution, out_dir / f"{stem}_solution.png")
+    save_image_atomic(puzzle, out_dir / puzzle_name(stem))
+    save_image_atomic(solution, out_dir / solution_name(stem))
     path = shortest_path(maze)
     return {
-        "id": stem, "puzzle": f"{stem}.png", "solution": f"{stem}_solution.png", "algorithm": spec.algo,
+        "id": stem, "puzzle": puzzle_name(stem), "solution": solution_name(stem), "algorithm": spec.algo,
         "difficulty": spec.difficulty, "variant": spec.variant, "index": spec.idx, "seed": spec.seed,
         "rows": maze.rows, "cols": maze.cols, "maze": maze_to_dict(maze), "geometry": geometry.to_dict(),
         "shortest_path": [list(c) for c in path], "path_length": len(path),

@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.generate import check_options, generate
+from maze_envs.core.generators import check_options, generate
 from maze_envs.nav.procedural import SceneParams, scene_files, write_scene
 from maze_envs.runs import RunOptions, WorkItem
 

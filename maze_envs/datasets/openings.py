@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 
 from maze_envs.core.atomic import save_image_atomic
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.formats import read_json, write_json_atomic, write_jsonl
 from maze_envs.core.openings_dataset import (OpeningsDatasetConfig, build_sample, image_name, openings_record,
                                              sample_seeds)
@@ -53,9 +53,9 @@ def _check_config(config: OpeningsDatasetConfig, out: Path, resume: bool) -> Non
     if resume and path.exists():
         previous = read_json(path)
         if not isinstance(previous, dict):
-            raise MazeFormatError(f"expected the settings object, got {type(previous).__name__}", source=path)
+            raise MazeFormatError(f"expected the settings object, got {brief_repr(previous)}", source=path)
         if {k: v for k, v in previous.items() if k != "count"} != _settings(config):
-            raise MazeConfigError(f"{path} was written with other settings ({str(previous)[:200]}); "
+            raise MazeConfigError(f"{path} was written with other settings ({brief_repr(previous, 200)}); "
                                   "use them or another output directory", parameter="resume")
     write_json_atomic(path, config.to_dict(), indent=2)
 

@@ -14,6 +14,8 @@ from typing import Any, Mapping
 import numpy as np
 from scipy.spatial.transform import Rotation
 
+from maze_envs.core.errors import brief_repr
+
 from .errors import RenderRequestError
 
 # Columns: the COLMAP camera axes (right, down, forward) written in the pose's local frame (front, left, up).
@@ -93,9 +95,9 @@ def _numbers(words: list[str], field: str) -> list[float]:
     try:
         values = [float(w) for w in words]
     except ValueError:
-        raise RenderRequestError(f"{field}: expected numbers, got {' '.join(words)!r}") from None
+        raise RenderRequestError(f"{field}: expected numbers, got {brief_repr(' '.join(words))}") from None
     if not all(np.isfinite(values)):
-        raise RenderRequestError(f"{field}: values must be finite, got {' '.join(words)!r}")
+        raise RenderRequestError(f"{field}: values must be finite, got {brief_repr(' '.join(words))}")
     return values
 
 
@@ -103,7 +105,7 @@ def parse_intrinsics(line: Any, *, max_side: int = 4096) -> tuple[int, int, floa
     """Return (W, H, fx, fy, cx, cy) of a ``"1 PINHOLE W H fx fy cx cy"`` line; raises ``RenderRequestError``."""
     words = str(line).split() if isinstance(line, str) else []
     if len(words) != 8 or words[1].upper() != "PINHOLE":
-        raise RenderRequestError(f"cam_intrinsics: expected '1 PINHOLE W H fx fy cx cy', got {line!r}")
+        raise RenderRequestError(f"cam_intrinsics: expected '1 PINHOLE W H fx fy cx cy', got {brief_repr(line)}")
     w, h, fx, fy, cx, cy = _numbers(words[2:], "cam_intrinsics")
     if w != int(w) or h != int(h) or not (1 <= w <= max_side and 1 <= h <= max_side):
         raise RenderRequestError(f"cam_intrinsics: image size {words[2]}x{words[3]} must be whole numbers "
@@ -117,7 +119,7 @@ def parse_extrinsics(line: Any) -> tuple[np.ndarray, np.ndarray]:
     """Return world-to-camera (R, t) of a ``"1 qw qx qy qz tx ty tz 1 name"`` line; raises ``RenderRequestError``."""
     words = str(line).split() if isinstance(line, str) else []
     if len(words) < 8:
-        raise RenderRequestError(f"cam_extrinsics: expected '1 qw qx qy qz tx ty tz 1 name', got {line!r}")
+        raise RenderRequestError(f"cam_extrinsics: expected '1 qw qx qy qz tx ty tz 1 name', got {brief_repr(line)}")
     qw, qx, qy, qz, tx, ty, tz = _numbers(words[1:8], "cam_extrinsics")
     norm = np.sqrt(qw * qw + qx * qx + qy * qy + qz * qz)
     if norm < 1e-8:

@@ -17,6 +17,8 @@ import numpy as np
 
 from maze_envs.core.atomic import atomic_write
 
+from maze_envs.core.errors import brief_repr
+
 from .errors import NavDataError
 
 SH_C0 = 0.28209479177387814
@@ -53,8 +55,9 @@ class GaussianCloud:
         self.quats = np.ascontiguousarray(self.quats, dtype=np.float32).reshape(n, 4)
         self.opacities = np.ascontiguousarray(self.opacities, dtype=np.float32).reshape(n)
         self.sh_dc = np.ascontiguousarray(self.sh_dc, dtype=np.float32).reshape(n, 3)
-        rest = np.zeros((n, 0, 3), np.float32) if self.sh_rest is None else self.sh_rest
-        self.sh_rest = np.ascontiguousarray(rest, dtype=np.float32).reshape(n, -1, 3)
+        rest = np.ascontiguousarray(np.zeros((n, 0, 3)) if self.sh_rest is None else self.sh_rest, dtype=np.float32)
+        k = rest.shape[1] if rest.ndim == 3 else rest.size // (3 * n) if n else 0
+        self.sh_rest = rest.reshape(n, k, 3)
 
     def __len__(self) -> int:
         return len(self.means)
@@ -107,19 +110,19 @@ def _parse_header(raw: bytes, source: str) -> tuple[int, str, int, np.dtype]:
                 break
             element = words[1] if len(words) > 1 else ""
             if element == "vertex":
-                if len(words) != 3 or not words[2].isdigit():
-                    raise NavDataError(f"bad vertex count in {line.strip()!r}", source=source)
+                if len(words) != 3 or not re.fullmatch(r"[0-9]{1,18}", words[2]):
+                    raise NavDataError(f"bad vertex count in {brief_repr(line.strip())}", source=source)
                 count = int(words[2])
             elif count is None:
-                raise NavDataError(f"the first element is {element!r}, expected 'vertex'", source=source)
+                raise NavDataError(f"the first element is {brief_repr(element)}, expected 'vertex'", source=source)
         elif words[0] == "property" and element == "vertex":
             if len(words) != 3 or words[1] not in _PLY_TYPES:
-                raise NavDataError(f"unsupported vertex property {line.strip()!r}", source=source)
+                raise NavDataError(f"unsupported vertex property {brief_repr(line.strip())}", source=source)
             if any(words[2] == name for name, _ in props):
-                raise NavDataError(f"vertex property {words[2]!r} appears twice", source=source)
+                raise NavDataError(f"vertex property {brief_repr(words[2])} appears twice", source=source)
             props.append((words[2], _PLY_TYPES[words[1]]))
     if fmt not in ("binary_little_endian", "binary_big_endian"):
-        raise NavDataError(f"format {fmt!r} is not supported; 3DGS PLY files are binary", source=source)
+        raise NavDataError(f"format {brief_repr(fmt)} is not supported; 3DGS PLY files are binary", source=source)
     if count is None:
         raise NavDataError("no 'element vertex' in the header", source=source)
     order = "<" if fmt == "binary_little_endian" else ">"
@@ -138,6 +141,8 @@ def read_ply(path: str | os.PathLike) -> GaussianCloud:
     except OSError as exc:
         raise NavDataError(f"cannot read: {exc.strerror}", source=source) from exc
     start, _, count, dtype = _parse_header(raw, source)
+    if count == 0:
+        raise NavDataError("has no Gaussians ('element vertex 0')", source=source)
     needed = start + count * dtype.itemsize
     if len(raw) < needed:
         raise NavDataError(f"truncated: {count} vertices need {needed} bytes, file has {len(raw)}", source=source)
@@ -147,14 +152,21 @@ def read_ply(path: str | os.PathLike) -> GaussianCloud:
     def cols(*keys: str) -> np.ndarray:
         return np.stack([data[k].astype(np.float32) for k in keys], axis=1)
 
-    rest_names = sorted((n for n in names if re.fullmatch(r"f_rest_\d+", n)), key=lambda n: int(n[7:]))
+    rest_names = sorted((n for n in names if re.fullmatch(r"f_rest_[0-9]{1,6}", n)), key=lambda n: int(n[7:]))
     if len(rest_names) % 3:
         raise NavDataError(f"{len(rest_names)} f_rest properties is not a multiple of 3", source=source)
     k = len(rest_names) // 3
     rest = cols(*rest_names).reshape(count, 3, k).transpose(0, 2, 1) if k else None
+    for name in names:
+        finite = np.isfinite(data[name])
+        if not finite.all():
+            raise NavDataError(f"vertex {int(np.argmin(finite))} has a non-finite {name}", source=source)
     with np.errstate(over="ignore"):
         opac = 1.0 / (1.0 + np.exp(-data["opacity"].astype(np.float32)))
         scales = np.exp(cols("scale_0", "scale_1", "scale_2"))
+    if not np.isfinite(scales).all():
+        raise NavDataError(f"vertex {int(np.argmin(np.isfinite(scales).all(axis=1)))} has a scale too large for "
+                           f"float32 (log scale above 88)", source=source)
     return GaussianCloud(cols("x", "y", "z"), scales, cols("rot_0", "rot_1", "rot_2", "rot_3"), opac,
                          cols("f_dc_0", "f_dc_1", "f_dc_2"), rest)
 

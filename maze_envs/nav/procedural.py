@@ -22,7 +22,7 @@ from scipy.spatial.transform import Rotation
 from maze_envs.core.atomic import atomic_write, save_image_atomic
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.formats import maze_to_dict, write_json_atomic
-from maze_envs.core.generate import as_rng
+from maze_envs.core.generators import as_rng
 from maze_envs.core.maze import Cell, Grid, Maze, cell_to_block
 from maze_envs.core.solve import shortest_path
 

@@ -11,11 +11,11 @@ World-to-pixel mapping follows the corner coordinates; points outside the map co
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -23,12 +23,19 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 from PIL import Image
 
+from maze_envs.core.errors import brief_repr
+from maze_envs.core.formats import read_json
+from maze_envs.core.numbers import is_finite_number
+
 from .camera import pose_matrix
+
 from .errors import NavDataError
 
 POSE_KEYS = ("x", "y", "z", "roll", "pitch", "yaw")
 _CORNERS = {"Top Left": "TOP_LEFT", "Top Right": "TOP_RIGHT", "Bottom Left": "BOTTOM_LEFT",
             "Bottom Right": "BOTTOM_RIGHT"}
+_HEIGHT_MODES = ("F", "I", "I;16", "I;16B", "I;16L", "L")
+MAX_MAP_PX = 1 << 16  # a side longer than 65536 pixels is not a map
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
 
@@ -48,12 +55,7 @@ class Task:
         public evaluator also accepts, become such objects with z 0 when absent and zero angles.
         """
         path = Path(path)
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise NavDataError(f"cannot read: {exc.strerror}", source=path) from exc
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise NavDataError(f"invalid JSON: {exc}", source=path) from exc
+        doc = read_json(path, error=NavDataError)
         if not isinstance(doc, dict) or not isinstance(doc.get("trajectory"), list):
             raise NavDataError("expected an object with a 'trajectory' list", source=path, field="trajectory")
         points = []
@@ -67,8 +69,8 @@ class Task:
             clean = dict(point)
             for key in POSE_KEYS:
                 value = point.get(key)
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
-                    raise NavDataError(f"expected a finite number, got {value!r}", source=path,
+                if not is_finite_number(value):
+                    raise NavDataError(f"expected a finite number, got {brief_repr(value)}", source=path,
                                        field=f"trajectory[{i}].{key}")
                 clean[key] = float(value)
             points.append(clean)
@@ -113,16 +115,18 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
         head = head.strip()
         if not sep or not line.strip():
             continue
-        numbers = re.findall(_NUMBER, rest)
+        numbers = [float(n) for n in re.findall(_NUMBER, rest)]
+        if not all(math.isfinite(n) for n in numbers):
+            raise NavDataError(f"line {lineno}: numbers must be finite, got {brief_repr(line.strip())}", source=path)
         if head in _CORNERS:
             if len(numbers) != 2:
-                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {line.strip()!r}", source=path)
-            meta[_CORNERS[head] + "_X"], meta[_CORNERS[head] + "_Y"] = float(numbers[0]), float(numbers[1])
+                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {brief_repr(line.strip())}", source=path)
+            meta[_CORNERS[head] + "_X"], meta[_CORNERS[head] + "_Y"] = numbers
         elif head.lower().startswith("image size"):
-            if len(numbers) != 2 or float(numbers[0]) <= 0 or float(numbers[1]) <= 0:
-                raise NavDataError(f"line {lineno}: expected 'Image size in pixels: W, H', got {line.strip()!r}",
-                                   source=path)
-            meta["IMAGE_WIDTH"], meta["IMAGE_HEIGHT"] = int(float(numbers[0])), int(float(numbers[1]))
+            if len(numbers) != 2 or not all(n.is_integer() and 1 <= n <= MAX_MAP_PX for n in numbers):
+                raise NavDataError(f"line {lineno}: expected 'Image size in pixels: W, H' (whole numbers 1-{MAX_MAP_PX}),"
+                                   f" got {brief_repr(line.strip())}", source=path)
+            meta["IMAGE_WIDTH"], meta["IMAGE_HEIGHT"] = int(numbers[0]), int(numbers[1])
     required = {"TOP_LEFT_X": "Top Left", "BOTTOM_LEFT_X": "Bottom Left", "BOTTOM_RIGHT_X": "Bottom Right",
                 "IMAGE_WIDTH": "Image size in pixels"}
     missing = [name for key, name in required.items() if key not in meta]
@@ -130,13 +134,31 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
         raise NavDataError(f"missing line(s): {', '.join(missing)}", source=path)
     meta.setdefault("TOP_RIGHT_X", meta["TOP_LEFT_X"] + meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"])
     meta.setdefault("TOP_RIGHT_Y", meta["TOP_LEFT_Y"] + meta["BOTTOM_RIGHT_Y"] - meta["BOTTOM_LEFT_Y"])
-    meta["COORDINATE_RANGE_X"] = float(np.hypot(meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"],
-                                                meta["BOTTOM_RIGHT_Y"] - meta["BOTTOM_LEFT_Y"]))
-    meta["COORDINATE_RANGE_Y"] = float(np.hypot(meta["BOTTOM_LEFT_X"] - meta["TOP_LEFT_X"],
-                                                meta["BOTTOM_LEFT_Y"] - meta["TOP_LEFT_Y"]))
+    meta["COORDINATE_RANGE_X"] = math.hypot(meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"],
+                                            meta["BOTTOM_RIGHT_Y"] - meta["BOTTOM_LEFT_Y"])
+    meta["COORDINATE_RANGE_Y"] = math.hypot(meta["BOTTOM_LEFT_X"] - meta["TOP_LEFT_X"],
+                                            meta["BOTTOM_LEFT_Y"] - meta["TOP_LEFT_Y"])
+    if not all(math.isfinite(v) for v in meta.values()):
+        raise NavDataError("the corners are too far apart to compute with", source=path)
     if meta["COORDINATE_RANGE_X"] <= 0 or meta["COORDINATE_RANGE_Y"] <= 0:
         raise NavDataError("the corners span no area", source=path)
     return meta
+
+
+@contextmanager
+def _open_map(path: Path, what: str) -> Iterator[Image.Image]:
+    """Yield the decoded image at ``path``; raises ``NavDataError`` naming ``what`` and the file when it cannot be
+    decoded, is too large or breaks off."""
+    try:
+        with Image.open(path) as img:
+            if img.width * img.height > MAX_MAP_PX ** 2 // 16:
+                raise NavDataError(f"the {what} is {img.width}x{img.height} pixels, too large", source=path)
+            img.load()
+            yield img
+    except NavDataError:
+        raise
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
+        raise NavDataError(f"cannot read the {what}: {brief_repr(str(exc), 160)}", source=path) from None
 
 
 def _load_map(base: Path) -> tuple[np.ndarray | None, np.ndarray | None, dict | None]:
@@ -144,17 +166,16 @@ def _load_map(base: Path) -> tuple[np.ndarray | None, np.ndarray | None, dict | 
     folder = base / "map"
     occ = height = meta = None
     if (folder / "occ_map.png").is_file():
-        try:
-            with Image.open(folder / "occ_map.png") as img:
-                occ = np.asarray(img.convert("L"), dtype=np.uint8).copy()
-        except OSError as exc:
-            raise NavDataError(f"cannot read the occupancy map: {exc}", source=folder / "occ_map.png") from exc
+        with _open_map(folder / "occ_map.png", "occupancy map") as img:
+            occ = np.asarray(img.convert("L"), dtype=np.uint8).copy()
     if (folder / "occ_map_height.tiff").is_file():
-        try:
-            with Image.open(folder / "occ_map_height.tiff") as img:
-                height = np.asarray(img, dtype=np.float32).copy()
-        except OSError as exc:
-            raise NavDataError(f"cannot read the height map: {exc}", source=folder / "occ_map_height.tiff") from exc
+        with _open_map(folder / "occ_map_height.tiff", "height map") as img:
+            if img.mode not in _HEIGHT_MODES:
+                raise NavDataError(f"expected one band of heights (mode {', '.join(_HEIGHT_MODES)}), got mode "
+                                   f"{img.mode}", source=folder / "occ_map_height.tiff")
+            height = np.asarray(img, dtype=np.float32).copy()
+        if not np.isfinite(height).all():
+            raise NavDataError("heights must be finite", source=folder / "occ_map_height.tiff")
     if (folder / "occ_map_meta.txt").is_file():
         meta = parse_meta(folder / "occ_map_meta.txt")
     return occ, height, meta

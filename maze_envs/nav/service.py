@@ -26,6 +26,7 @@ from .ply import GaussianCloud, read_ply
 
 MAX_PIXELS = 4096 * 4096
 MAX_SCALE = 4.0
+MAX_SCENE_ID = 255  # the longest file name most file systems allow
 _SCENE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 
@@ -87,10 +88,15 @@ class RenderService:
         """Return the directory of ``scene_id``; raises ``RenderRequestError`` if missing, unknown or escaping the root."""
         if not isinstance(scene_id, str) or not scene_id:
             raise RenderRequestError("scene_id: a non-empty string is required")
-        if not _SCENE_ID.fullmatch(scene_id) or scene_id in (".", ".."):
-            raise RenderRequestError(f"scene_id: {scene_id!r} is not a plain scene name")
-        path = (self.root / scene_id).resolve()
-        if path.parent != self.root or not (path / "gs").is_dir():
+        if len(scene_id) > MAX_SCENE_ID or not _SCENE_ID.fullmatch(scene_id) or scene_id in (".", ".."):
+            raise RenderRequestError(f"scene_id: {scene_id[:MAX_SCENE_ID]!r} is not a plain scene name "
+                                     f"of at most {MAX_SCENE_ID} characters")
+        try:
+            path = (self.root / scene_id).resolve()
+            known = path.parent == self.root and (path / "gs").is_dir()
+        except OSError:  # e.g. a name the file system refuses
+            known = False
+        if not known:
             raise RenderRequestError(f"scene_id: unknown scene {scene_id!r} under {self.root}")
         return path
 

@@ -1,1 +1,2 @@
-"""Loopback HTTP servers: the shared plumbing (``http``) and the navigation render server (``render``)."""
+"""Loopback HTTP servers on uvicorn + Starlette: the shared plumbing (``app``) and the navigation render server
+(``render``)."""

@@ -1,80 +1,71 @@
 """The render HTTP server around a ``maze_envs.nav`` render service: ``POST /render_gs``, ``GET /ping`` and
-``GET /scenes`` over stdlib HTTP (threaded).
+``GET /scenes`` on uvicorn + Starlette (``maze_envs.serving.app``).
 
-Bad requests get HTTP 400 with ``{"error": ...}``; a broken scene on disk gets 500 with the same shape.
+Bad requests get HTTP 4xx with ``{"error": ...}``; a broken scene on disk gets 500 with the same shape.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
-from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from maze_envs.core.errors import MazeEnvsError
 from maze_envs.nav.errors import RenderRequestError
 from maze_envs.nav.service import RenderService
 
-from .http import BodyError, DaemonHTTPServer, JSONHandler, bind, check_port
+from .app import (BODY_TIMEOUT, HTTPError, LoopbackServer, check_body_timeout, check_port, json_app, json_response,
+                  read_json_body)
 
 MAX_BODY = 1 << 20
-log = logging.getLogger(__name__)
 
 
-class RenderHTTPServer(DaemonHTTPServer):
-    """A threaded HTTP server holding one ``RenderService``; ``url`` is its base URL."""
+class RenderServer(LoopbackServer):
+    """The render server: a ``LoopbackServer`` answering from ``service``; ``url`` is its base URL."""
 
-    def __init__(self, address: tuple[str, int], service: RenderService):
-        super().__init__(address, RenderHandler)
+    def __init__(self, service: RenderService, host: str, port: int, body_timeout: float):
+        super().__init__(_app(service, body_timeout), host, port)
         self.service = service
 
 
-class RenderHandler(JSONHandler):
-    """Answers the render protocol's three routes."""
+def _app(service: RenderService, body_timeout: float) -> Starlette:
+    async def ping(request: Request) -> Response:
+        return json_response({"status": "ok", "backend": service.backend})
 
-    server: RenderHTTPServer
+    async def scenes(request: Request) -> Response:
+        return json_response({"scenes": await run_in_threadpool(service.scene_ids)})
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server naming)
-        """Answer ``/ping`` and ``/scenes``."""
-        if self.route == "/ping":
-            self.send_json(200, {"status": "ok", "backend": self.server.service.backend})
-        elif self.route == "/scenes":
-            self.send_json(200, {"scenes": self.server.service.scene_ids()})
-        else:
-            self.send_json(404, {"error": f"no route {self.route}"})
-
-    def do_POST(self) -> None:  # noqa: N802
-        """Answer ``/render_gs``."""
-        if self.route != "/render_gs":
-            self.send_json(404, {"error": f"no route {self.route}"})
-            return
+    async def render(request: Request) -> Response:
+        payload = await read_json_body(request, max_bytes=MAX_BODY, timeout=body_timeout)
         try:
-            answer = self.server.service.handle(self.read_json_body(MAX_BODY))
-        except (BodyError, RenderRequestError) as exc:
-            self.send_json(400, {"error": str(exc)})
+            answer = await run_in_threadpool(service.handle, payload)
+        except RenderRequestError as exc:
+            raise HTTPError(400, str(exc)) from None
         except MazeEnvsError as exc:
-            self.send_json(500, {"error": str(exc)})
-        except Exception as exc:  # a render bug must answer, not hang the client
-            log.exception("render failed")
-            self.send_json(500, {"error": f"{type(exc).__name__}: {exc}"})
-        else:
-            self.send_bytes(200, answer.content_type, answer.body)
+            raise HTTPError(500, str(exc)) from exc
+        return Response(answer.body, media_type=answer.content_type)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        log.debug("%s " + format, self.address_string(), *args)
+    return json_app([Route("/ping", ping), Route("/scenes", scenes), Route("/render_gs", render, methods=["POST"])])
 
 
 def make_server(scenes_root: str | os.PathLike, host: str = "127.0.0.1", port: int = 7036, backend: str = "auto",
-                render_scale: float = 1.0) -> RenderHTTPServer:
-    """Return a bound (not yet serving) render server; port 0 picks a free port.
+                render_scale: float = 1.0, body_timeout: float = BODY_TIMEOUT) -> RenderServer:
+    """Return a bound (not yet serving) render server; port 0 picks a free port. A request body that has not
+    fully arrived ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed.
 
     Raises ``MazeConfigError`` naming the address when the port is out of range or cannot be bound.
     """
     check_port(port)
-    return bind(RenderHTTPServer, host, port, RenderService(scenes_root, backend, render_scale))
+    check_body_timeout(body_timeout)
+    return RenderServer(RenderService(scenes_root, backend, render_scale), host, port, body_timeout)
 
 
-def serve_in_thread(server: RenderHTTPServer) -> threading.Thread:
-    """Start ``server.serve_forever`` in a daemon thread and return the thread (stop with ``server.stop()``,
-    or ``server.shutdown()`` then ``server.server_close()``)."""
+def serve_in_thread(server: RenderServer) -> threading.Thread:
+    """Serve ``server`` in a daemon thread and return the thread once it accepts connections (stop it with
+    ``server.stop()``)."""
     return server.start("render-server")

@@ -1,7 +1,8 @@
 """Score a generated maze-solution image (the puzzle with a blue route drawn by an image model).
 
 The generated image is aligned to the solution image (any size or aspect), its colours are classed
-by HSV ranges, and the spec's metrics are computed in solution pixels: wall crossing against the
+by HSV ranges (the wall level fixed, or calibrated on the image: ``levels``), and the spec's metrics are
+computed in solution pixels: wall crossing against the
 solution's walls (eroded by ``tolerance_pixels``, flagged above ``min_crossing_ratio`` or when a wall
 is cut through), layout match (wall IoU, start/goal centroids within ``position_tolerance``), path
 match (blue line dilated to cell width vs solution route), reflection and the overall score.
@@ -24,6 +25,7 @@ from maze_envs.core.render import PixelGeometry
 from .. import metrics
 from ..colours import ColourThresholds, to_hsv
 from ..grid import Alignment, GridGeometry, align
+from ..levels import calibrate_generation, levels_info
 from ..reference import SolutionReference, analyse_solution, grid_for, load_solution, read_image
 from ..results import ImageResult
 from ..visualize import Panels, save_visualization
@@ -120,7 +122,7 @@ def score_image(generated: np.ndarray, ref: SolutionReference, params: ImagePara
     alignment = align(generated, ref.dark, ref.geometry)
     aligned = alignment.warp(generated, ref.bgr.shape)
     hsv = to_hsv(aligned)
-    colours = params.colours
+    colours = calibrate_generation(hsv[..., 2], ref.walls, ref.wall_care, params.colours)
     walls = colours.wall(hsv) > 0
     cell_area = ref.geometry.cell_px ** 2
     path = remove_specks(colours.blue(hsv) > 0, max(4.0, 0.005 * cell_area))
@@ -131,6 +133,7 @@ def score_image(generated: np.ndarray, ref: SolutionReference, params: ImagePara
     fields, panels = assess_path(aligned, path, ref, layout, alignment, filename=filename,
                                  erosion_px=params.tolerance_pixels, min_crossing_ratio=params.min_crossing_ratio,
                                  dilation_size=params.dilation_size)
+    fields["colour_levels"] = levels_info(colours, ref.colours)
     return ImageResult(**fields, elapsed_s=time.perf_counter() - start), panels
 
 

@@ -1,9 +1,9 @@
 """Many ``dfs`` mazes at once: the vector envs' fast path for resetting hundreds of sub-envs together.
 
-``batch_dfs`` consumes each generator exactly as ``maze_envs.core.generate(rows, cols, "dfs", rng,
-placement=...)`` does (one ``permuted`` draw of the neighbour orders, then the endpoint draw) and
-runs the same deterministic backtracker for all mazes in lockstep with numpy, so it returns the
-same layouts (tested) at a fraction of the per-maze Python cost. Because the mazes are spanning
+``batch_dfs`` consumes each generator exactly as ``generate(rows, cols, "dfs", rng, placement=...)``
+does (one ``permuted`` draw of the neighbour orders, then the endpoint draw) and runs the same
+deterministic backtracker for all mazes in lockstep with numpy, so it returns the same layouts
+(tested draw for draw) at a fraction of the per-maze Python cost. Because the mazes are spanning
 trees, the optimal path length comes from tree depths instead of a BFS.
 
 It is not only the first reset: sub-envs started together truncate together, so under a random
@@ -19,7 +19,8 @@ from typing import Sequence
 
 import numpy as np
 
-from maze_envs.core.generate import lattice_neighbours
+from .errors import MazeConfigError
+from .generators import lattice_neighbours
 
 FAST_PLACEMENTS = ("corner", "random")
 
@@ -35,9 +36,12 @@ class MazeBatch:
 
 
 def batch_dfs(rows: int, cols: int, rngs: Sequence[np.random.Generator], placement: str = "corner") -> MazeBatch:
-    """Return one dfs maze per generator, identical to ``generate(rows, cols, "dfs", rng, placement=placement)``."""
+    """Return one dfs maze per generator, identical to ``generate(rows, cols, "dfs", rng, placement=placement)``.
+
+    Each generator is left in the same state as after that ``generate`` call.
+    """
     if placement not in FAST_PLACEMENTS:
-        raise ValueError(f"batch_dfs supports placements {FAST_PLACEMENTS}, got {placement!r}")
+        raise MazeConfigError(f"placement must be one of {', '.join(FAST_PLACEMENTS)} for batch_dfs, got {placement!r}")
     n = rows * cols
     b = len(rngs)
     table = lattice_neighbours(rows, cols)

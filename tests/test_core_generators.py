@@ -1,6 +1,7 @@
-"""Generators: perfect mazes for every algorithm and size, braiding, determinism, placement."""
+"""Generators: perfect mazes for every algorithm and size, braiding, determinism, placement, batched dfs."""
 
 import hashlib
+import importlib
 from collections import deque
 
 import numpy as np
@@ -9,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from maze_envs.core import GENERATORS, MazeConfigError, distance_map, generate, is_perfect, shortest_path
+from maze_envs.core.batch_dfs import batch_dfs
 
 algorithms = st.sampled_from(sorted(GENERATORS))
 sides = st.integers(min_value=1, max_value=24)
@@ -134,3 +136,34 @@ def test_maze_copy_applies_and_checks_changes():
         maze.copy(openings=[Opening("left", 9)])
     with pytest.raises(MazeFormatError, match="goal"):
         maze.copy(goal=(4, 0))
+
+
+def test_generators_module_is_not_shadowed_by_the_generate_function():
+    module = importlib.import_module("maze_envs.core.generators")
+    assert module.GENERATORS is GENERATORS and module.generate is generate
+    assert callable(generate) and generate.__module__ == "maze_envs.core.generators"
+
+
+SIZES = [(1, 1), (1, 2), (2, 1), (1, 7), (7, 1), (2, 2), (3, 5), (5, 3), (4, 4), (6, 9), (10, 10), (13, 8)]
+
+
+@pytest.mark.parametrize("rows, cols", SIZES)
+@pytest.mark.parametrize("placement", ["corner", "random"])
+def test_batch_dfs_matches_dfs_draw_for_draw(rows, cols, placement):
+    """Each batched maze equals ``generate(..., "dfs")`` on the same generator, which is left in the same state."""
+    seeds = range(40)
+    batch_rngs = [np.random.default_rng(s) for s in seeds]
+    batch = batch_dfs(rows, cols, batch_rngs, placement)
+    for i, seed in enumerate(seeds):
+        rng = np.random.default_rng(seed)
+        maze = generate(rows, cols, "dfs", rng, placement=placement)
+        grid = maze.to_grid()
+        assert np.array_equal(batch.blocks[i], grid.blocks)
+        assert (tuple(batch.start[i]), tuple(batch.goal[i])) == (grid.start, grid.goal)
+        assert batch.optimal_length[i] == distance_map(grid)[grid.goal]
+        assert batch_rngs[i].bit_generator.state == rng.bit_generator.state
+
+
+def test_batch_dfs_rejects_placements_it_cannot_batch():
+    with pytest.raises(MazeConfigError, match="placement"):
+        batch_dfs(3, 3, [np.random.default_rng(0)], "far")
