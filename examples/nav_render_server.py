@@ -8,12 +8,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.nav import GaussianRenderer, GaussianScene, SceneParams, generate_nav_scenes  # noqa: E402
+from maze_envs.datasets import generate_nav_scenes  # noqa: E402
+from maze_envs.nav import GaussianRenderer, GaussianScene, SceneParams  # noqa: E402
 from maze_envs.serving.render import make_server, serve_in_thread  # noqa: E402
 
 
 def main(out: Path) -> None:
-    generate_nav_scenes(out / "scenes", 1, 4, 4, seed=0, params=SceneParams(num_landmarks=2, num_trajectories=2))
+    generate_nav_scenes(out / "scenes", 1, 4, 4, seed=0, params=SceneParams(num_landmarks=2, num_trajectories=2),
+                        overwrite=True)
     scene = GaussianScene(out / "scenes")
     episode, task = next(scene.iter_tasks())
     print(f"{episode.episode_id}/{task.task_id}: go to {task.goal_label!r}, "

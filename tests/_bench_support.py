@@ -9,7 +9,7 @@ import numpy as np
 
 from maze_envs.core.maze import Grid
 from maze_envs.core.solve import shortest_path
-from maze_envs.core.tasks import generate_text_mazes
+from maze_envs.datasets import generate_text_mazes
 from maze_envs.core.textmaze import format_path
 
 LEGEND = re.compile(r"'(.)' = wall, '(.)' = passage, '(.)' = start, '(.)' = goal")

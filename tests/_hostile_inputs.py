@@ -24,11 +24,13 @@ from evaluators.pixel.reference import metadata_geometries
 from maze_envs.core import generate
 from maze_envs.core.errors import MazeEnvsError
 from maze_envs.core.formats import load_layout, read_jsonl, save_layout, write_mazebench
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record, write_openings_dataset
-from maze_envs.core.tasks import generate_tasks, task_specs
+from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record
+from maze_envs.core.tasks import task_specs
+from maze_envs.datasets import LOG_NAME, generate_tasks, write_openings_dataset
 from maze_envs.nav.ply import GaussianCloud, read_ply, write_ply
 from maze_envs.nav.scene import Episode, Task, parse_meta
 from maze_envs.llm.config import load_model_config
+from maze_envs.runs import RunOptions
 
 MAX_MESSAGE = 500
 
@@ -132,7 +134,7 @@ def _benchmark_json(directory: Path) -> Path:
 
 def _openings(directory: Path) -> Path:
     config = OpeningsDatasetConfig(count=2, rows=(4, 5), cols=(4, 5), openings=(2, 3))
-    return write_openings_dataset(config, directory).annotations
+    return write_openings_dataset(config, directory).indexes[0]
 
 
 def _read_annotations(path: Path) -> None:
@@ -142,11 +144,11 @@ def _read_annotations(path: Path) -> None:
 
 def _resume(path: Path) -> None:
     config = OpeningsDatasetConfig(count=3, rows=(4, 5), cols=(4, 5), openings=(2, 3))
-    write_openings_dataset(config, path.parent, resume=True)
+    write_openings_dataset(config, path.parent, options=RunOptions(resume=True))
 
 
 def _tasks(directory: Path) -> Path:
-    return generate_tasks(task_specs(["dfs"], ["easy"], 2, 0), directory)
+    return generate_tasks(task_specs(["dfs"], ["easy"], 2, 0), directory).indexes[0]
 
 
 def _maze_manifest(directory: Path) -> Path:
@@ -203,6 +205,7 @@ READERS: tuple[Reader, ...] = (
     Reader("maze json (benchmark)", _benchmark_json, load_layout),
     Reader("openings annotations", _openings, _read_annotations),
     Reader("openings --resume annotations", _openings, _resume),
+    Reader("openings --resume generation log", lambda d: _openings(d).parent / LOG_NAME, _resume),
     Reader("openings --resume config.json", lambda d: _openings(d).parent / "config.json", _resume),
     Reader("pixel metadata.jsonl", _tasks, metadata_geometries),
     Reader("judge task metadata", _tasks, load_tasks),

@@ -2,11 +2,13 @@
 
 import os
 import stat
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 
-from maze_envs.core.atomic import atomic_write
+from maze_envs.core.atomic import atomic_write, remove_stale_temporaries, save_image_atomic
 
 
 def test_an_exception_leaves_the_old_file_and_no_temporary_file(tmp_path):
@@ -69,3 +71,30 @@ def test_ensure_directory_creates_and_names_the_parameter_on_failure(tmp_path):
     with pytest.raises(MazeConfigError, match=r"^out: .*file/sub: cannot create it") as caught:
         ensure_directory(blocker / "sub", "out")
     assert caught.value.parameter == "out"
+
+
+def test_an_image_is_saved_whole_or_not_at_all(tmp_path):
+    from PIL import Image
+
+    target = tmp_path / "images" / "a.png"
+    save_image_atomic(Image.new("RGB", (4, 3), (255, 0, 0)), target)
+    with Image.open(target) as image:
+        assert image.size == (4, 3) and image.getpixel((0, 0)) == (255, 0, 0)
+    with pytest.raises(KeyError):
+        save_image_atomic(Image.new("RGB", (4, 3)), tmp_path / "b.png", image_format="NO-SUCH-FORMAT")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["images"]
+
+
+def test_stale_temporaries_are_removed_at_any_depth_and_nothing_else(tmp_path):
+    keep = [tmp_path / "a.png", tmp_path / ".notes.tmp", tmp_path / "sub" / "b.json.tmp"]
+    for path in keep:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x")
+    stale = []
+    for directory, name in ((tmp_path, "a.png"), (tmp_path / "sub" / "deeper", "c.json")):
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")  # as atomic_write names them
+        os.close(fd)
+        stale.append(Path(tmp))
+    assert remove_stale_temporaries(tmp_path) == 2
+    assert all(p.exists() for p in keep) and not any(p.exists() for p in stale)

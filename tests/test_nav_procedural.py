@@ -10,7 +10,8 @@ from maze_envs.core.formats import maze_from_dict
 from maze_envs.core.solve import path_length
 from maze_envs.nav.camera import view_from_pose
 from maze_envs.nav.ply import read_ply
-from maze_envs.nav.procedural import LANDMARKS, MAX_PROTOCOL_DILATION, SceneParams, generate_nav_scenes
+from maze_envs.datasets import generate_nav_scenes
+from maze_envs.nav.procedural import LANDMARKS, MAX_PROTOCOL_DILATION, SceneParams
 from maze_envs.nav.scene import GaussianScene
 
 PARAMS = SceneParams(surfel_spacing=0.25, num_landmarks=2, num_trajectories=3)
@@ -19,7 +20,7 @@ PARAMS = SceneParams(surfel_spacing=0.25, num_landmarks=2, num_trajectories=3)
 @pytest.fixture(scope="module")
 def scenes(tmp_path_factory):
     root = tmp_path_factory.mktemp("nav")
-    summaries = generate_nav_scenes(root, 2, 3, 4, seed=11, params=PARAMS)
+    summaries = generate_nav_scenes(root, 2, 3, 4, seed=11, params=PARAMS).records
     return root, summaries
 
 
@@ -75,7 +76,7 @@ def test_wall_surfels_sit_on_the_dilated_occupancy_boundary(scenes):
 @pytest.mark.parametrize("dilation", [0.0, 0.2, 0.5])
 def test_walls_stay_closed_after_the_protocol_dilation(tmp_path, wall_metres, dilation):
     params = SceneParams(wall_metres=wall_metres, surfel_spacing=0.5, num_landmarks=1, num_trajectories=1)
-    summary = generate_nav_scenes(tmp_path, 1, 3, 4, seed=3, params=params)[0]
+    summary = generate_nav_scenes(tmp_path, 1, 3, 4, seed=3, params=params).records[0]
     maze = maze_from_dict(summary["maze"])
     ep = GaussianScene(tmp_path).get_episode(0)
     if dilation:
@@ -131,9 +132,9 @@ def test_end_pose_faces_its_landmark(scenes):
 
 
 def test_same_seed_same_scene(tmp_path):
-    a = generate_nav_scenes(tmp_path / "a", 1, 3, 3, seed=5, params=PARAMS)
-    b = generate_nav_scenes(tmp_path / "b", 1, 3, 3, seed=5, params=PARAMS)
-    c = generate_nav_scenes(tmp_path / "c", 1, 3, 3, seed=6, params=PARAMS)
+    a = generate_nav_scenes(tmp_path / "a", 1, 3, 3, seed=5, params=PARAMS).records
+    b = generate_nav_scenes(tmp_path / "b", 1, 3, 3, seed=5, params=PARAMS).records
+    generate_nav_scenes(tmp_path / "c", 1, 3, 3, seed=6, params=PARAMS)
     ply = "maze_000/gs/0/point_cloud.ply"
     assert (tmp_path / "a" / ply).read_bytes() == (tmp_path / "b" / ply).read_bytes()
     assert (tmp_path / "a" / ply).read_bytes() != (tmp_path / "c" / ply).read_bytes()
@@ -150,7 +151,7 @@ def test_cli_generate(tmp_path, capsys):
     assert "--cell-metres" in capsys.readouterr().err
     for flags, message in ((["--landmarks", "0"], "--landmarks"), (["--surfel-spacing", "0"], "--surfel-spacing"),
                            (["--pixel-metres", "-1"], "--pixel-metres"), (["--wall-height", "nan"], "--wall-height"), (["--trajectories", "-1"], "--trajectories"),
-                           (["--count", "0"], "--count"), (["--rows", "0"], "maze size")):
+                           (["--count", "0"], "--count"), (["--rows", "0"], "--rows")):
         assert main(["generate", "nav-scenes", *flags, "--out", str(tmp_path / "bad")]) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err

@@ -14,12 +14,13 @@ import requests
 from PIL import Image
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.datasets import generate_nav_scenes
 from maze_envs.nav import client as client_module
 from maze_envs.nav.backends import cuda_available
 from maze_envs.nav.camera import CameraConfig, colmap_extrinsics, pose_matrix
 from maze_envs.nav.client import GaussianRenderer, LocalGaussianRenderer
 from maze_envs.nav.errors import NavDependencyError, RenderFailureError
-from maze_envs.nav.procedural import SceneParams, generate_nav_scenes
+from maze_envs.nav.procedural import SceneParams
 from maze_envs.nav.scene import GaussianScene
 from maze_envs.nav.service import depth_to_jet
 from maze_envs.serving.render import make_server, serve_in_thread

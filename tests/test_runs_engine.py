@@ -117,6 +117,26 @@ def test_unreadable_and_rejected_log_lines_are_skipped(tmp_path):
     assert sorted(opened.records) == ["item-000"] and opened.skipped == 6
 
 
+def test_prepare_runs_under_the_lock_before_the_log_is_read(tmp_path):
+    run_all(tmp_path, items(3))
+    seen = []
+
+    def prepare():
+        seen.append((tmp_path / LOCK_NAME).exists())
+        (tmp_path / "results.jsonl").write_text('{"id": "item-000", "status": "ok", "square": 0}\n')
+
+    with Run(tmp_path, items(3), RunOptions(resume=True), prepare=prepare) as run:
+        assert seen == [True] and run.resumed == 1
+
+    def refuse():
+        raise MazeConfigError("refused")
+
+    with pytest.raises(MazeConfigError, match="refused"):
+        with Run(tmp_path, items(1), prepare=refuse):
+            pass
+    assert not (tmp_path / LOCK_NAME).exists()
+
+
 def test_duplicate_ids_are_refused(tmp_path):
     with pytest.raises(MazeConfigError, match="unique"):
         Run(tmp_path, [WorkItem("a", {}), WorkItem("a", {})])

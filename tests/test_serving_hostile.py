@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.datasets import generate_nav_scenes
 from maze_envs.llm import ModelServer, OraclePolicy
 from maze_envs.nav.camera import colmap_extrinsics, pose_matrix
-from maze_envs.nav.procedural import SceneParams, generate_nav_scenes
+from maze_envs.nav.procedural import SceneParams
 from maze_envs.serving.render import make_server, serve_in_thread
 
 STALL_SECONDS = 5.0

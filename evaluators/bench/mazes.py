@@ -12,7 +12,7 @@ import numpy as np
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.formats import mazebench_files, mazebench_from_dict, read_json, size_directory
 from maze_envs.core.maze import Cell
-from maze_envs.core.tasks import generate_text_mazes
+from maze_envs.datasets import generate_text_mazes
 
 from .config import BenchConfig
 
@@ -59,10 +59,11 @@ def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
 
 def prepare_mazes(config: BenchConfig) -> dict[str, list[BenchMaze]]:
     """Return the mazes of every size of ``config``, generating them first when ``generate_mazes`` is set
-    (``maze_count`` per size into ``maze_output_dir`` or the mazes directory, maze i seeded ``seed + i``)."""
+    (``maze_count`` per size into ``maze_output_dir`` or the mazes directory, maze i seeded ``seed + i``, replacing
+    what an earlier generation wrote there)."""
     mazes_dir = config.mazes_dir
     if config.generate_mazes:
         mazes_dir = config.maze_output_dir or config.mazes_dir
         generate_text_mazes(config.sizes, config.maze_count, config.seed, mazes_dir, algorithm=config.algorithm,
-                            placement=config.start_goal)
+                            placement=config.start_goal, overwrite=True)
     return {size: bench_mazes(mazes_dir, size) for size in config.sizes}

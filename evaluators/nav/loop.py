@@ -23,7 +23,8 @@ from maze_envs.envs.nav.config import EvalConfig, PoiGoalEvalConfig
 from maze_envs.envs.nav.session import ERROR, RENDER_ERROR, NavSession, NavTaskError, json_ready
 from maze_envs.envs.nav.world import NavWorld, dataset_world
 from maze_envs.nav.errors import RenderFailureError
-from maze_envs.nav.procedural import SceneParams, generate_nav_scenes
+from maze_envs.datasets import generate_nav_scenes
+from maze_envs.nav.procedural import SceneParams
 from maze_envs.runs import Run, RunOptions, WorkItem
 
 from .agent_loader import load_class
@@ -184,7 +185,7 @@ def ensure_procedural_scenes(scenes_dir: str | os.PathLike, count: int, rows: in
     """Return ``scenes_dir``, writing ``count`` procedural scenes there unless it already holds them."""
     scenes_dir = Path(scenes_dir)
     if not (scenes_dir / f"maze_{count - 1:03d}" / "scene.json").is_file():
-        generate_nav_scenes(scenes_dir, count, rows, cols, seed=seed, params=params)
+        generate_nav_scenes(scenes_dir, count, rows, cols, seed=seed, params=params, options=RunOptions(resume=True))
     return scenes_dir
 
 

@@ -24,15 +24,16 @@ from evaluators.pixel.video import VideoParams
 from maze_envs.core.formats import load_layout, mazebench_files, read_jsonl
 from maze_envs.core.generators import generate
 from maze_envs.core.openings import connected_labels
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record, write_openings_dataset
+from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record
 from maze_envs.core.render import ImageStyle, render_text, solution_blocks
 from maze_envs.core.solve import shortest_path, validate_path
-from maze_envs.core.tasks import generate_tasks, generate_text_mazes, task_specs
+from maze_envs.core.tasks import task_specs
 from maze_envs.core.textmaze import parse_path
+from maze_envs.datasets import generate_nav_scenes, generate_tasks, generate_text_mazes, write_openings_dataset
 from maze_envs.envs.openings import QUESTION_FORMS
 from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy, PolicyReply, ScriptedPolicy
 from maze_envs.llm.policies import ScriptEntry
-from maze_envs.nav import GaussianScene, LocalGaussianRenderer, SceneParams, generate_nav_scenes
+from maze_envs.nav import GaussianScene, LocalGaussianRenderer, SceneParams
 
 AGENT_SEEDS = 5
 SCRIPTED_VERDICTS = (
@@ -49,21 +50,22 @@ def core_step(out_dir: Path, seed: int) -> str:
     path = shortest_path(maze)
     print(render_text(maze, route=solution_blocks(maze)))
     specs = task_specs(["dfs", "wilson"], ["easy", "medium", "hard"], 1, seed)
-    generate_tasks(specs, out_dir / "tasks")
-    files = generate_text_mazes(["5x5", "9x9"], 2, seed, out_dir / "mazes")
+    generate_tasks(specs, out_dir / "tasks", overwrite=True)
+    mazes = generate_text_mazes(["5x5", "9x9"], 2, seed, out_dir / "mazes", overwrite=True)
     reloaded = [load_layout(f) for f in mazebench_files(out_dir / "mazes")]
     return (f"core: 6x10 wilson maze solved in {len(path) - 1} moves; wrote {len(specs)} task image pairs "
-            f"to {out_dir / 'tasks'} and {len(files)} benchmark mazes ({len(reloaded)} reloaded) to {out_dir / 'mazes'}")
+            f"to {out_dir / 'tasks'} and {len(mazes.records)} benchmark mazes ({len(reloaded)} reloaded) "
+            f"to {out_dir / 'mazes'}")
 
 
 def openings_step(out_dir: Path, seed: int) -> str:
     """Return a summary after writing 4 openings samples under ``out_dir/openings`` and scoring the oracle on them and the env."""
     config = OpeningsDatasetConfig(count=4, rows=(8, 12), cols=(8, 12), seed=seed)
-    summary = write_openings_dataset(config, out_dir / "openings")
+    summary = write_openings_dataset(config, out_dir / "openings", overwrite=True)
     right = 0
-    records = read_jsonl(summary.annotations)
+    records = read_jsonl(summary.indexes[0])
     for record in records:
-        maze, openings = maze_from_record(record, source=str(summary.annotations))
+        maze, openings = maze_from_record(record, source=str(summary.indexes[0]))
         right += ["-".join(pair) for pair in connected_labels(maze, openings)] == [record["answer"]]
     agent, rewards = OpeningsOracleAgent(), 0.0
     for form in QUESTION_FORMS:
@@ -108,7 +110,7 @@ def llm_judge_step(out_dir: Path, seed: int) -> str:
     check = validate_path(maze.to_grid(), parse_path(reply.text))
     where = "local embedded server" if reply.local_server else server.base_url
 
-    generate_tasks(task_specs(["dfs"], ["easy"], 1, seed), root / "tasks")
+    generate_tasks(task_specs(["dfs"], ["easy"], 1, seed), root / "tasks", overwrite=True)
     items, _ = maze_items_from_dir(root / "tasks", root / "tasks")
     script = ScriptedPolicy([ScriptEntry(PolicyReply(text)) for text in SCRIPTED_VERDICTS])
     with ModelServer(script, model_name="maze-envs-local", policy_name="scripted") as server:
@@ -124,7 +126,8 @@ def nav_step(out_dir: Path, seed: int) -> str:
     """Return a summary after writing a 4x4 maze scene under ``out_dir/nav_scenes`` and rendering its first start
     view in-process (numba, ``maze-envs[nav]``)."""
     root = out_dir / "nav_scenes"
-    summary = generate_nav_scenes(root, 1, 4, 4, seed=seed, params=SceneParams(num_landmarks=2, num_trajectories=2))[0]
+    summary = generate_nav_scenes(root, 1, 4, 4, seed=seed, params=SceneParams(num_landmarks=2, num_trajectories=2),
+                                  overwrite=True).records[0]
     scene = GaussianScene(root)
     episode, task = next(scene.iter_tasks())
     renderer = LocalGaussianRenderer(root, num_views=1)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
-from maze_envs.core.progress import progress
 from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
 
 from . import nav, openings
+from .writer_flags import add_writer_flags, naming_writer_flags, report_failures, writer_options
 
 # Modules that add further targets; each defines ``register_target(subparsers)``.
 TARGET_MODULES = (openings, nav)
@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     tasks.add_argument("--wall-px", type=int, default=None, help="wall thickness in pixels (default 8)")
     tasks.add_argument("--image-px", type=int, default=None,
                        help="fit every image inside this square size instead of fixed cell/wall sizes")
-    tasks.add_argument("--out", required=True, help="output directory")
+    add_writer_flags(tasks)
     tasks.set_defaults(func=_run_tasks)
 
     text = targets.add_parser(
@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     text.add_argument("--algorithm", default="dfs", choices=list(GENERATORS), help="generator (default dfs)")
     text.add_argument("--start-goal", default="corner", choices=PLACEMENTS,
                       help="start/goal placement (default corner)")
-    text.add_argument("--out", required=True, help="output directory (e.g. mazes/)")
+    add_writer_flags(text, "output directory (e.g. mazes/)")
     text.set_defaults(func=_run_text)
 
     for module in TARGET_MODULES:
@@ -59,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _run_tasks(args: argparse.Namespace) -> int:
     from maze_envs.core.errors import MazeConfigError
     from maze_envs.core.render import ImageStyle
-    from maze_envs.core.tasks import generate_tasks, task_specs
+    from maze_envs.core.tasks import task_specs
+    from maze_envs.datasets import generate_tasks
 
     style = None
     if args.cell_px is not None or args.wall_px is not None:
@@ -74,16 +75,19 @@ def _run_tasks(args: argparse.Namespace) -> int:
     if args.image_px is not None and args.image_px < 16:
         raise MazeConfigError(f"--image-px must be at least 16, got {args.image_px}")
     specs = task_specs(args.algos, args.difficulties, args.count, args.seed, args.variants)
-    meta = generate_tasks(specs, args.out, style=style, image_px=args.image_px,
-                          progress=lambda items: progress(items, desc="tasks"))
-    print(f"wrote {len(specs)} tasks and {meta}")
-    return 0
+    with naming_writer_flags():
+        summary = generate_tasks(specs, args.output_dir, style=style, image_px=args.image_px,
+                                 options=writer_options(args), overwrite=args.overwrite)
+    print(f"wrote {summary.written} tasks ({summary.resumed} already there) and {summary.indexes[0]}")
+    return report_failures(summary, "tasks")
 
 
 def _run_text(args: argparse.Namespace) -> int:
-    from maze_envs.core.tasks import generate_text_mazes
+    from maze_envs.datasets import generate_text_mazes
 
-    files = generate_text_mazes(args.sizes, args.count, args.seed, args.out, algorithm=args.algorithm,
-                                placement=args.start_goal, progress=lambda items: progress(items, desc="mazes"))
-    print(f"wrote {len(files)} mazes under {args.out}")
-    return 0
+    with naming_writer_flags():
+        summary = generate_text_mazes(args.sizes, args.count, args.seed, args.output_dir, algorithm=args.algorithm,
+                                      placement=args.start_goal, options=writer_options(args),
+                                      overwrite=args.overwrite)
+    print(f"wrote {summary.written} mazes ({summary.resumed} already there) under {args.output_dir}")
+    return report_failures(summary, "mazes")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.core.generators import GENERATORS
-from maze_envs.core.progress import progress
+
+from .writer_flags import add_writer_flags, naming_writer_flags, report_failures, writer_options
 
 
 def register_target(targets: argparse._SubParsersAction) -> None:
@@ -30,22 +31,25 @@ def register_target(targets: argparse._SubParsersAction) -> None:
     p.add_argument("--trajectories", type=int, default=4, dest="num_trajectories",
                    help="trajectories per scene (default 4)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    p.add_argument("--out", required=True, help="scenes root directory to write")
+    add_writer_flags(p, "scenes root directory to write")
     p.set_defaults(func=_run_generate)
 
 
 def _run_generate(args: argparse.Namespace) -> int:
-    from maze_envs.nav.procedural import SceneParams, generate_nav_scenes
+    from maze_envs.datasets import generate_nav_scenes
+    from maze_envs.nav.procedural import SceneParams
 
     params = SceneParams(args.cell_metres, args.wall_metres, args.wall_height, args.surfel_spacing,
                          args.pixel_metres, args.num_landmarks, args.num_trajectories)
-    summaries = generate_nav_scenes(args.out, args.count, args.rows, args.cols, seed=args.seed,
-                                    algorithm=args.algorithm, params=params,
-                                    progress=lambda items: progress(items, desc="scenes"))
-    total = sum(s["num_gaussians"] for s in summaries)
-    tasks = sum(len(s["trajectories"]) for s in summaries)
-    print(f"wrote {len(summaries)} scenes ({total} Gaussians, {tasks} trajectories) under {args.out}")
-    return 0
+    with naming_writer_flags():
+        summary = generate_nav_scenes(args.output_dir, args.count, args.rows, args.cols, seed=args.seed,
+                                      algorithm=args.algorithm, params=params, options=writer_options(args),
+                                      overwrite=args.overwrite)
+    total = sum(s["num_gaussians"] for s in summary.records)
+    tasks = sum(len(s["trajectories"]) for s in summary.records)
+    print(f"wrote {summary.written} scenes ({summary.resumed} already there; {total} Gaussians, {tasks} "
+          f"trajectories in all) under {args.output_dir}")
+    return report_failures(summary, "scenes")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,6 +7,8 @@ import argparse
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.openings_dataset import VARIANTS
 
+from .writer_flags import add_writer_flags, naming_writer_flags, writer_options
+
 
 def register_target(targets: argparse._SubParsersAction) -> None:
     """Add the ``openings`` target to ``maze-envs generate``."""
@@ -41,9 +43,7 @@ def register_target(targets: argparse._SubParsersAction) -> None:
                         help="TrueType font file for the labels (default: the shipped DejaVu Sans)")
     parser.add_argument("--no-extras", action="store_true",
                         help="write only the spec's record fields (no wall arrays, pixel boxes, path, decoy cells)")
-    parser.add_argument("--resume", action="store_true",
-                        help="keep the samples already in --out and make only the missing ones")
-    parser.add_argument("--out", required=True, help="output directory")
+    add_writer_flags(parser)
     parser.set_defaults(func=run)
 
 
@@ -58,8 +58,8 @@ def _range(flag: str, values: list[int] | None) -> tuple[int, int] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the dataset, print a summary and return the exit status 0."""
-    from maze_envs.core.openings_dataset import OpeningsDatasetConfig, apply_variants, write_openings_dataset
-    from maze_envs.core.progress import progress
+    from maze_envs.core.openings_dataset import OpeningsDatasetConfig, apply_variants
+    from maze_envs.datasets import write_openings_dataset
 
     config = apply_variants(
         OpeningsDatasetConfig(count=args.count, seed=args.seed, extras=not args.no_extras,
@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
         rows=_range("rows", args.rows), cols=_range("cols", args.cols), openings=_range("openings", args.openings),
         opposite_sides=args.opposite_sides, cell_size=args.cell_size, wall_width=args.wall_width,
         margin=args.margin, label_padding=args.label_padding, font=args.font)
-    summary = write_openings_dataset(config, args.out, resume=args.resume,
-                                     progress=lambda items: progress(items, desc="openings"))
-    print(f"wrote {summary.written} samples ({summary.skipped} already there, {summary.errors} errors) "
-          f"and {summary.annotations}")
+    with naming_writer_flags():
+        summary = write_openings_dataset(config, args.output_dir, options=writer_options(args),
+                                         overwrite=args.overwrite)
+    print(f"wrote {summary.written} samples ({summary.resumed} already there, {len(summary.failures)} errors) "
+          f"and {summary.indexes[0]}")
     return 0

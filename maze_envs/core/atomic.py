@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,6 +11,8 @@ from typing import IO, Iterator
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
+# atomic_write's temporary names: "." + the target's name + "." + mkstemp's 8 random characters + ".tmp"
+_TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
 
 
 @contextmanager
@@ -34,6 +37,26 @@ def atomic_write(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def save_image_atomic(image, path: str | os.PathLike, image_format: str = "PNG") -> Path:
+    """Save the PIL ``image`` to ``path`` in ``image_format`` through ``atomic_write``; return the path."""
+    with atomic_write(path, "wb") as fh:
+        image.save(fh, format=image_format)
+    return Path(path)
+
+
+def remove_stale_temporaries(directory: str | os.PathLike) -> int:
+    """Remove the temporary files that ``atomic_write`` leaves under ``directory`` (at any depth) when its process
+    is killed; return how many were removed. Call it only while no other process writes there (e.g. under a run's
+    lock): a live writer's temporary file looks the same."""
+    removed = 0
+    for root, _, files in os.walk(directory):
+        for name in files:
+            if _TEMPORARY_NAME.fullmatch(name):
+                Path(root, name).unlink(missing_ok=True)
+                removed += 1
+    return removed
 
 
 def ensure_directory(path: str | os.PathLike, parameter: str) -> Path:

@@ -56,6 +56,16 @@ class MazeConfigError(MazeEnvsError, ValueError):
         super().__init__(f"{parameter}: {message}" if parameter else message)
 
 
+class OutputNotEmptyError(MazeConfigError):
+    """A dataset writer was pointed at a ``directory`` that already holds files, without being told to resume the
+    run there or to overwrite it."""
+
+    def __init__(self, directory: str | os.PathLike):
+        self.directory = str(directory)
+        super().__init__(f"{self.directory} is not empty; pass resume=True to continue the dataset there or "
+                         "overwrite=True to replace it", parameter="output_dir")
+
+
 def message_for_flags(exc: BaseException, flags: Mapping[str, str]) -> str:
     """Return the one-line message of ``exc``, naming the flag that sets its parameter (``flags`` maps parameter
     names to flags) where it is a ``MazeConfigError`` about one."""

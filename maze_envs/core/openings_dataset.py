@@ -1,4 +1,4 @@
-"""Labelled-openings datasets: ``images/maze_00000.png ...`` and ``annotations.jsonl``, written incrementally.
+"""Labelled-openings datasets: settings, variants, and the image and annotation record of each sample.
 
 Each record holds exactly the spec's fields (``image``, ``rows``, ``cols``, ``cell_size``,
 ``wall_width``, ``margin``, ``num_openings``, ``openings``, ``connected_pair``, ``answer``,
@@ -7,31 +7,21 @@ Each record holds exactly the spec's fields (``image``, ``rows``, ``cols``, ``ce
 ``path`` (BFS path cells) and ``decoy_cells`` (each decoy's region, by label).
 
 Sample ``i`` draws everything from its own seed (``SeedSequence(seed)``, position ``i``), so a
-run stopped half-way and resumed writes the same dataset. Samples that cannot be made go to
-``errors.jsonl`` and the run goes on. ``config.json`` records the settings; ``--resume`` refuses
-to continue a directory written with other settings.
+run stopped half-way and resumed writes the same dataset. ``maze_envs.datasets.write_openings_dataset``
+writes the dataset (``images/maze_00000.png ...``, ``annotations.jsonl``, ``errors.jsonl``, ``config.json``).
 """
 
 from __future__ import annotations
 
-import os
-import re
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from .atomic import atomic_write
-from .errors import MazeConfigError, MazeEnvsError, MazeFormatError, brief_repr
-from .formats import append_jsonl, read_json, read_jsonl, write_json_atomic, write_jsonl
+from .errors import MazeConfigError, MazeFormatError, brief_repr
 from .maze import Maze, Opening
 from .openings import OpeningsPuzzle, check_request, generate_openings
 from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
-
-ANNOTATIONS = "annotations.jsonl"
-ERRORS = "errors.jsonl"
-CONFIG = "config.json"
 
 # Each variant of the spec sets some fields of ``OpeningsDatasetConfig``; pairs in VARIANT_GROUPS exclude each other.
 VARIANTS: dict[str, dict[str, Any]] = {
@@ -163,75 +153,9 @@ def openings_record(puzzle: OpeningsPuzzle, rendering: OpeningsRendering, image:
     return record
 
 
-IMAGE_NAME = re.compile(r"images/maze_\d{5,}\.png")
-
-
 def image_name(index: int) -> str:
     """Return the relative image path of sample ``index``: ``images/maze_00000.png``."""
     return f"images/maze_{index:05d}.png"
-
-
-@dataclass(frozen=True)
-class DatasetSummary:
-    """What a run did: samples written now, samples already present (resume), per-sample errors, the annotations file."""
-
-    written: int
-    skipped: int
-    errors: int
-    annotations: Path
-
-
-def _save_png(rendering: OpeningsRendering, path: Path) -> None:
-    with atomic_write(path, "wb") as fh:
-        rendering.image.save(fh, format="PNG")
-
-
-def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.PathLike, *, resume: bool = False,
-                           progress: Callable[[Iterable], Iterator] = iter) -> DatasetSummary:
-    """Write ``config.count`` samples under ``out_dir``; return what was written, skipped and failed.
-
-    Each record is appended (and flushed) as soon as its image is in place. With ``resume``, the
-    complete records and errors already in ``out_dir`` are kept and only missing samples are made.
-    """
-    out = Path(out_dir)
-    (out / "images").mkdir(parents=True, exist_ok=True)
-    settings = config.to_dict()
-    ann_path, err_path, cfg_path = out / ANNOTATIONS, out / ERRORS, out / CONFIG
-    done: list[dict] = []
-    failed: list[dict] = []
-    if resume and cfg_path.exists():
-        previous = read_json(cfg_path)
-        if not isinstance(previous, dict):
-            raise MazeFormatError(f"expected the settings object, got {brief_repr(previous)}", source=cfg_path)
-        if {k: v for k, v in previous.items() if k != "count"} != {k: v for k, v in settings.items() if k != "count"}:
-            raise MazeConfigError(f"{cfg_path} was written with other settings ({brief_repr(previous, 200)}); "
-                                  f"use them or another output directory", parameter="resume")
-        done, failed = (_named_records(read_jsonl(path, skip_bad=True)) for path in (ann_path, err_path))
-    write_json_atomic(cfg_path, settings, indent=2)
-    write_jsonl(ann_path, done)
-    write_jsonl(err_path, failed)
-    finished = {r["image"] for r in done} | {r["image"] for r in failed}
-    seeds = sample_seeds(config.seed, config.count)
-    todo = [i for i in range(config.count) if image_name(i) not in finished]
-    written = errors = 0
-    with open(ann_path, "a", encoding="utf-8") as ann, open(err_path, "a", encoding="utf-8") as err:
-        for i in progress(todo):
-            name = image_name(i)
-            try:
-                puzzle, rendering = build_sample(config, seeds[i])
-                _save_png(rendering, out / name)
-            except MazeEnvsError as exc:
-                append_jsonl(err, {"image": name, "seed": seeds[i], "error": str(exc)})
-                errors += 1
-                continue
-            append_jsonl(ann, openings_record(puzzle, rendering, name, config.style, config.extras))
-            written += 1
-    return DatasetSummary(written, len(done), errors + len(failed), ann_path)
-
-
-def _named_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Return the records that name one of this dataset's images (others, e.g. hand-edited lines, are redone)."""
-    return [r for r in records if isinstance(r.get("image"), str) and IMAGE_NAME.fullmatch(r["image"])]
 
 
 def puzzle_input(puzzle: OpeningsPuzzle) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Generation-task datasets: puzzle/solution images for image and video models, and benchmark text mazes.
+"""Generation tasks: puzzle/solution images of a maze for image and video models, one task per spec.
 
 Difficulty labels map to square maze sizes in cells (the original benchmark used 3x3 to 13x13):
 
@@ -18,15 +18,15 @@ File names follow the pixel evaluator's convention (``maze_envs.core.taskfiles``
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Sequence
 
 import numpy as np
 
+from .atomic import save_image_atomic
 from .errors import MazeConfigError, brief_repr
-from .formats import cells_for_size, maze_to_dict, parse_size, write_jsonl, write_mazebench
+from .formats import maze_to_dict
 from .generators import GENERATORS, Placement, generate
 from .maze import Maze
 from .render import ImageStyle, render_task
@@ -64,25 +64,35 @@ def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, se
     return [TaskSpec(a, d, i, v, int(s)) for (a, d, i, v), s in zip(combos, seeds)]
 
 
+def _draw_side(spec: TaskSpec, rng: np.random.Generator) -> int:
+    low, high = DIFFICULTIES[spec.difficulty]
+    return int(rng.integers(low, high + 1))
+
+
+def task_id(spec: TaskSpec) -> str:
+    """Return the file stem of the task ``spec`` makes (its size drawn as ``build_task_maze`` draws it)."""
+    side = _draw_side(spec, np.random.default_rng(spec.seed))
+    return task_stem(spec.algo, spec.difficulty, side, side, spec.idx, spec.variant)
+
+
 def build_task_maze(spec: TaskSpec) -> Maze:
     """Return the maze of a task spec (its size drawn from the difficulty's range)."""
     rng = np.random.default_rng(spec.seed)
-    low, high = DIFFICULTIES[spec.difficulty]
-    side = int(rng.integers(low, high + 1))
+    side = _draw_side(spec, rng)
     maze = generate(side, side, spec.algo, rng, placement=VARIANTS[spec.variant])
     maze.meta["seed"] = spec.seed
     return maze
 
 
 def write_task(spec: TaskSpec, out_dir: Path, style: ImageStyle | None = None, image_px: int | None = None) -> dict:
-    """Write a task's puzzle and solution PNGs into ``out_dir``; return its metadata record."""
+    """Write a task's puzzle and solution PNGs into ``out_dir`` (each atomically); return its metadata record."""
     maze = build_task_maze(spec)
     style = style or (ImageStyle.fit(maze.rows, maze.cols, image_px) if image_px else ImageStyle())
     stem = task_stem(spec.algo, spec.difficulty, maze.rows, maze.cols, spec.idx, spec.variant)
     puzzle, geometry = render_task(maze, style)
     solution, _ = render_task(maze, style, solution=True)
-    puzzle.save(out_dir / puzzle_name(stem))
-    solution.save(out_dir / solution_name(stem))
+    save_image_atomic(puzzle, out_dir / puzzle_name(stem))
+    save_image_atomic(solution, out_dir / solution_name(stem))
     path = shortest_path(maze)
     return {
         "id": stem, "puzzle": puzzle_name(stem), "solution": solution_name(stem), "algorithm": spec.algo,
@@ -90,32 +100,3 @@ def write_task(spec: TaskSpec, out_dir: Path, style: ImageStyle | None = None, i
         "rows": maze.rows, "cols": maze.cols, "maze": maze_to_dict(maze), "geometry": geometry.to_dict(),
         "shortest_path": [list(c) for c in path], "path_length": len(path),
     }
-
-
-def generate_tasks(specs: Sequence[TaskSpec], out_dir: str | os.PathLike, *, style: ImageStyle | None = None,
-                   image_px: int | None = None, progress: Callable[[Iterable], Iterator] = iter) -> Path:
-    """Write every task's images and ``metadata.jsonl`` into ``out_dir``; return the metadata path."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    records = [write_task(spec, out, style, image_px) for spec in progress(specs)]
-    meta = out / "metadata.jsonl"
-    write_jsonl(meta, records)
-    return meta
-
-
-def generate_text_mazes(sizes: Sequence[str], count: int, seed: int, out_dir: str | os.PathLike, *,
-                        algorithm: str = "dfs", placement: Placement = "corner",
-                        progress: Callable[[Iterable], Iterator] = iter) -> list[Path]:
-    """Write ``count`` benchmark-format mazes per size under ``out_dir``; maze i uses seed ``seed + i``."""
-    if count < 1:
-        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
-    jobs = []
-    for size in sizes:
-        height, width = parse_size(size)
-        jobs += [(height, width, i) for i in range(count)]
-    written = []
-    for height, width, i in progress(jobs):
-        rows, cols = cells_for_size(height, width)
-        maze = generate(rows, cols, algorithm, seed + i, placement=placement)
-        written.append(write_mazebench(maze, out_dir, i, nonce=seed + i, size=(height, width)))
-    return written

@@ -9,9 +9,9 @@ from .camera import CameraConfig
 from .client import GaussianRenderer, LocalGaussianRenderer
 from .errors import NavDataError, NavDependencyError, RenderFailureError, RenderRequestError
 from .ply import GaussianCloud, read_ply, write_ply
-from .procedural import SceneParams, generate_nav_scenes, write_scene
+from .procedural import SceneParams, write_scene
 from .scene import Episode, GaussianScene, Task
 
 __all__ = ["CameraConfig", "Episode", "GaussianCloud", "GaussianRenderer", "GaussianScene", "LocalGaussianRenderer",
            "NavDataError", "NavDependencyError", "RenderFailureError", "RenderRequestError", "SceneParams", "Task",
-           "generate_nav_scenes", "read_ply", "write_ply", "write_scene"]
+           "read_ply", "write_ply", "write_scene"]

@@ -19,16 +19,16 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 import cv2
 import numpy as np
 from PIL import Image
 from scipy.spatial.transform import Rotation
 
+from maze_envs.core.atomic import atomic_write, save_image_atomic
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.formats import maze_to_dict, write_json_atomic
-from maze_envs.core.generators import as_rng, generate
+from maze_envs.core.generators import as_rng
 from maze_envs.core.maze import Cell, Grid, Maze, cell_to_block
 from maze_envs.core.solve import shortest_path
 
@@ -327,17 +327,18 @@ def build_scene(maze: Maze, scene_id: str, params: SceneParams | None = None,
 
 def write_scene(maze: Maze, scene_dir: str | os.PathLike, params: SceneParams | None = None,
                 seed: int | np.random.Generator | None = 0) -> dict:
-    """Write the scene of ``maze`` to ``scene_dir`` (map/, gs/0/point_cloud.ply, traj_*.json, scene.json).
+    """Write the scene of ``maze`` to ``scene_dir`` (map/, gs/0/point_cloud.ply, traj_*.json, scene.json), each
+    file atomically.
 
     Returns the scene summary written to ``scene.json``.
     """
     scene_dir = Path(scene_dir)
     built = build_scene(maze, scene_dir.name, params, seed, str(scene_dir))
     episode = built.episode
-    (scene_dir / "map").mkdir(parents=True, exist_ok=True)
-    Image.fromarray(episode.occ_map, mode="L").save(scene_dir / "map" / "occ_map.png")
-    Image.fromarray(episode.height_map, mode="F").save(scene_dir / "map" / "occ_map_height.tiff")
-    (scene_dir / "map" / "occ_map_meta.txt").write_text(built.meta_text)
+    save_image_atomic(Image.fromarray(episode.occ_map, mode="L"), scene_dir / "map" / "occ_map.png")
+    save_image_atomic(Image.fromarray(episode.height_map, mode="F"), scene_dir / "map" / "occ_map_height.tiff", "TIFF")
+    with atomic_write(scene_dir / "map" / "occ_map_meta.txt") as fh:
+        fh.write(built.meta_text)
     write_ply(built.cloud, scene_dir / "gs" / "0" / "point_cloud.ply")
     for task in episode.tasks:
         write_json_atomic(scene_dir / f"{task.task_id}.json", {"trajectory": task.trajectory, "label": task.label},
@@ -346,14 +347,7 @@ def write_scene(maze: Maze, scene_dir: str | os.PathLike, params: SceneParams | 
     return built.summary
 
 
-def generate_nav_scenes(out_dir: str | os.PathLike, count: int, rows: int, cols: int, *, seed: int = 0,
-                        algorithm: str = "dfs", params: SceneParams | None = None,
-                        progress: Callable[[Iterable[int]], Iterable[int]] = iter) -> list[dict]:
-    """Write ``count`` scenes ``maze_000``... under ``out_dir`` (scene i from seed + i); return their summaries."""
-    if count < 1:
-        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
-    summaries = []
-    for i in progress(range(count)):
-        maze = generate(rows, cols, algorithm, seed + i)
-        summaries.append(write_scene(maze, Path(out_dir) / f"maze_{i:03d}", params, seed + i))
-    return summaries
+def scene_files(summary: dict) -> list[str]:
+    """Return the files ``write_scene`` wrote for the scene of ``summary``, relative to the scene directory."""
+    return ["map/occ_map.png", "map/occ_map_height.tiff", "map/occ_map_meta.txt", "gs/0/point_cloud.ply",
+            *(f"{t['task_id']}.json" for t in summary["trajectories"]), "scene.json"]

@@ -57,11 +57,13 @@ class Run:
     """A run over ``items`` writing ``<directory>/<log_name>``, holding the directory's lock while open.
 
     ``accept(record)`` (optional) rejects records of an earlier run that no longer check out; their items
-    run again.
+    run again. ``prepare()`` (optional) runs once the lock is held, before the log is read: a writer tidies
+    or checks the directory there, knowing no other run is in it.
     """
 
     def __init__(self, directory: str | os.PathLike, items: Sequence[WorkItem], options: RunOptions = RunOptions(),
-                 *, log_name: str = "results.jsonl", accept: Callable[[dict[str, Any]], bool] | None = None):
+                 *, log_name: str = "results.jsonl", accept: Callable[[dict[str, Any]], bool] | None = None,
+                 prepare: Callable[[], None] | None = None):
         self.directory = Path(directory)
         self.items = list(items)
         ids = [item.id for item in self.items]
@@ -71,6 +73,7 @@ class Run:
         self.options = options
         self.log_path = self.directory / log_name
         self.accept = accept
+        self.prepare = prepare
         self.finished = False
         self.resumed = 0
         self.completed = 0
@@ -81,6 +84,8 @@ class Run:
     def __enter__(self) -> "Run":
         self._lock.__enter__()
         try:
+            if self.prepare is not None:
+                self.prepare()
             wanted = {item.id for item in self.items}
             log = ResultLog(self.log_path, accept=self.accept)
             keep = log.finished(retry_errors=self.options.retry_errors) if self.options.resume else {}
