@@ -117,3 +117,17 @@ def test_vector_env_truncates_like_gym_make_at_the_smaller_step_limit(kwargs, li
         _, _, v_terminated, v_truncated, info = venv.step(np.zeros(2, dtype=np.int64))
         assert not terminated and not v_terminated.any()
         assert truncated == (step == limit) and (v_truncated == truncated).all() and (info["steps"] == step).all()
+
+
+def test_reset_mask_resets_only_those_sub_envs():
+    venv = gym.make_vec("Maze-PartialObs-v0", num_envs=3, vectorization_mode="vector_entry_point", rows=4, cols=4)
+    venv.reset(seed=0)
+    moves = np.array([[2, 0], [1, 0], [2, 0]])
+    before, *_, info = venv.step(moves)
+    mask = np.array([True, False, False])
+    obs, reset_info = venv.reset(seed=20, options={"reset_mask": mask})
+    fresh, fresh_info = gym.make("Maze-PartialObs-v0", rows=4, cols=4).reset(seed=20)
+    assert np.array_equal(obs[0], fresh) and reset_info["optimal_length"][0] == fresh_info["optimal_length"]
+    assert np.array_equal(obs[1:], before[1:]) and list(reset_info["steps"]) == [0, 1, 1]
+    with pytest.raises(MazeConfigError, match="reset_mask"):
+        venv.reset(options={"reset_mask": np.array([1, 0, 0])})
