@@ -95,6 +95,12 @@ class EpisodeMetricsWrapper(gym.Wrapper, gym.utils.RecordConstructorArgs):
         return observation, reward, terminated, truncated, info
 
 
+def reset_envs(options: dict[str, Any] | None, num_envs: int) -> np.ndarray:
+    """Return the indices of the sub-envs a vector ``reset(options=...)`` resets: ``options["reset_mask"]``'s, else all."""
+    mask = (options or {}).get("reset_mask")
+    return np.arange(num_envs) if mask is None else np.flatnonzero(mask)
+
+
 def _array(info: dict[str, Any], key: str, num_envs: int) -> np.ndarray | None:
     value = info.get(key)
     return None if value is None else np.asarray(value).reshape(num_envs, *np.shape(value)[1:])
@@ -119,12 +125,13 @@ class VectorEpisodeMetrics(VectorWrapper):
         self._restart = np.zeros(n, dtype=bool)
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        """Reset every sub-env and every counter; return the batch observation and info."""
+        """Reset the sub-envs (those of ``options["reset_mask"]`` if given) and their counters; return the batch."""
         observation, info = self.env.reset(**kwargs)
-        self._steps[:] = 0
-        self._return[:] = 0.0
-        self._moves[:] = 0
-        self._restart[:] = False
+        envs = reset_envs(kwargs.get("options"), self.num_envs)
+        self._steps[envs] = 0
+        self._return[envs] = 0.0
+        self._moves[envs] = 0
+        self._restart[envs] = False
         self._position = _array(info, "position", self.num_envs)
         return observation, info
 
