@@ -33,6 +33,7 @@ from gymnasium import spaces
 from torch.distributions import Categorical
 
 import maze_envs  # noqa: F401  (registers the ids)
+from maze_envs.core.atomic import ensure_directory
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMap, EgocentricMapVector
@@ -163,8 +164,7 @@ class Agent(nn.Module):
 
 def train(args: Args) -> Path:
     """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.pt``."""
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = ensure_directory(args.out, "out")
     seed_everything(args.seed, args.torch_threads)
     envs = make_env(args)
     agent = Agent(envs.single_observation_space, envs.single_action_space, args.hidden)

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium.vector import VectorEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from maze_envs.envs.metrics import VectorEpisodeMetrics
+from maze_envs.envs.metrics import EpisodeMetricsWrapper, VectorEpisodeMetrics
 
 from .egomap import EgocentricMapVector
 
@@ -67,8 +67,7 @@ class SB3VecEnv(VecEnv):
             metrics = {k: v[i].item() for k, v in info["episode_metrics"].items()}
             infos[i] = {"terminal_observation": _take(observation, i),
                         "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
-                        "episode": {"r": metrics["return"], "l": int(metrics["steps"])},
-                        "is_success": bool(metrics["success"]), "episode_metrics": metrics}
+                        "episode_metrics": metrics, **sb3_episode_info(metrics)}
         if done.any():
             fresh, _ = self.env.reset(options={"reset_mask": done})
             observation = _replace(observation, fresh, done)
@@ -102,3 +101,24 @@ def make_sb3_vec_env(env_id: str, num_envs: int, *, ego_map: bool = False, **env
     """Return the native vector env of ``env_id`` (under the ego map if asked) as a stable-baselines3 ``VecEnv``."""
     env = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **env_kwargs)
     return SB3VecEnv(EgocentricMapVector(env) if ego_map else env)
+
+
+def sb3_episode_info(metrics: dict[str, Any]) -> dict[str, Any]:
+    """Return SB3's episode-end info keys for a metrics dict: ``episode`` (``r``, ``l``) and ``is_success``."""
+    return {"episode": {"r": float(metrics["return"]), "l": int(metrics["steps"])},
+            "is_success": bool(metrics["success"])}
+
+
+class SB3EpisodeInfo(gym.Wrapper):
+    """Single-env counterpart of the adapter's infos: measures episodes with ``EpisodeMetricsWrapper`` and adds
+    SB3's ``episode`` and ``is_success`` keys at their end (for SB3's ``rollout/`` logs)."""
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(EpisodeMetricsWrapper(env))
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Step the env; at an episode's end add SB3's keys to ``info``."""
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        if "episode_metrics" in info:
+            info.update(sb3_episode_info(info["episode_metrics"]))
+        return observation, reward, terminated, truncated, info
