@@ -104,10 +104,12 @@ def test_batch_dfs_equals_core_generate(rows, cols, placement):
         assert env.reset()[1]["optimal_length"] == batch.optimal_length[i]
 
 
-@pytest.mark.parametrize("kwargs, limit", [({"rows": 12, "cols": 12}, 400), ({"max_steps": 30}, 30),
-                                           ({"rows": 12, "cols": 12, "max_episode_steps": 50}, 50)])
+@pytest.mark.parametrize("kwargs, limit", [({"rows": 12, "cols": 12}, 576), ({"rows": 20, "cols": 20}, 1600),
+                                           ({"max_steps": 30}, 30),
+                                           ({"rows": 12, "cols": 12, "max_episode_steps": 50}, 50),
+                                           ({"max_steps": 30, "max_episode_steps": 50}, 30)])
 def test_vector_env_truncates_like_gym_make_at_the_smaller_step_limit(kwargs, limit):
-    """The registered max_episode_steps=400 and the env's own max_steps both apply; the smaller one truncates."""
+    """The env's own size-aware max_steps truncates; a max_episode_steps passed to make caps it (the smaller wins)."""
     single = gym.make("Maze-v0", **kwargs)
     venv = gym.make_vec("Maze-v0", num_envs=2, vectorization_mode="vector_entry_point", **kwargs)
     single.reset(seed=0)
