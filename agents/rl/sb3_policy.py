@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from gymnasium import spaces
 from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.logger import configure
+from stable_baselines3.common.logger import Logger, configure
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
@@ -61,7 +61,8 @@ def make_model(algo: str, venv: VecEnv, *, seed: int, log_dir: str | Path | None
         model = RecurrentPPO("MlpLstmPolicy", venv, **kwargs)
     else:
         raise ValueError(f"algo must be 'ppo' or 'recurrent-ppo', got {algo!r}")
-    model.set_logger(configure(str(log_dir), ["csv"]) if log_dir is not None else configure(None, []))
+    # configure(None, ...) would create a temp folder; a Logger with no outputs writes nothing
+    model.set_logger(configure(str(log_dir), ["csv"]) if log_dir is not None else Logger(None, []))
     return model
 
 
