@@ -19,14 +19,13 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import VectorEnv, VectorWrapper
 
+from maze_envs.core.maze import MOVES
 from maze_envs.envs.base import AGENT, FREE, MASKED, WALL
 from maze_envs.envs.metrics import reset_envs
 
-UP, RIGHT, DOWN, LEFT = range(4)
-
 
 class EgocentricMapState:
-    """The maps of ``num_envs`` episodes: ``reset(rows, view)`` starts maps, ``step(actions, view)`` advances them."""
+    """The maps of ``num_envs`` episodes: ``reset`` starts some sub-envs' maps, ``step`` advances them, ``observe`` crops."""
 
     def __init__(self, num_envs: int, shape: tuple[int, int], side: int, action_space: spaces.Space) -> None:
         self.h, self.w = shape
@@ -40,8 +39,7 @@ class EgocentricMapState:
         run = np.arange(1, k + 1)
         # flat window indices of the blocks 1..k away in each direction
         self.ray = np.stack([centre - run * side, centre + run, centre + run * side, centre - run])
-        self.step_of = np.array([(-1, 0), (0, 1), (1, 0), (0, -1)])
-        self.shape = (2 * self.h - 1, 2 * self.w - 1)
+        self.step_of = np.array(MOVES)
 
     def reset(self, envs: np.ndarray, views: np.ndarray) -> None:
         """Start fresh maps for the sub-envs ``envs`` from their first windows ``views[envs]``."""

@@ -61,11 +61,12 @@ class TrainResult:
     tables: dict[str, EvaluationTable]
 
     def row(self) -> str:
-        """Return the README table row: env, setting, algorithm, steps, minutes, success and efficiency per agent."""
+        """Return the README table row: env, setting, algorithm, training budget, minutes, success / efficiency per agent."""
         c = self.config
         kwargs = ", ".join(f"{k}={v}" for k, v in c.env_kwargs.items())
         cells = [f"{t.mean('success'):.2f} / {t.mean('path_efficiency'):.2f}" for t in self.tables.values()]
-        return (f"| {c.env_id} | {kwargs}{', ego map' if c.ego_map else ''} | {c.algo} | {c.timesteps:,} | "
+        budget = f"{c.timesteps:,} episodes" if c.algo == "q" else f"{c.timesteps:,}"
+        return (f"| {c.env_id} | {kwargs}{', ego map' if c.ego_map else ''} | {c.algo} | {budget} | "
                 f"{self.train_seconds / 60:.1f} | " + " | ".join(cells) + " |")
 
 
