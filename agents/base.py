@@ -9,7 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.maze import MOVES, Cell
+from maze_envs.core.maze import Cell, move_index
 
 
 @runtime_checkable
@@ -29,7 +29,7 @@ def action_along(path: Sequence[Cell], action_space: spaces.Space) -> Any:
     ``Discrete(4)``: the first move's direction. ``MultiDiscrete([4, k])``: the direction and as many
     consecutive moves in it as the path has, at most ``k`` (encoded as ``steps - 1``).
     """
-    steps = [MOVES.index((b[0] - a[0], b[1] - a[1])) for a, b in zip(path, path[1:])]
+    steps = [move_index(a, b) for a, b in zip(path, path[1:])]
     if not steps:
         raise ValueError("path has no moves")
     if isinstance(action_space, spaces.Discrete):

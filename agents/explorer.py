@@ -1,12 +1,13 @@
 """FrontierExplorer: explores the partial-observation maze from its observations alone.
 
-It keeps its own map in a frame whose origin is where the episode started (it never learns its
-true coordinates), integrates every visible block of each window, and walks to the goal as soon
-as the goal has been seen. Until then it heads for a frontier (a known open block next to an
-unknown one): the most recently discovered one, nearest first among equals. That is depth-first
+It keeps its own known-cells grid in a frame anchored where the episode started (it never learns
+its true coordinates; the grid grows as the agent sees past its edges), integrates every visible
+block of each window, and walks to the goal as soon as the goal has been seen and is reachable
+over known open blocks. Until then it heads for the frontier discovered most recently
+(``maze_envs.core.explore.explore_route`` with discovery order as recency). That is depth-first
 exploration: it finishes the branch it is in, then backtracks to the latest unexplored branch,
-which is the nearest one in a tree maze. It plans only over blocks it has seen open, so its moves
-never hit a wall and dead reckoning stays exact.
+which is the nearest one in a tree maze. Routes use only blocks seen open, so its moves never hit
+a wall and dead reckoning stays exact.
 
 Under Maze-PartialObs-v0's default rule (truncation after 20 actions that reveal nothing new) a
 long backtrack out of a deep dead end can still end an episode; on 200 seeds of 10x10 dfs mazes it
@@ -15,14 +16,14 @@ reached 198 goals with corner placement and about 80% with random placement.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.maze import MOVES, Cell
-from maze_envs.envs.base import AGENT, GOAL, MASKED, WALL
+from maze_envs.core.explore import explore_route
+from maze_envs.core.maze import Cell
+from maze_envs.envs.rules import AGENT, GOAL, MASKED, WALL
 
 from .base import action_along
 
@@ -36,62 +37,58 @@ class FrontierExplorer:
 
     def reset(self) -> None:
         """Forget the map; the next observation is the new episode's start."""
-        self.known: dict[Cell, int] = {}
-        self.discovered: dict[Cell, int] = {}
+        self.known = np.zeros((1, 1), dtype=bool)
+        self.free = np.zeros((1, 1), dtype=bool)
+        self.discovered = np.full((1, 1), -1, dtype=np.int64)
         self.position: Cell = (0, 0)
-        self._pending: Cell | None = None
         self.goal: Cell | None = None
+        self._pending: Cell | None = None
+
+    def _grow(self, top: int, left: int, bottom: int, right: int) -> None:
+        """Make the map hold rows ``top..bottom-1`` and columns ``left..right-1`` with an unknown margin of one block."""
+        h, w = self.known.shape
+        pad_top, pad_left = max(0, 1 - top), max(0, 1 - left)
+        pad_bottom, pad_right = max(0, bottom + 1 - h), max(0, right + 1 - w)
+        if not (pad_top or pad_left or pad_bottom or pad_right):
+            return
+        # Grow by at least the current size on each side that needs room, so growing stays rare.
+        pad = ((pad_top and max(pad_top, h), pad_bottom and max(pad_bottom, h)),
+               (pad_left and max(pad_left, w), pad_right and max(pad_right, w)))
+        self.known = np.pad(self.known, pad)
+        self.free = np.pad(self.free, pad)
+        self.discovered = np.pad(self.discovered, pad, constant_values=-1)
+        shift = (pad[0][0], pad[1][0])
+        self.position = (self.position[0] + shift[0], self.position[1] + shift[1])
+        if self._pending is not None:
+            self._pending = (self._pending[0] + shift[0], self._pending[1] + shift[1])
+        if self.goal is not None:
+            self.goal = (self.goal[0] + shift[0], self.goal[1] + shift[1])
 
     def _integrate(self, view: np.ndarray) -> None:
         k = view.shape[0] // 2
-        r0, c0 = self.position
-        for (i, j), code in np.ndenumerate(view):
-            if code == MASKED:
-                continue
-            cell = (r0 + i - k, c0 + j - k)
-            if cell not in self.known:
-                self.discovered[cell] = len(self.discovered)
-            self.known[cell] = GOAL if code == GOAL else (WALL if code == WALL else 0)
-            if code == GOAL:
-                self.goal = cell
-
-    def _open(self, cell: Cell) -> bool:
-        return self.known.get(cell, WALL) != WALL
-
-    def _route(self) -> list[Cell]:
-        """Return the path to the goal if seen and reachable, else to the latest-discovered frontier ([] if none)."""
-        parents: dict[Cell, Cell | None] = {self.position: None}
-        queue = deque((self.position,))
-        frontier, stamp = None, -1
-        while queue:
-            cell = queue.popleft()
-            if cell == self.goal:
-                return self._unwind(parents, cell)
-            nbrs = [(cell[0] + dr, cell[1] + dc) for dr, dc in MOVES]
-            if self.discovered[cell] > stamp and any(n not in self.known for n in nbrs):
-                frontier, stamp = cell, self.discovered[cell]
-            for n in nbrs:
-                if n not in parents and self._open(n):
-                    parents[n] = cell
-                    queue.append(n)
-        return self._unwind(parents, frontier) if frontier is not None else []
-
-    @staticmethod
-    def _unwind(parents: dict[Cell, Cell | None], cell: Cell) -> list[Cell]:
-        path = [cell]
-        while parents[path[-1]] is not None:
-            path.append(parents[path[-1]])
-        return path[::-1]
+        self._grow(self.position[0] - k, self.position[1] - k, self.position[0] + k + 1, self.position[1] + k + 1)
+        top, left = self.position[0] - k, self.position[1] - k
+        region = np.s_[top: top + view.shape[0], left: left + view.shape[1]]
+        seen = view != MASKED
+        fresh = seen & ~self.known[region]
+        # Discovery order: earlier windows first, row-major within a window.
+        order = int(self.discovered.max()) + np.cumsum(fresh.ravel()).reshape(view.shape)
+        self.discovered[region] = np.where(fresh, order, self.discovered[region])
+        self.known[region] |= seen
+        self.free[region] = np.where(seen, view != WALL, self.free[region])
+        found = np.argwhere(view == GOAL)
+        if len(found):
+            self.goal = (top + int(found[0][0]), left + int(found[0][1]))
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
         """Return the next exploring action; ``info`` is not read."""
         if self._pending is not None:
             self.position = self._pending
-        view = observation["view"] if isinstance(observation, dict) else observation
+        view = np.asarray(observation["view"] if isinstance(observation, dict) else observation)
         if view[view.shape[0] // 2, view.shape[1] // 2] != AGENT:
             raise ValueError("observation is not an egocentric window with the agent at its centre")
-        self._integrate(np.asarray(view))
-        path = self._route()
+        self._integrate(view)
+        path = explore_route(self.known, self.free, self.position, self.goal, recency=self.discovered)
         if len(path) < 2:
             self._pending = None
             return self.action_space.sample()

@@ -23,7 +23,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.core.generate import generate  # noqa: E402
+from maze_envs.core.generators import generate  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
 from evaluators.pixel import synthetic  # noqa: E402
 from evaluators.pixel.image import evaluate_image  # noqa: E402

@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.core.generate import as_rng, generate  # noqa: E402
-from maze_envs.envs.nav.procedural import SceneParams, layout_maze, scene_gaussians, write_scene  # noqa: E402
+from maze_envs.core.generators import as_rng, generate  # noqa: E402
+from maze_envs.nav.procedural import SceneParams, layout_maze, scene_gaussians, write_scene  # noqa: E402
 
 TARGET_WARM_S = 0.5
 TARGET_FIRST_S = 5.0
@@ -66,9 +66,9 @@ def spacing_for(target: int, seed: int) -> float:
 
 def three_views(scene_dir: Path):
     """Return the PinholeViews (left, right, front) at the scene's first trajectory start."""
-    from maze_envs.envs.nav.camera import view_from_pose
-    from maze_envs.envs.nav.client import view_poses
-    from maze_envs.envs.nav.scene import Episode, GaussianScene
+    from maze_envs.nav.camera import view_from_pose
+    from maze_envs.nav.client import view_poses
+    from maze_envs.nav.scene import Episode, GaussianScene
 
     episode = Episode.from_scene_dir(scene_dir)
     pose = GaussianScene.get_gaussian_pose(episode.tasks[0].start_pose)
@@ -77,8 +77,8 @@ def three_views(scene_dir: Path):
 
 def make_renderer(backend: str, scene_dir: Path):
     """Return a ``backend`` renderer of the scene's Gaussians."""
-    from maze_envs.envs.nav.backends import renderer_factory
-    from maze_envs.envs.nav.service import load_scene_cloud
+    from maze_envs.nav.backends import renderer_factory
+    from maze_envs.nav.service import load_scene_cloud
 
     return renderer_factory(backend)(load_scene_cloud(scene_dir))
 
@@ -109,8 +109,8 @@ def main() -> int:
     if ns.child:
         child(Path(ns.child), args.backend)
         return 0
-    from maze_envs.envs.nav.backends import renderer_factory
-    from maze_envs.envs.nav.errors import NavDependencyError
+    from maze_envs.nav.backends import renderer_factory
+    from maze_envs.nav.errors import NavDependencyError
 
     try:
         renderer_factory(args.backend)
@@ -151,7 +151,7 @@ def main() -> int:
         print(f"  CPU time of the 3 views (all threads, median): {statistics.median(cpu):.3f} s; "
               f"load average while running: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
-        from maze_envs.envs.nav.client import LocalGaussianRenderer
+        from maze_envs.nav.client import LocalGaussianRenderer
 
         client = LocalGaussianRenderer(scene_dir.parent, backend=args.backend)
         client.render_at_pose(pose, "bench")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.envs.nav import GaussianRenderer, GaussianScene, SceneParams, generate_nav_scenes  # noqa: E402
-from maze_envs.envs.nav.server import make_server, serve_in_thread  # noqa: E402
+from maze_envs.nav import GaussianRenderer, GaussianScene, SceneParams, generate_nav_scenes  # noqa: E402
+from maze_envs.serving.render import make_server, serve_in_thread  # noqa: E402
 
 
 def main(out: Path) -> None:
@@ -29,8 +29,7 @@ def main(out: Path) -> None:
         start_free = not scene.check_point_collision_status(task.start_pose, episode)
         print("start pose is free:", start_free)
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
 
 
 if __name__ == "__main__":

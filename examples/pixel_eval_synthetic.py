@@ -1,14 +1,14 @@
 """Score a synthetic model-like image and video of one maze with the offline pixel evaluators.
 
-    python3 examples/pixel_eval_synthetic.py [OUT_DIR]
+    python3 examples/pixel_eval_synthetic.py [OUT_DIR]        # default ./pixel-eval-example
 
 Renders a 7x7 maze's puzzle and solution, draws a blue route that cuts through a wall (letterboxed
 into 1280x720 and JPEG-compressed, as an image model might return it), writes a 48-frame MP4 of a
-green marker that takes a detour, and prints the key metrics of both plus a 2x2 visualisation path.
+green marker that takes a detour, and prints the key metrics of both. OUT_DIR keeps the video and the two
+2x2 visualisations.
 """
 
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from evaluators.pixel import synthetic  # noqa: E402
 from evaluators.pixel.image import evaluate_image  # noqa: E402
 from evaluators.pixel.video import evaluate_video  # noqa: E402
-from maze_envs.core.generate import generate  # noqa: E402
+from maze_envs.core.generators import generate  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
 
 
@@ -39,10 +39,6 @@ def main(out_dir: Path) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        target = Path(sys.argv[1])
-        target.mkdir(parents=True, exist_ok=True)
-        main(target)
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            main(Path(tmp))
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("pixel-eval-example")
+    target.mkdir(parents=True, exist_ok=True)
+    main(target)

@@ -1,5 +1,6 @@
 """The command line: dataset generation, one-line errors for bad flags, and the demo."""
 
+import argparse
 import json
 import subprocess
 import sys
@@ -8,8 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from maze_envs.cli import main
+from maze_envs.cli import build_parser, main
 from maze_envs.core import shortest_path
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
 from maze_envs.core.render import PATH
 
@@ -62,7 +64,7 @@ def _cli(*args):
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["generate", "tasks", "--count", "0", "--out", "x"], "--count must be at least 1"),
+    (["generate", "tasks", "--count", "0", "--out", "x"], "--count: must be at least 1"),
     (["generate", "text", "--sizes", "9by9", "--out", "x"], "expected a size like 9x9"),
     (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px and --wall-px must be positive"),
     (["generate", "tasks", "--cell-px", "0", "--out", "x"], "--cell-px and --wall-px must be positive, got 0"),
@@ -95,6 +97,34 @@ def test_argparse_errors_are_one_line(args, needle):
     assert len(result.stderr.strip().splitlines()) == 1 and "--help)" in result.stderr
 
 
+def _subparsers(parser, path=()):
+    """Yield (command path, parser) for ``parser`` and every subcommand below it."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _subparsers(sub, (*path, name))
+
+
+def test_every_flag_is_spelled_in_kebab_case_first():
+    for path, parser in _subparsers(build_parser()):
+        for action in parser._actions:
+            if action.option_strings:
+                assert "_" not in action.option_strings[0], f"maze-envs {' '.join(path)} {action.option_strings}"
+
+
+def test_library_errors_name_parameters_and_the_cli_names_their_flags(tmp_path, capsys):
+    from maze_envs.core.tasks import task_specs
+    from maze_envs.nav.procedural import SceneParams
+
+    with pytest.raises(MazeConfigError, match="^count: must be at least 1, got 0$"):
+        task_specs(["dfs"], ["easy"], 0, 0)
+    with pytest.raises(MazeConfigError, match="^num_landmarks: must be at least 1, got 0$"):
+        SceneParams(num_landmarks=0).check()
+    assert main(["generate", "nav-scenes", "--landmarks", "0", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == "maze-envs generate: error: --landmarks: must be at least 1, got 0\n"
+
+
 def test_every_subcommand_has_help():
     for args in (["--help"], ["generate", "--help"], ["generate", "tasks", "--help"], ["generate", "text", "--help"],
                  ["demo", "--help"]):
@@ -116,7 +146,7 @@ def test_demo_skips_a_step_whose_extra_is_missing(tmp_path):
               f"sys.exit(main(['demo', '--out', {str(tmp_path)!r}]))\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
-    assert "maze_envs.envs.nav.demo: skipped" in result.stdout and "maze-envs[nav]" in result.stdout
+    assert "nav: skipped" in result.stdout and "maze-envs[nav]" in result.stdout
     assert "pixel eval:" in result.stdout
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from maze_envs.core import Grid, Maze, MazeFormatError, Opening, generate, shortest_path
 from maze_envs.core.formats import (
     cells_for_size, layout_from_dict, load_layout, maze_to_dict, mazebench_files, mazebench_from_dict,
-    mazebench_to_dict, parse_size, read_jsonl, save_layout, size_directory, write_jsonl, write_mazebench,
+    mazebench_to_dict, parse_size, read_json, read_jsonl, save_layout, size_directory, write_jsonl, write_mazebench,
 )
 
 mazes = st.builds(generate, st.integers(1, 12), st.integers(1, 12), st.sampled_from(["dfs", "wilson", "prim"]),
@@ -192,13 +192,44 @@ def test_openings_survive_the_block_grid():
 
 
 def test_jsonl_round_trip_strict_errors_and_a_cut_off_line(tmp_path):
-    path = write_jsonl(tmp_path / "log.jsonl", [{"id": "a"}, "é", 3])
-    assert read_jsonl(path) == [{"id": "a"}, "é", 3]
+    path = write_jsonl(tmp_path / "log.jsonl", [{"id": "a"}, {"name": "é"}])
+    assert read_jsonl(path) == [{"id": "a"}, {"name": "é"}]
     with open(path, "a", encoding="utf-8") as fh:
         fh.write('{"id": "b", "sta')
-    with pytest.raises(MazeFormatError, match=r"log\.jsonl.*line 4: invalid JSON"):
+    with pytest.raises(MazeFormatError, match=r"log\.jsonl.*line 3: invalid JSON"):
         read_jsonl(path)
-    assert read_jsonl(path, skip_bad=True) == [{"id": "a"}, "é", 3]
+    assert read_jsonl(path, skip_bad=True) == [{"id": "a"}, {"name": "é"}]
     assert read_jsonl(tmp_path / "missing.jsonl", skip_bad=True) == []
     with pytest.raises(MazeFormatError, match="missing.jsonl.*not found"):
         read_jsonl(tmp_path / "missing.jsonl")
+
+
+@pytest.mark.parametrize("line", ["null", "42", "true", '"text"', "[1, 2]"])
+def test_a_jsonl_line_that_is_not_an_object_is_a_format_error_or_skipped(tmp_path, line):
+    path = tmp_path / "records.jsonl"
+    path.write_text('{"id": "a"}\n' + line + "\n", encoding="utf-8")
+    with pytest.raises(MazeFormatError, match=r"records\.jsonl: line 2: expected a JSON object"):
+        read_jsonl(path)
+    assert read_jsonl(path, skip_bad=True) == [{"id": "a"}]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"rows": ' + "7" * 5000 + "}", "more than 4300 digits"),
+    ("\ufeff{}", "invalid JSON"),
+])
+def test_json_past_the_parsers_limits_is_a_short_format_error(tmp_path, text, reason):
+    path = tmp_path / "maze.json"
+    path.write_text(text, encoding="utf-8")
+    for read in (read_json, read_jsonl, load_layout):
+        with pytest.raises(MazeFormatError, match=reason) as caught:
+            read(path)
+        assert len(str(caught.value)) < 300
+
+
+def test_json_that_is_not_utf8_names_the_byte_not_the_text(tmp_path):
+    path = tmp_path / "maze.json"
+    path.write_bytes("{}".encode("utf-16") * 10_000)
+    with pytest.raises(MazeFormatError, match="not UTF-8 text") as caught:
+        read_json(path)
+    assert len(str(caught.value)) < 300

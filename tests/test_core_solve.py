@@ -1,6 +1,7 @@
 """Solvers against an independent reference BFS, on mazes and on arbitrary grids."""
 
 from collections import deque
+from dataclasses import FrozenInstanceError
 
 import numpy as np
 import pytest
@@ -93,3 +94,19 @@ def test_border_path_lengths_count_cells():
     assert lengths[i, j] == len(shortest_path(maze, (0, 0), (4, 6)))
     assert np.array_equal(lengths, lengths.T) and (np.diag(lengths) == 1).all()
     assert np.array_equal(pair_path_lengths(maze, cells[:3]), lengths[:3, :3])
+
+
+def test_a_grid_cannot_be_walled_in_place_behind_its_cached_graph():
+    """Walling every block in place used to leave ``shortest_path`` answering from the stale cached graph."""
+    grid = generate(5, 5, "dfs", 3).to_grid()
+    path = shortest_path(grid)
+    with pytest.raises(ValueError, match="read-only"):
+        grid.blocks[:] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        grid.blocks[path[1]] = 1
+    with pytest.raises(FrozenInstanceError):
+        grid.blocks = np.ones_like(grid.blocks)
+    assert shortest_path(grid) == path
+    walled = np.ones_like(grid.blocks)
+    walled[grid.start] = walled[grid.goal] = 0
+    assert shortest_path(Grid(walled, grid.start, grid.goal)) is None

@@ -12,7 +12,7 @@ import pytest
 import maze_envs  # noqa: F401
 from maze_envs.core import Grid, distance_map, generate
 from maze_envs.core.formats import save_layout, write_mazebench
-from maze_envs.envs.base import AGENT, FREE, GOAL, WALL, flat_path_length
+from maze_envs.envs.rules import AGENT, FREE, GOAL, WALL, Board, path_length
 
 UP, RIGHT, DOWN, LEFT = range(4)
 CORRIDOR = Grid(np.array([[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]), (1, 1), (1, 3))
@@ -62,13 +62,14 @@ def test_observation_matches_generated_layout_and_optimal_length():
 
 
 @pytest.mark.parametrize("seed", range(25))
-def test_flat_path_length_agrees_with_core_distance_map(seed):
+def test_board_path_length_agrees_with_core_distance_map(seed):
     rng = np.random.default_rng(seed)
     maze = generate(int(rng.integers(2, 8)), int(rng.integers(2, 8)), "kruskal", seed, loops=0.5, placement="random")
     grid = maze.to_grid()
-    env = gym.make("Maze-v0", maze=grid).unwrapped
-    env.reset(seed=0)
-    assert flat_path_length(env._free, env._deltas, env._pos, env._goal) == distance_map(grid)[grid.goal]
+    board = Board(grid.shape, 1)
+    free = (board.codes(grid) != WALL).tolist()
+    length = path_length(free, board.deltas, board.index(grid.start), board.index(grid.goal))
+    assert length == distance_map(grid)[grid.goal]
 
 
 @pytest.mark.parametrize("env_id", ["Maze-v0", "Maze-PartialObs-v0"])

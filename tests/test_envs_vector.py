@@ -1,4 +1,4 @@
-"""Native vector envs equal N single envs step by step; sync/async vectorization; the batched dfs generator."""
+"""Native vector envs equal N single envs step by step; sync/async vectorization."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from gymnasium.vector import AutoresetMode
 import maze_envs  # noqa: F401
 from maze_envs.core import generate
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.envs.batch_dfs import batch_dfs
 from maze_envs.envs.vector import BATCH_MIN
 
 CASES = [
@@ -89,19 +88,6 @@ def test_vector_env_options_and_errors():
         gym.make_vec("Maze-v0", num_envs=2, vectorization_mode="vector_entry_point", render_mode="rgb_array")
     with pytest.raises(MazeConfigError, match="visibility"):
         gym.make_vec("Maze-PartialObs-v0", num_envs=2, vectorization_mode="vector_entry_point", visibility=0)
-
-
-@pytest.mark.parametrize("rows, cols", [(1, 1), (1, 4), (4, 4), (6, 9)])
-@pytest.mark.parametrize("placement", ["corner", "random"])
-def test_batch_dfs_equals_core_generate(rows, cols, placement):
-    seeds = range(12)
-    batch = batch_dfs(rows, cols, [np.random.default_rng(s) for s in seeds], placement)
-    for i, s in enumerate(seeds):
-        grid = generate(rows, cols, "dfs", np.random.default_rng(s), placement=placement).to_grid()
-        assert np.array_equal(batch.blocks[i], grid.blocks)
-        assert (tuple(batch.start[i]), tuple(batch.goal[i])) == (grid.start, grid.goal)
-        env = gym.make("Maze-v0", maze=grid)
-        assert env.reset()[1]["optimal_length"] == batch.optimal_length[i]
 
 
 @pytest.mark.parametrize("kwargs, limit", [({"rows": 12, "cols": 12}, 576), ({"rows": 20, "cols": 20}, 1600),

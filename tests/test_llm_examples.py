@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.judge.demo import demo_step
+from maze_envs.cli.demo_steps import llm_judge_step
 from maze_envs.core.formats import read_json
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,7 +22,7 @@ def test_example_runs(script):
 
 
 def test_demo_step_solves_through_the_server_and_judges_task_images(tmp_path):
-    line = demo_step(tmp_path, 0)
+    line = llm_judge_step(tmp_path, 0)
     summary = read_json(tmp_path / "llm" / "judge" / "summary.json")
     assert "valid: True" in line and "local embedded server" in line
     assert summary["endpoint"]["local_embedded_server"] and summary["metrics"]["overall"]["n_judged"] == 2

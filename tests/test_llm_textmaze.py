@@ -6,10 +6,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from maze_envs.core import MazeFormatError, generate, shortest_path, validate_path
+from maze_envs.core.explore import explore_route
 from maze_envs.core.maze import Grid, as_grid
 from maze_envs.core.render import Symbols, render_text, solution_blocks
-from maze_envs.core.textmaze import (exploration_target, find_text_grid, format_path, move_between, next_move,
-                                     parse_move, parse_path, parse_text_maze, plan_path)
+from maze_envs.core.textmaze import (find_text_grid, format_path, move_between, next_move, parse_move, parse_path,
+                                     parse_text_maze, plan_path)
 
 
 @settings(max_examples=25, deadline=None)
@@ -63,9 +64,10 @@ def test_move_toward_a_visible_goal_and_exploration_when_the_goal_is_hidden():
     visible[max(0, agent[0] - 2):agent[0] + 3, max(0, agent[1] - 2):agent[1] + 3] = True
     partial = parse_text_maze(render_text(maze, agent=agent, visible=visible))
     assert partial.partial and partial.goal is None
-    target = exploration_target(partial)
-    assert target is not None and partial.known[target] and partial.blocks[target] == 0
+    route = explore_route(partial.known, partial.blocks == 0, partial.position)
+    assert route[0] == agent and partial.known[route[-1]] and partial.blocks[route[-1]] == 0
     move = next_move(partial)
+    assert move == move_between(route[0], route[1])
     step = {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}[move]
     assert grid.is_free((agent[0] + step[0], agent[1] + step[1]))
 
@@ -86,3 +88,23 @@ def test_parse_path(text, expected):
 ])
 def test_parse_move(text, expected):
     assert parse_move(text) == expected
+
+
+def test_legend_symbols_read_a_declared_legend_and_clear_clashing_defaults():
+    from maze_envs.core.textmaze import legend_symbols
+
+    symbols = legend_symbols("Legend: 'X' = wall, '_' = passage, 'A' = start, 'B' = goal.")
+    assert (symbols.wall, symbols.path, symbols.start, symbols.goal) == ("X", "_", "A", "B")
+    assert symbols.agent != "A"
+    assert legend_symbols("no legend here") == Symbols()
+    maze = parse_text_maze("Legend: '#' = wall, '.' = passage, 'S' = start, 'G' = goal\nS....\n###.#\nG....",
+                           legend_symbols("'#' = wall, '.' = passage, 'S' = start, 'G' = goal"))
+    assert (maze.start, maze.goal, maze.blocks.shape) == ((0, 0), (2, 0), (3, 5))
+
+
+def test_image_maze_reads_pure_colour_cells():
+    from maze_envs.core.textmaze import image_maze
+
+    cells = np.array([[[0, 255, 0], [0, 0, 0]], [[255, 255, 255], [255, 0, 0]]], dtype=np.uint8)
+    maze = image_maze(np.repeat(np.repeat(cells, 7, axis=0), 7, axis=1), 2, 2)
+    assert (maze.start, maze.goal, maze.blocks.tolist()) == ((0, 0), (1, 1), [[0, 1], [0, 0]])

@@ -18,8 +18,8 @@ def test_nav_render_server_example(tmp_path):
 def test_demo_step(tmp_path):
     from PIL import Image
 
-    from maze_envs.envs.nav.demo import demo_step
+    from maze_envs.cli.demo_steps import nav_step
 
-    summary = demo_step(tmp_path, 0)
+    summary = nav_step(tmp_path, 0)
     assert summary.startswith("nav: scene maze_000")
     assert Image.open(tmp_path / "nav_render" / "0_front.jpg").size == (720, 640)

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from maze_envs.envs.nav.errors import NavDataError
-from maze_envs.envs.nav.ply import SH_C0, GaussianCloud, read_ply, write_ply
+from maze_envs.nav.errors import NavDataError
+from maze_envs.nav.ply import SH_C0, GaussianCloud, read_ply, write_ply
 
 
 def cloud(n=5, k=15, seed=0) -> GaussianCloud:

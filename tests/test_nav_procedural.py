@@ -8,10 +8,10 @@ import pytest
 from maze_envs.cli import main
 from maze_envs.core.formats import maze_from_dict
 from maze_envs.core.solve import path_length
-from maze_envs.envs.nav.camera import view_from_pose
-from maze_envs.envs.nav.ply import read_ply
-from maze_envs.envs.nav.procedural import LANDMARKS, SceneParams, generate_nav_scenes
-from maze_envs.envs.nav.scene import GaussianScene
+from maze_envs.nav.camera import view_from_pose
+from maze_envs.nav.ply import read_ply
+from maze_envs.nav.procedural import LANDMARKS, SceneParams, generate_nav_scenes
+from maze_envs.nav.scene import GaussianScene
 
 PARAMS = SceneParams(surfel_spacing=0.25, num_landmarks=2, num_trajectories=3)
 
@@ -88,8 +88,8 @@ def test_trajectories_are_shortest_collision_free_paths_to_landmarks(scenes):
 
 
 def test_end_pose_faces_its_landmark(scenes):
-    from maze_envs.envs.nav.service import load_scene_cloud
-    from maze_envs.envs.nav.splat import SplatRenderer
+    from maze_envs.nav.service import load_scene_cloud
+    from maze_envs.nav.splat import SplatRenderer
 
     root, summaries = scenes
     ep = GaussianScene(root).get_episode(0)

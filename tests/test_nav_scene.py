@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, strategies as st
 from PIL import Image
 
-from maze_envs.envs.nav.errors import NavDataError
-from maze_envs.envs.nav.scene import Episode, GaussianScene, Task
+from maze_envs.nav.errors import NavDataError
+from maze_envs.nav.scene import Episode, GaussianScene, Task
 
 W, H = 40, 20  # pixels; 0.2 m per pixel, 8 m x 4 m
 

@@ -14,15 +14,15 @@ import requests
 from PIL import Image
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.envs.nav.backends import cuda_available
-from maze_envs.envs.nav.camera import CameraConfig, colmap_extrinsics, pose_matrix
-from maze_envs.envs.nav import client as client_module
-from maze_envs.envs.nav.client import GaussianRenderer, LocalGaussianRenderer
-from maze_envs.envs.nav.errors import NavDependencyError, RenderFailureError
-from maze_envs.envs.nav.procedural import SceneParams, generate_nav_scenes
-from maze_envs.envs.nav.scene import GaussianScene
-from maze_envs.envs.nav.server import make_server, serve_in_thread
-from maze_envs.envs.nav.service import depth_to_jet
+from maze_envs.nav import client as client_module
+from maze_envs.nav.backends import cuda_available
+from maze_envs.nav.camera import CameraConfig, colmap_extrinsics, pose_matrix
+from maze_envs.nav.client import GaussianRenderer, LocalGaussianRenderer
+from maze_envs.nav.errors import NavDependencyError, RenderFailureError
+from maze_envs.nav.procedural import SceneParams, generate_nav_scenes
+from maze_envs.nav.scene import GaussianScene
+from maze_envs.nav.service import depth_to_jet
+from maze_envs.serving.render import make_server, serve_in_thread
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +39,7 @@ def server(root):
     srv = make_server(root, "127.0.0.1", 0, backend="cpu")
     serve_in_thread(srv)
     yield srv
-    srv.shutdown()
-    srv.server_close()
+    srv.stop()
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +58,7 @@ def test_ping_and_scenes(server):
     assert requests.get(server.url + "/ping", timeout=10).json() == {"status": "ok", "backend": "SplatRenderer"}
     assert requests.get(server.url + "/scenes", timeout=10).json() == {"scenes": ["maze_000"]}
     assert requests.get(server.url + "/nope", timeout=10).status_code == 404
-    assert server.server_address[0] == "127.0.0.1"
+    assert server.host == "127.0.0.1" and server.url == f"http://127.0.0.1:{server.port}"
 
 
 def test_client_renders_three_views(server, start_pose, tmp_path):
@@ -181,11 +180,11 @@ def test_backends(root):
     try:
         assert auto.service.backend == ("GsplatRenderer" if cuda_available() else "SplatRenderer")
     finally:
-        auto.server_close()
+        auto.stop()
 
 
 def test_bad_server_settings_raise_one_line_errors_naming_them(root):
-    with pytest.raises(MazeConfigError, match="--port must be 0-65535"):
+    with pytest.raises(MazeConfigError, match="^port: must be 0-65535"):
         make_server(root, port=70000, backend="cpu")
     with pytest.raises(MazeConfigError, match="render_scale"):
         make_server(root, port=0, backend="cpu", render_scale=0.0)

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from maze_envs.envs.nav.camera import (CameraConfig, PinholeView, colmap_extrinsics, parse_extrinsics, pose_matrix,
+from maze_envs.nav.camera import (CameraConfig, PinholeView, colmap_extrinsics, parse_extrinsics, pose_matrix,
                                        view_from_pose, world_to_camera)
-from maze_envs.envs.nav.ply import GaussianCloud
-from maze_envs.envs.nav.splat import SplatRenderer
+from maze_envs.nav.ply import GaussianCloud
+from maze_envs.nav.splat import SplatRenderer
 
 pytest.importorskip("numba")
 
@@ -110,7 +110,7 @@ def test_single_gaussian_lands_on_the_projected_pixel_with_the_ewa_footprint():
 
 
 def test_the_rasteriser_exp_is_accurate_over_its_range():
-    from maze_envs.envs.nav._splat_kernels import exp_neg
+    from maze_envs.nav._splat_kernels import exp_neg
 
     for power in np.linspace(np.log(1 / 255), 0.0, 2001, dtype=np.float32):
         assert exp_neg(power) == pytest.approx(np.exp(float(power)), rel=3e-4)
@@ -167,12 +167,12 @@ def test_colmap_extrinsics_round_trip():
 def test_missing_numba_names_the_extra(monkeypatch):
     import sys
 
-    import maze_envs.envs.nav as nav
-    from maze_envs.envs.nav.errors import NavDependencyError
-    from maze_envs.envs.nav.splat import load_kernels
+    import maze_envs.nav as nav
+    from maze_envs.nav.errors import NavDependencyError
+    from maze_envs.nav.splat import load_kernels
 
     monkeypatch.setitem(sys.modules, "numba", None)
-    monkeypatch.delitem(sys.modules, "maze_envs.envs.nav._splat_kernels", raising=False)
+    monkeypatch.delitem(sys.modules, "maze_envs.nav._splat_kernels", raising=False)
     monkeypatch.delattr(nav, "_splat_kernels", raising=False)
     with pytest.raises(NavDependencyError, match=r"pip install 'maze-envs\[nav\]'"):
         load_kernels()

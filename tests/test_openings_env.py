@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 import maze_envs  # noqa: F401
 from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import InvalidActionError, MazeConfigError
 from maze_envs.envs.openings import QUESTION_FORMS, label_pairs
 
 SMALL = {"rows": (8, 10), "cols": (8, 10)}
@@ -88,7 +88,7 @@ def test_determinism_render_and_misuse():
     with pytest.raises(gym.error.ResetNeeded):
         env.unwrapped.step(0)
     env.reset(seed=1)
-    with pytest.raises(MazeConfigError, match="not in"):
+    with pytest.raises(InvalidActionError, match="not in"):
         env.unwrapped.step(99)
     with pytest.raises(MazeConfigError, match="question"):
         gym.make("Maze-Openings-v0", question="which")

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.openings_demo import demo_step
+from maze_envs.cli.demo_steps import openings_step
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,6 +20,6 @@ def test_openings_quickstart_example_runs(tmp_path):
 
 
 def test_openings_demo_step(tmp_path):
-    summary = demo_step(tmp_path, 0)
+    summary = openings_step(tmp_path, 0)
     assert "oracle answered 4/4" in summary and "3/3 Maze-Openings-v0" in summary
     assert len(list((tmp_path / "openings" / "images").glob("maze_*.png"))) == 4

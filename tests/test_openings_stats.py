@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from maze_envs.core.generate import dfs
+from maze_envs.core.generators import dfs
 from maze_envs.core.openings import OPPOSITE, eligible_openings, generate_openings, qualifying_pairs, select_pair
 
 N = 600

@@ -17,8 +17,19 @@ def test_pixel_eval_synthetic_example(tmp_path):
 
 
 def test_pixel_demo_step(tmp_path):
-    from evaluators.pixel.demo import demo_step
+    from maze_envs.cli.demo_steps import pixel_eval_step
 
-    line = demo_step(tmp_path, 0)
+    line = pixel_eval_step(tmp_path, 0)
     assert line.startswith("pixel eval: scored 4 images") and "4 videos" in line
     assert list((tmp_path / "pixel_eval/video_evaluation_results/synthetic").glob("*_round1_latest.json"))
+
+
+def test_score_generations_example_keeps_everything_in_its_folder(tmp_path):
+    out = tmp_path / "scored"
+    proc = subprocess.run([sys.executable, str(REPO / "examples/score_generations.py"), str(out)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "Cohen's kappa 1.0" in proc.stdout
+    assert (out / "pixel/evaluation_results_round1_latest.json").is_file()
+    assert (out / "judge/summary.json").is_file() and list((out / "logs").glob("*.log"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scored"]

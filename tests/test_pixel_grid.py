@@ -10,7 +10,7 @@ from evaluators.pixel.colours import dark_mask
 from evaluators.pixel.errors import GridDetectionError
 from evaluators.pixel.grid import GridGeometry, align, detect_grid
 from evaluators.pixel.synthetic import make_task, reframe
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
 
 STYLES = {"thin": ImageStyle(20, 5), "block": ImageStyle(12, 12), "thin-margin": ImageStyle(16, 3, 9)}

@@ -8,7 +8,7 @@ from evaluators.pixel import synthetic
 from evaluators.pixel.errors import MediaReadError
 from evaluators.pixel.image import evaluate_image
 from evaluators.pixel.synthetic import make_task, reframe
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
 
 VARIANTS = {

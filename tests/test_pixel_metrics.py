@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from evaluators.pixel import metrics
-from evaluators.pixel.batch import solution_name
+from maze_envs.core.taskfiles import solution_name, task_of
 from evaluators.pixel.gates import gates
 from evaluators.pixel.results import round_suffix, summarize
 
@@ -66,9 +66,9 @@ def test_summary_statistics_and_error_counts():
 
 
 def test_names_and_round_suffix(tmp_path):
-    assert solution_name("dfs_easy_3x3_n000_var1_fixed_both_targeted_solution.png") == \
+    assert solution_name(task_of("dfs_easy_3x3_n000_var1_fixed_both_targeted_solution.png")) == \
         "dfs_easy_3x3_n000_var1_fixed_both_solution.png"
-    assert solution_name("dfs_easy_3x3_n000_var1_fixed_both.mp4") == "dfs_easy_3x3_n000_var1_fixed_both_solution.png"
+    assert solution_name(task_of("dfs_easy_3x3_n000_var1_fixed_both.mp4")) == "dfs_easy_3x3_n000_var1_fixed_both_solution.png"
     assert round_suffix(tmp_path / "veo3" / "dfs" / "easy_round2") == "round2"
     assert round_suffix(tmp_path / "round7" / "videos") == "round7"
     assert round_suffix(tmp_path / "plain") == ""

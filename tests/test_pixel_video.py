@@ -9,7 +9,7 @@ from evaluators.pixel.errors import MediaReadError
 from evaluators.pixel.synthetic import make_task
 from evaluators.pixel.video import VideoParams, evaluate_video, frames_for_model, read_frames
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
 
 FRAMES = 48
@@ -155,7 +155,7 @@ def test_video_evaluation_is_deterministic(tmp_path):
 
 
 def test_unknown_extraction_method_is_refused_before_decoding():
-    with pytest.raises(MazeConfigError, match="--extraction_method.*optical_flow"):
+    with pytest.raises(MazeConfigError, match="^extraction_method.*optical_flow"):
         VideoParams(extraction_method="optical_flow")
     with pytest.raises(MazeConfigError, match="optical_flow"):
         evaluate_video("missing.mp4", np.zeros((8, 8, 3), np.uint8), extraction_method="optical_flow")

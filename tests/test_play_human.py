@@ -15,7 +15,7 @@ import maze_envs  # noqa: F401
 from maze_envs.cli import main
 from maze_envs.core import Grid
 from maze_envs.core.formats import save_layout
-from maze_envs.core.maze import MOVES
+from maze_envs.core.maze import move_index
 from maze_envs.play.human import PlaySession
 
 KEYS = {0: pygame.K_UP, 1: pygame.K_RIGHT, 2: pygame.K_DOWN, 3: pygame.K_LEFT}
@@ -30,7 +30,7 @@ def post(*keys):
 def path_keys(env, bindings):
     env.reset(seed=0)
     path = env.unwrapped.shortest_route()
-    return [bindings[MOVES.index((b[0] - a[0], b[1] - a[1]))] for a, b in zip(path, path[1:])]
+    return [bindings[move_index(a, b)] for a, b in zip(path, path[1:])]
 
 
 @pytest.fixture(autouse=True)

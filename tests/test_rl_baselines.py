@@ -12,7 +12,7 @@ import maze_envs  # noqa: F401
 from agents.evaluate import evaluate
 from agents.rl.egomap import EgocentricMap, EgocentricMapVector
 from agents.rl.tabular_q import QConfig, train_q
-from maze_envs.core.generate import generate
+from maze_envs.core import generate
 
 pytest.importorskip("stable_baselines3")
 

@@ -7,7 +7,7 @@ import os
 import re
 from pathlib import Path
 
-from maze_envs.core.errors import MazeFormatError
+from maze_envs.core.errors import MazeFormatError, brief_repr
 
 from .manifest import pick, read_records
 from .runner import JudgeItem, JudgeTask
@@ -42,7 +42,7 @@ def math_items(manifest: str | os.PathLike) -> list[JudgeItem]:
         subtask = normalise_subtask(str(pick(record, SUBTASK_FIELDS, manifest, number)))
         item_id = str(record.get("id") or file.stem)
         if item_id in seen:
-            raise MazeFormatError(f"record {number}: duplicate id {item_id!r}", source=manifest, field="id")
+            raise MazeFormatError(f"record {number}: duplicate id {brief_repr(item_id)}", source=manifest, field="id")
         seen.add(item_id)
         items.append(JudgeItem(item_id, file, {"solution_text": solution}, subtask))
     return items

@@ -7,15 +7,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.formats import maze_from_dict
 from maze_envs.core.maze import Maze
 from maze_envs.core.render import render_text
 from maze_envs.core.solve import shortest_path
+from maze_envs.core.taskfiles import media_of, task_of
 from maze_envs.core.textmaze import format_path
 
 from .manifest import pick, read_records
-from .runner import IMAGE_SUFFIXES, VIDEO_SUFFIXES, JudgeItem, JudgeTask, is_video
+from .runner import JudgeItem, JudgeTask
 from .template import PROMPTS_DIR, PromptTemplate
 
 MAZE_FIELDS = ("VALID_ROUTE", "REACHES_GOAL", "WALL_CROSSING", "ACTION_REFLECTION")
@@ -49,7 +50,8 @@ def load_tasks(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
     path = Path(path)
     meta = path / "metadata.jsonl" if path.is_dir() else path
     if not meta.exists():
-        raise MazeConfigError(f"--tasks {path}: no metadata.jsonl (write one with `maze-envs generate tasks`)")
+        raise MazeConfigError(f"{path}: no metadata.jsonl (write one with `maze-envs generate tasks`)",
+                              parameter="tasks")
     tasks = {}
     for number, record in enumerate(read_records(meta), 1):
         tasks[str(pick(record, ("id",), meta, number))] = record
@@ -58,15 +60,8 @@ def load_tasks(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
 
 def _item(file: Path, task_id: str, record: dict[str, Any], source: Path, number: int) -> JudgeItem:
     maze = maze_from_dict(pick(record, ("maze",), source, number), source=f"{source} ({task_id})")
-    return JudgeItem(file.name, file, maze_values(maze, video=is_video(file)), str(record.get("difficulty", "")),
+    return JudgeItem(file.name, file, maze_values(maze, video=media_of(file) == "video"), str(record.get("difficulty", "")),
                      {"task_id": task_id})
-
-
-def match_task(name: str, task_ids: list[str]) -> str | None:
-    """Return the longest task id that the file ``name``'s stem starts with (e.g. ``..._targeted_solution``)."""
-    stem = Path(name).stem
-    found = [t for t in task_ids if stem == t or stem.startswith(t + "_")]
-    return max(found, key=len) if found else None
 
 
 def maze_items_from_dir(input_dir: str | os.PathLike, tasks: str | os.PathLike) -> tuple[list[JudgeItem], list[str]]:
@@ -74,14 +69,14 @@ def maze_items_from_dir(input_dir: str | os.PathLike, tasks: str | os.PathLike) 
     of the media files that match no task."""
     input_dir, tasks_path = Path(input_dir), Path(tasks)
     if not input_dir.is_dir():
-        raise MazeConfigError(f"--input-dir {input_dir}: not a directory")
+        raise MazeConfigError(f"{input_dir}: not a directory", parameter="input_dir")
     table = load_tasks(tasks_path)
     ids = list(table)
     items, unmatched = [], []
     for file in sorted(input_dir.iterdir()):
-        if file.suffix.lower() not in IMAGE_SUFFIXES + VIDEO_SUFFIXES:
+        if media_of(file) is None:
             continue
-        task_id = match_task(file.name, ids)
+        task_id = task_of(file.name, ids)
         if task_id is None:
             unmatched.append(file.name)
             continue
@@ -102,7 +97,7 @@ def maze_items_from_manifest(manifest: str | os.PathLike, tasks: str | os.PathLi
             continue
         task_id = str(pick(record, ("task_id",), manifest, number))
         if task_id not in table:
-            raise MazeFormatError(f"record {number}: task_id {task_id!r} not in the --tasks metadata",
+            raise MazeFormatError(f"record {number}: task_id {brief_repr(task_id)} not in the tasks metadata",
                                   source=manifest, field="task_id")
         items.append(_item(file, task_id, table[task_id], manifest, number))
     return items

@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.taskfiles import media_of
 from maze_envs.llm import SERVER_NOTE, ChatClient, Reply, RunStats, sum_usage
 from maze_envs.runs import Run, RunOptions, WorkItem
 
 from .parse import parse_verdict
 from .template import PromptTemplate
 
-VIDEO_SUFFIXES = (".mp4", ".webm", ".mov", ".avi", ".mkv")
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 LOG_NAME = "results.jsonl"
 RESULTS_NAME = "results.json"
 SUMMARY_NAME = "summary.json"
@@ -38,12 +37,7 @@ class JudgeItem:
     @property
     def is_video(self) -> bool:
         """Return whether the media is a video (by its suffix)."""
-        return is_video(self.file)
-
-
-def is_video(path: Path) -> bool:
-    """Return whether ``path`` names a video file (by its suffix)."""
-    return path.suffix.lower() in VIDEO_SUFFIXES
+        return media_of(self.file) == "video"
 
 
 @dataclass(frozen=True)

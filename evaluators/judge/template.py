@@ -29,7 +29,7 @@ class PromptTemplate:
         try:
             return cls(path, path.read_text(encoding="utf-8"))
         except OSError as exc:
-            raise MazeConfigError(f"--template {path}: cannot read: {exc.strerror or exc}") from exc
+            raise MazeConfigError(f"{path}: cannot read: {exc.strerror or exc}", parameter="template") from exc
 
     @property
     def fields(self) -> tuple[str, ...]:

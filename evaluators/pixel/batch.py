@@ -15,6 +15,7 @@ from typing import Any, Literal
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.render import PixelGeometry
+from maze_envs.core.taskfiles import IMAGE_SUFFIXES, VIDEO_SUFFIXES, media_of, solution_name, solution_stems, task_of
 from maze_envs.runs import Run, RunOptions, WorkItem
 
 from .errors import PixelEvalError
@@ -24,21 +25,8 @@ from .results import RunOutputs, round_suffix
 from .video import VideoParams, iter_frames, score_video
 
 Kind = Literal["image", "video"]
-IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
-VIDEO_EXTENSIONS = (".mp4", ".mov", ".avi", ".mkv", ".webm")
-GENERATED_SUFFIXES = ("_targeted_solution", "_solution")
 LOG_NAMES = {"image": "maze_vis_evaluation", "video": "maze_video_vis_evaluation"}
 log = logging.getLogger("evaluators.pixel")
-
-
-def solution_name(filename: str) -> str:
-    """Return the solution image name of a generated file: ``{stem}_solution.png`` (``_targeted_solution`` dropped)."""
-    stem = Path(filename).stem
-    for suffix in GENERATED_SUFFIXES:
-        if stem.endswith(suffix):
-            stem = stem[: -len(suffix)]
-            break
-    return f"{stem}_solution.png"
 
 
 def generated_files(input_dir: str | os.PathLike, kind: Kind) -> list[Path]:
@@ -47,8 +35,8 @@ def generated_files(input_dir: str | os.PathLike, kind: Kind) -> list[Path]:
     folder = Path(input_dir)
     if not folder.is_dir():
         raise MazeConfigError(f"{folder} is not a directory", parameter="input_dir")
-    extensions = IMAGE_EXTENSIONS if kind == "image" else VIDEO_EXTENSIONS
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in extensions)
+    extensions = IMAGE_SUFFIXES if kind == "image" else VIDEO_SUFFIXES
+    files = sorted(p for p in folder.iterdir() if p.is_file() and media_of(p) == kind)
     if not files:
         raise MazeConfigError(f"{folder} holds no generated {kind}s (expected files named <task>{extensions[0]}, "
                               f"any of {', '.join(extensions)})", parameter="input_dir")
@@ -151,9 +139,10 @@ def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutput
         params = replace(params, frame_workers=max(1, (os.cpu_count() or 1) // workers))
     outputs = RunOutputs(config.output_dir, model_name=config.model_name, config=_config_dict(config),
                          round_name=round_name, per_file_results=config.kind == "video")
+    stems = solution_stems(config.solution_dir)
     items = []
     for file in files:
-        name = solution_name(file.name)
+        name = solution_name(task_of(file.name, stems) or task_of(file.name))
         job = Job(config.kind, file, config.solution_dir / name, geometries.get(name), params,
                   outputs.visualization_path(file.name) if config.visualize else None)
         items.append(WorkItem(file.name, job))

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import Sequence
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.runs.flags import add_run_flags, run_options
@@ -18,6 +16,7 @@ from .colours import ColourThresholds
 from .image import ImageParams
 from .video import DEFAULT_FRAMES, EXTRACTION_METHODS, VideoParams, frames_for_model
 
+AUTO = "auto"
 DEFAULT_MODELS = {"image": "nano_banana_pro", "video": "veo3"}
 DESCRIPTIONS = {
     "image": "Score generated maze-solution images (blue route on the puzzle) against solution images, "
@@ -63,14 +62,30 @@ def add_arguments(parser: argparse.ArgumentParser, kind: Kind) -> None:
         _flag(parser, "wall_erosion", type=int, default=None, help="wall erosion kernel in pixels (default: a quarter of the cell size)")
         _flag(parser, "frame_workers", type=int, default=4, help="threads checking frames of one video (default 4)")
     _flag(parser, "dilation_size", type=int, default=None, help="path dilation in pixels (default: the cell width)")
-    _flag(parser, "black_threshold", type=int, default=30, help="walls: max(R,G,B) below this (default 30)")
-    _flag(parser, "white_threshold", type=int, default=200, help="free space: brightness above this (default 200)")
+    _flag(parser, "black_threshold", type=_level, default=30,
+          help="walls: max(R,G,B) below this (default 30), or 'auto' to calibrate it on each solution and generation")
+    _flag(parser, "white_threshold", type=_level, default=200,
+          help="free space: brightness above this (default 200), or 'auto' to calibrate it on each solution")
     add_run_flags(parser, resume_help="skip files already scored in the output directory's log (an interrupted "
                                       "run's results are kept)")
 
 
+def _level(text: str) -> int | str:
+    """Return a grey level flag's value: an integer, or ``"auto"``."""
+    if text == AUTO:
+        return AUTO
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer level or {AUTO!r}, got {text!r}") from None
+
+
 def _params(args: argparse.Namespace, kind: Kind) -> ImageParams | VideoParams:
-    colours = ColourThresholds(black_threshold=args.black_threshold, white_threshold=args.white_threshold)
+    defaults = ColourThresholds()
+    auto_black, auto_white = args.black_threshold == AUTO, args.white_threshold == AUTO
+    colours = ColourThresholds(black_threshold=defaults.black_threshold if auto_black else args.black_threshold,
+                               white_threshold=defaults.white_threshold if auto_white else args.white_threshold,
+                               auto_black=auto_black, auto_white=auto_white)
     if kind == "image":
         return ImageParams(args.tolerance_pixels, args.min_crossing_ratio, args.position_tolerance, args.dilation_size,
                            colours)
@@ -130,16 +145,3 @@ def register(sub: argparse._SubParsersAction) -> None:
         add_arguments(parser, kind)
         parser.set_defaults(func=lambda args, kind=kind: run(args, kind))
 
-
-def main_image(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m evaluators.pixel.image`` (the same as ``maze-envs eval-image``); return the exit status."""
-    from maze_envs.cli import main
-
-    return main(["eval-image", *(sys.argv[1:] if argv is None else argv)])
-
-
-def main_video(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m evaluators.pixel.video`` (the same as ``maze-envs eval-video``); return the exit status."""
-    from maze_envs.cli import main
-
-    return main(["eval-video", *(sys.argv[1:] if argv is None else argv)])

@@ -17,10 +17,16 @@ import numpy as np
 
 @dataclass(frozen=True)
 class ColourThresholds:
-    """HSV ranges of the colour classes; defaults follow the spec (BLACK_THRESHOLD 30, WHITE_THRESHOLD 200)."""
+    """HSV ranges of the colour classes; defaults follow the spec (BLACK_THRESHOLD 30, WHITE_THRESHOLD 200).
+
+    ``auto_black`` / ``auto_white`` ask for the wall / free-space level to be calibrated from the images
+    (``levels``); the thresholds then hold the calibrated levels once resolved.
+    """
 
     black_threshold: int = 30
     white_threshold: int = 200
+    auto_black: bool = False
+    auto_white: bool = False
     max_white_saturation: int = 60
     min_saturation: int = 80
     min_value: int = 60

@@ -7,28 +7,32 @@ Its grid comes from the task's ``metadata.jsonl`` record when one is given, else
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from maze_envs.core.errors import MazeFormatError
+from maze_envs.core.errors import MazeFormatError, brief_repr
 from maze_envs.core.formats import read_jsonl
 from maze_envs.core.render import PixelGeometry
 
 from .colours import ColourThresholds, dark_mask, to_hsv
 from .errors import MediaReadError, PixelEvalError
 from .grid import GridGeometry, block_means, detect_grid
+from .levels import calibrate_solution
 from .metrics import centroid, skeleton_length, skeleton_scale
+
+MAX_GEOMETRY_PX = 1 << 20  # no image side, cell or wall reaches a million pixels
 
 
 @dataclass
 class SolutionReference:
     """A solution image analysed: masks in its pixels, its grid, route cells and wall-segment centre lines.
 
-    ``free`` is the walkable space: white (above the white threshold) or route-coloured pixels.
+    ``free`` is the walkable space: white (above the white threshold) or route-coloured pixels; ``colours``
+    are the colour classes used, with any auto level calibrated on this image.
     """
 
     name: str
@@ -45,6 +49,7 @@ class SolutionReference:
     route_cells: np.ndarray
     segment_labels: np.ndarray
     route_length: float
+    colours: ColourThresholds = ColourThresholds()
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -103,6 +108,7 @@ def analyse_solution(bgr: np.ndarray, *, name: str = "<solution>", geometry: Gri
     source = "metadata" if geometry is not None else "detected"
     geometry = geometry or detect_grid(bgr, source=name)
     hsv = to_hsv(bgr)
+    colours = calibrate_solution(hsv, colours)
     walls = colours.wall(hsv) > 0
     green, red = colours.green(hsv) > 0, colours.red(hsv) > 0
     route = (colours.blue(hsv) > 0) | green | red
@@ -115,7 +121,7 @@ def analyse_solution(bgr: np.ndarray, *, name: str = "<solution>", geometry: Gri
         wall_care=wall_care(walls), free=((colours.free(hsv) > 0) | route) & ~walls, route=route,
         green_centroid=centroid(green), red_centroid=centroid(red), route_cells=route_cells,
         segment_labels=_segment_labels(walls.shape, geometry, wall_blocks),
-        route_length=skeleton_length(route, skeleton_scale(geometry.cell_px)))
+        route_length=skeleton_length(route, skeleton_scale(geometry.cell_px)), colours=colours)
 
 
 def grid_for(geometry: PixelGeometry | GridGeometry | None, shape: tuple[int, int]) -> GridGeometry | None:
@@ -142,6 +148,22 @@ def load_solution(path: str | os.PathLike, *, geometry: PixelGeometry | GridGeom
     return _load_cached(str(path), path.stat().st_mtime, geometry, colours)
 
 
+def _geometry(value: object, where: str, path: Path) -> PixelGeometry:
+    """Return the ``PixelGeometry`` of a metadata record's ``geometry`` object; raises ``MazeFormatError`` naming
+    the record and field when a field is missing, unknown or not a fitting integer."""
+    names = [f.name for f in fields(PixelGeometry)]
+    if not isinstance(value, dict) or set(value) != set(names):
+        raise MazeFormatError(f"{where}: expected an object with {', '.join(names)}, got {brief_repr(value)}",
+                              source=path, field="geometry")
+    for name in names:
+        low = 1 if name in ("rows", "cols", "cell_px", "width", "height") else 0
+        number = value[name]
+        if isinstance(number, bool) or not isinstance(number, int) or not low <= number <= MAX_GEOMETRY_PX:
+            raise MazeFormatError(f"{where}: expected an integer in [{low}, {MAX_GEOMETRY_PX}], got "
+                                  f"{brief_repr(number)}", source=path, field=f"geometry.{name}")
+    return PixelGeometry(**value)
+
+
 def metadata_geometries(path: str | os.PathLike) -> dict[str, PixelGeometry]:
     """Return ``{solution file name: PixelGeometry}`` from a task ``metadata.jsonl``; {} if it does not exist.
 
@@ -152,9 +174,9 @@ def metadata_geometries(path: str | os.PathLike) -> dict[str, PixelGeometry]:
         return {}
     found: dict[str, PixelGeometry] = {}
     for number, record in enumerate(read_jsonl(path), 1):
-        try:
-            found[record["solution"]] = PixelGeometry(**record["geometry"])
-        except (KeyError, TypeError) as exc:
-            raise MazeFormatError(f"record {number}: bad task record ({exc})", source=path,
-                                  field="solution/geometry") from exc
+        solution, geometry = record.get("solution"), record.get("geometry")
+        if not isinstance(solution, str) or not solution:
+            raise MazeFormatError(f"record {number}: expected a file name, got {brief_repr(solution)}", source=path,
+                                  field="solution")
+        found[solution] = _geometry(geometry, f"record {number}", path)
     return found

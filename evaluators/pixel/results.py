@@ -25,7 +25,7 @@ ROUND_PATTERN = re.compile(r"(?:^|_)(round\d+)$")
 
 @dataclass
 class ImageResult:
-    """One scored generated image (the spec's image fields, plus grid/alignment provenance)."""
+    """One scored generated image (the spec's image fields, plus grid/alignment/colour-level provenance)."""
 
     filename: str
     solution_file: str
@@ -50,6 +50,7 @@ class ImageResult:
     crossed_wall_segments: int = 0
     grid: dict[str, Any] = field(default_factory=dict)
     alignment: dict[str, Any] = field(default_factory=dict)
+    colour_levels: dict[str, Any] = field(default_factory=dict)
     elapsed_s: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:

@@ -5,7 +5,9 @@ solution (correct), along a route to a wrong cell (wrong), along a route that cu
 (through_wall), on a layout with most interior walls flipped (walls_changed) or without the start/goal
 squares (missing_markers). Videos (MP4 via OpenCV, ``mp4v``): a green marker moving from start to
 goal along the solution, with a dead-end detour and back (backtracking), through a wall, or standing
-still. Either can be resized, letterboxed into another aspect ratio and JPEG-compressed.
+still, optionally with the artefacts of real video models (``artefacts.VideoEffects``: a fading trail,
+camera drift and zoom, grey walls, grain, a vanishing marker, an erased wall). Either can be resized,
+letterboxed into another aspect ratio and JPEG-compressed.
 """
 
 from __future__ import annotations
@@ -18,11 +20,14 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from maze_envs.core.generate import as_rng
+from maze_envs.core.generators import as_rng
 from maze_envs.core.maze import MOVES, Cell, Maze
 from maze_envs.core.render import FREE, PATH, START, ImageStyle, PixelGeometry, render_task
 from maze_envs.core.solve import shortest_path
+from maze_envs.core.taskfiles import generated_name
 
+from .artefacts import (VideoEffects, add_grain, blend, camera_motion, draw_marker, grey_walls, marker_alpha,
+                        wall_between)
 from .errors import PixelEvalError
 
 BLUE_BGR = PATH[::-1]
@@ -213,15 +218,27 @@ def marker_track(points: np.ndarray, frames: int, hold: float = 0.08) -> np.ndar
     return np.stack([np.interp(t, dist, points[:, 0]), np.interp(t, dist, points[:, 1])], axis=1)
 
 
+def crossed_walls(maze: Maze, geometry: PixelGeometry, cells: Sequence[Cell]) -> list[tuple[int, tuple[int, int, int, int]]]:
+    """Return ``(index of the cell before it, wall box)`` for each closed wall the route ``cells`` steps through."""
+    return [(i, wall_between(geometry, a, b)) for i, (a, b) in enumerate(zip(cells, cells[1:]))
+            if not maze.passable(a, b)]
+
+
 def write_marker_video(path: str | os.PathLike, task: SyntheticTask, cells: Sequence[Cell], *, frames: int = 48,
                        fps: int = 24, size: tuple[int, int] | None = None, letterbox: bool = False,
-                       marker_fraction: float = 0.6) -> Path:
-    """Write an MP4 of a green square marker (``marker_fraction`` of a cell) moving through ``cells``; return its path."""
+                       marker_fraction: float = 0.6, effects: VideoEffects = VideoEffects()) -> Path:
+    """Write an MP4 of a green square marker (``marker_fraction`` of a cell) moving through ``cells``, with the
+    model-like ``effects``; return its path."""
     geo = task.geometry
     base = task.puzzle.copy()
     _paint_cell(base, geo, task.maze.start, FREE)
+    base = grey_walls(base, effects.wall_level, effects.wall_gradient)
     half = max(1.0, geo.cell_px * marker_fraction / 2)
-    track = marker_track(route_points(geo, cells), frames)
+    centres = route_points(geo, cells)
+    track = marker_track(centres, frames)
+    walls_to_erase = crossed_walls(task.maze, geo, cells) if effects.erase_crossed_wall else []
+    trail_colour = effects.trail_colour or GREEN_BGR
+    rng = np.random.default_rng(effects.seed)
     first = reframe(base, size, letterbox=letterbox)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -229,12 +246,25 @@ def write_marker_video(path: str | os.PathLike, task: SyntheticTask, cells: Sequ
     if not writer.isOpened():
         raise PixelEvalError("OpenCV cannot write mp4v video", source=path)
     try:
-        for x, y in track:
-            frame = base.copy()
-            p0 = (int(round((x - half) * 16)), int(round((y - half) * 16)))
-            p1 = (int(round((x + half) * 16)), int(round((y + half) * 16)))
-            cv2.rectangle(frame, p0, p1, GREEN_BGR, -1, cv2.LINE_AA, shift=4)
-            writer.write(reframe(frame, size, letterbox=letterbox))
+        for index, (x, y) in enumerate(track):
+            for before, (x0, y0, x1, y1) in walls_to_erase:
+                # the wall goes once the marker is closer to the cell after it than to the one before
+                if np.hypot(x - centres[before + 1][0], y - centres[before + 1][1]) < \
+                        np.hypot(x - centres[before][0], y - centres[before][1]):
+                    base[y0:y1, x0:x1] = FREE
+            frame = base
+            if effects.trail_opacity > 0:
+                ages = range(min(index, effects.trail_frames - 1), 0, -1)
+                alpha = marker_alpha(base.shape[:2], [tuple(track[index - age]) for age in ages],
+                                     [effects.trail_opacity * (1 - (age - 1) / effects.trail_frames) for age in ages],
+                                     half, effects.circle_marker)
+                frame = blend(base, alpha, trail_colour)
+            frame = frame.copy()
+            hidden = effects.hidden_frames is not None and effects.hidden_frames[0] <= index < effects.hidden_frames[1]
+            if not hidden:
+                draw_marker(frame, x, y, half, GREEN_BGR, effects.circle_marker)
+            frame = camera_motion(frame, index / max(1, frames - 1), effects)
+            writer.write(add_grain(reframe(frame, size, letterbox=letterbox), effects.grain, rng))
     finally:
         writer.release()
     return path
@@ -266,12 +296,12 @@ def write_synthetic_dataset(out_dir: str | os.PathLike, specs: Sequence, *, styl
         if image_cases:
             case = image_cases[i % len(image_cases)]
             image_dir.mkdir(parents=True, exist_ok=True)
-            name = f"{stem}_targeted_solution.png"
+            name = generated_name(stem, "image")
             cv2.imwrite(str(image_dir / name), image_case(task, case, seed=spec.seed))
             cases[name] = case
         if video_cases:
             case = video_cases[i % len(video_cases)]
-            name = f"{stem}.mp4"
+            name = generated_name(stem, "video")
             write_marker_video(video_dir / name, task, video_route(maze, case), frames=frames)
             cases[name] = case
     write_jsonl(solution_dir / "metadata.jsonl", records)

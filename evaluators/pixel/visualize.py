@@ -8,6 +8,7 @@ panel has a title and its colour legend.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -15,7 +16,6 @@ import numpy as np
 
 from maze_envs.core.atomic import atomic_write
 
-from .image import Panels
 from .results import ImageResult
 
 # BGR colours of the legends.
@@ -28,6 +28,20 @@ RED = (0, 0, 255)
 WALL_GREY = (90, 90, 90)
 PANEL_PX = 400
 BAR_PX = 26
+
+
+@dataclass
+class Panels:
+    """What the 2x2 visualisation shows, all in solution pixels."""
+
+    generated: np.ndarray
+    solution: np.ndarray
+    path: np.ndarray
+    walls: np.ndarray
+    crossing: np.ndarray
+    touching: np.ndarray
+    dilated: np.ndarray
+    route: np.ndarray
 
 
 def _fit(image: np.ndarray, size: int) -> np.ndarray:

@@ -1,25 +1,23 @@
-"""The ``maze-envs`` command line: each subcommand lives in its own module and only parses flags."""
+"""The ``maze-envs`` command line: each subcommand lives in its own module and only parses flags.
+
+Besides them, ``model_flags`` holds the flags of the commands that talk to a chat model, and ``demo_steps``
+the steps of ``maze-envs demo``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from typing import Sequence
 
+from evaluators.pixel import cli as pixel_cli
 from maze_envs import __version__
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
 
-# Each module defines ``register(subparsers)``, adding one subcommand whose default ``func(args)`` runs it.
-COMMAND_MODULES: tuple[str, ...] = (
-    "maze_envs.cli.demo",
-    "maze_envs.cli.generate",
-    "maze_envs.cli.serve_model",
-    "maze_envs.cli.judge",
-    "maze_envs.cli.play",
-    "maze_envs.cli.nav",
-    "evaluators.pixel.cli",
-)
+from . import bench, demo, generate, judge, nav, play, sandbox, serve_model
+
+# Each module defines ``register(subparsers)``, adding its subcommands, each with a default ``func(args)`` that runs it.
+COMMAND_MODULES = (demo, generate, serve_model, judge, bench, sandbox, play, nav, pixel_cli)
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -46,15 +44,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    for module in COMMAND_MODULES:
+        module.register(sub)
     return parser
 
 
-def _flags(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
-    """Return the flags of subcommand ``command``: parameter (dest) -> its first spelling."""
-    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return {a.dest: a.option_strings[0] for a in subcommands.choices[command]._actions if a.option_strings}
+def _flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    """Return the flags of the (sub)command ``args`` was parsed with, down to its target (``generate
+    nav-scenes``): parameter (dest) -> its first spelling."""
+    flags = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None))
+            if chosen is not None:
+                flags.update(_flags(chosen, args))
+        elif action.option_strings:
+            flags[action.dest] = action.option_strings[0]
+    return flags
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -68,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (MazeEnvsError, OSError) as exc:
-        print(f"maze-envs {args.command}: error: {message_for_flags(exc, _flags(parser, args.command))}",
+        print(f"maze-envs {args.command}: error: {message_for_flags(exc, _flags(parser, args))}",
               file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -3,20 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import importlib
-from pathlib import Path
 
+from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MissingExtraError
-
-# Each module defines ``demo_step(out_dir: Path, seed: int) -> str``, returning a one-line summary.
-DEMO_STEPS: tuple[str, ...] = (
-    "maze_envs.core.demo",
-    "agents.openings_demo",
-    "agents.demo",
-    "evaluators.judge.demo",
-    "maze_envs.envs.nav.demo",
-    "evaluators.pixel.demo",
-)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,12 +20,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run each demo step in order and print its summary."""
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    for name in DEMO_STEPS:
+    """Run each demo step in order and print its summary (a step whose extra is missing prints a note)."""
+    from .demo_steps import DEMO_STEPS
+
+    out = ensure_directory(args.out, "out")
+    for name, step in DEMO_STEPS:
         try:
-            summary = importlib.import_module(name).demo_step(out, args.seed)
+            summary = step(out, args.seed)
         except MissingExtraError as exc:
             summary = f"{name}: skipped, {exc}"
         print(summary)

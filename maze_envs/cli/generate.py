@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 
-from maze_envs.core.generate import GENERATORS, PLACEMENTS
+from maze_envs.core.generators import GENERATORS, PLACEMENTS
 from maze_envs.core.progress import progress
 from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
 
+from . import nav, openings
+
 # Modules that add further targets; each defines ``register_target(subparsers)``.
-TARGET_MODULES: tuple[str, ...] = (
-    "maze_envs.cli.openings",
-    "maze_envs.cli.nav",
-)
+TARGET_MODULES = (openings, nav)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,8 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     text.add_argument("--out", required=True, help="output directory (e.g. mazes/)")
     text.set_defaults(func=_run_text)
 
-    for name in TARGET_MODULES:
-        importlib.import_module(name).register_target(targets)
+    for module in TARGET_MODULES:
+        module.register_target(targets)
 
 
 def _run_tasks(args: argparse.Namespace) -> int:

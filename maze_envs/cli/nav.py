@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from maze_envs.core.generate import GENERATORS
+from maze_envs.core.generators import GENERATORS
 from maze_envs.core.progress import progress
 
 
@@ -25,18 +25,20 @@ def register_target(targets: argparse._SubParsersAction) -> None:
     p.add_argument("--surfel-spacing", type=float, default=0.12,
                    help="distance between wall surfels in metres; smaller means more Gaussians (default 0.12)")
     p.add_argument("--pixel-metres", type=float, default=0.05, help="occupancy map resolution (default 0.05 m/px)")
-    p.add_argument("--landmarks", type=int, default=3, help="named landmarks per scene, in dead ends (default 3)")
-    p.add_argument("--trajectories", type=int, default=4, help="trajectories per scene (default 4)")
+    p.add_argument("--landmarks", type=int, default=3, dest="num_landmarks",
+                   help="named landmarks per scene, in dead ends (default 3)")
+    p.add_argument("--trajectories", type=int, default=4, dest="num_trajectories",
+                   help="trajectories per scene (default 4)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--out", required=True, help="scenes root directory to write")
     p.set_defaults(func=_run_generate)
 
 
 def _run_generate(args: argparse.Namespace) -> int:
-    from maze_envs.envs.nav.procedural import SceneParams, generate_nav_scenes
+    from maze_envs.nav.procedural import SceneParams, generate_nav_scenes
 
     params = SceneParams(args.cell_metres, args.wall_metres, args.wall_height, args.surfel_spacing,
-                         args.pixel_metres, args.landmarks, args.trajectories)
+                         args.pixel_metres, args.num_landmarks, args.num_trajectories)
     summaries = generate_nav_scenes(args.out, args.count, args.rows, args.cols, seed=args.seed,
                                     algorithm=args.algorithm, params=params,
                                     progress=lambda items: progress(items, desc="scenes"))
@@ -63,13 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from maze_envs.envs.nav.server import make_server
+    from maze_envs.serving.render import make_server
 
     server = make_server(args.scenes_root, args.host, args.port, args.backend, args.render_scale)
     print(f"serving {args.scenes_root} with the {server.service.backend} backend at {server.url}/render_gs",
           flush=True)
-    try:
-        server.serve_forever()
-    finally:
-        server.server_close()
+    server.serve_forever()
     return 0

@@ -23,7 +23,7 @@ def register_target(targets: argparse._SubParsersAction) -> None:
     parser.add_argument("--openings", type=int, nargs="+", metavar="N", default=None,
                         help="openings per maze: LOW HIGH, or one value (default 3 6)")
     parser.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
-    parser.add_argument("--variant", nargs="+", default=[], choices=list(VARIANTS), metavar="NAME",
+    parser.add_argument("--variant", nargs="+", default=[], choices=list(VARIANTS), metavar="NAME", dest="variants",
                         help="spec variants: small-grids (8-12) | large-grids (14-20), few-openings (3-4) | "
                              "many-openings (5-6), opposite-sides | any-sides, fixed-size (one size for all) | "
                              "variable-size, thick-walls (8 px) | thin-walls (2 px)")
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = apply_variants(
         OpeningsDatasetConfig(count=args.count, seed=args.seed, extras=not args.no_extras,
-                              balance=not args.no_balance), args.variant,
+                              balance=not args.no_balance), args.variants,
         rows=_range("rows", args.rows), cols=_range("cols", args.cols), openings=_range("openings", args.openings),
         opposite_sides=args.opposite_sides, cell_size=args.cell_size, wall_width=args.wall_width,
         margin=args.margin, label_padding=args.label_padding, font=args.font)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from maze_envs.core.generate import GENERATORS, PLACEMENTS
+from maze_envs.core.generators import GENERATORS, PLACEMENTS
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -3,7 +3,24 @@
 from __future__ import annotations
 
 import os
+import reprlib
 from typing import Any, Mapping
+
+MESSAGE_VALUE_CHARS = 80
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlong = 3, 40, 40, 40
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
+
+
+def brief_repr(value: Any, limit: int = MESSAGE_VALUE_CHARS) -> str:
+    """Return a repr of ``value`` for an error message: nesting, long strings and long numbers elided, at most
+    ``limit`` characters (a value that cannot be shown is named by its type)."""
+    try:
+        text = _REPR.repr(value)
+    except Exception:  # a repr that raises (e.g. an int past the digit limit) must not hide the real error
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class MazeEnvsError(Exception):
@@ -44,9 +61,15 @@ def message_for_flags(exc: BaseException, flags: Mapping[str, str]) -> str:
     names to flags) where it is a ``MazeConfigError`` about one."""
     parameter = getattr(exc, "parameter", None)
     message = str(exc)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        message = f"{exc.filename}: {exc.strerror or message}"
     if parameter in flags and message.startswith(f"{parameter}: "):
         return f"{flags[parameter]}: {message[len(parameter) + 2:]}"
     return message
+
+
+class InvalidActionError(MazeEnvsError, ValueError):
+    """An env's ``step`` got an action outside its action space; the message shows the action and the space."""
 
 
 def reject_unknown_arguments(owner: str, unknown: Mapping[str, Any]) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterable
@@ -25,7 +26,7 @@ from typing import IO, Any, Iterable
 import numpy as np
 
 from .atomic import atomic_write
-from .errors import MazeFormatError
+from .errors import MazeFormatError, brief_repr
 from .maze import SIDES, Cell, Grid, Maze, Opening
 from .solve import shortest_path, validate_path
 
@@ -43,17 +44,40 @@ def write_json_atomic(path: str | os.PathLike, payload: Any, *, indent: int | No
     return Path(path)
 
 
-def read_json(path: str | os.PathLike) -> Any:
-    """Return the parsed JSON document at ``path``; raises ``MazeFormatError`` naming the file."""
+def parse_json(text: str, *, source: str | os.PathLike | None = None, line: int | None = None,
+               error: type[MazeFormatError] = MazeFormatError) -> Any:
+    """Return the value of the JSON ``text``; raises ``error`` naming ``source`` (and ``line``) when it is not
+    JSON, nests deeper than Python can follow or holds an integer past Python's digit limit."""
+    where = f"line {line}: " if line is not None else ""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError as exc:
-        raise MazeFormatError("file not found", source=path) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MazeFormatError(f"cannot read file: {exc}", source=path) from exc
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise MazeFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", source=path) from exc
+        place = "" if line is not None else f" at line {exc.lineno} column {exc.colno}"
+        raise error(f"{where}invalid JSON{place}: {exc.msg}", source=source) from None
+    except RecursionError:
+        raise error(f"{where}invalid JSON: arrays or objects nested too deeply", source=source) from None
+    except ValueError:
+        raise error(f"{where}invalid JSON: an integer has more than {sys.get_int_max_str_digits()} digits",
+                    source=source) from None
+
+
+def read_json(path: str | os.PathLike, *, error: type[MazeFormatError] = MazeFormatError) -> Any:
+    """Return the parsed JSON document at ``path``; raises ``error`` (``MazeFormatError`` or a subclass) naming
+    the file when it is missing, unreadable, not UTF-8 or not JSON."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error("file not found", source=path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"cannot read file: {_reason(exc)}", source=path) from None
+    return parse_json(text, source=path, error=error)
+
+
+def _reason(exc: OSError | UnicodeDecodeError) -> str:
+    """Return a short reason for a read failure (not the whole undecodable byte string)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {exc.start})"
+    return exc.strerror or type(exc).__name__
 
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[Any]) -> Path:
@@ -70,31 +94,35 @@ def append_jsonl(fh: IO[str], record: Any) -> None:
     fh.flush()
 
 
-def read_jsonl(path: str | os.PathLike, *, skip_bad: bool = False) -> list[Any]:
-    """Return the parsed value of every non-blank line of the JSONL file at ``path``.
+def read_jsonl(path: str | os.PathLike, *, skip_bad: bool = False) -> list[dict[str, Any]]:
+    """Return the object on every non-blank line of the JSONL file at ``path``.
 
-    Raises ``MazeFormatError`` naming the file (and line) when it cannot be read or a line is not
-    JSON; with ``skip_bad`` such lines (e.g. one cut off by an interrupted run) are left out instead
-    and a missing file reads as empty.
+    Raises ``MazeFormatError`` naming the file (and line) when it cannot be read or a line is not a
+    JSON object; with ``skip_bad`` such lines (e.g. one cut off by an interrupted run) are left out
+    instead and a missing file reads as empty.
     """
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError as exc:
+    except FileNotFoundError:
         if skip_bad:
             return []
-        raise MazeFormatError("file not found", source=path) from exc
+        raise MazeFormatError("file not found", source=path) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise MazeFormatError(f"cannot read file: {exc}", source=path) from exc
+        raise MazeFormatError(f"cannot read file: {_reason(exc)}", source=path) from None
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            if not skip_bad:
-                raise MazeFormatError(f"line {number}: invalid JSON: {exc.msg}", source=path) from exc
+            record = parse_json(line, source=path, line=number)
+            if not isinstance(record, dict):
+                raise MazeFormatError(f"line {number}: expected a JSON object, got {brief_repr(record)}", source=path)
+        except MazeFormatError:
+            if skip_bad:
+                continue
+            raise
+        records.append(record)
     return records
 
 
@@ -109,7 +137,7 @@ def _require(doc: dict, key: str, source: str | None) -> Any:
 def _pair(value: Any, key: str, source: str | None) -> Cell:
     if (not isinstance(value, (list, tuple)) or len(value) != 2
             or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value)):
-        raise MazeFormatError(f"expected [row, col] integers, got {value!r}", source=source, field=key)
+        raise MazeFormatError(f"expected [row, col] integers, got {brief_repr(value)}", source=source, field=key)
     return (int(value[0]), int(value[1]))
 
 
@@ -152,17 +180,21 @@ def maze_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Maze:
     rows, cols = (_require(doc, k, source) for k in ("rows", "cols"))
     for key, value in (("rows", rows), ("cols", cols)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise MazeFormatError(f"expected a positive integer, got {value!r}", source=source, field=key)
+            raise MazeFormatError(f"expected a positive integer, got {brief_repr(value)}", source=source, field=key)
     vertical = _array01(_require(doc, "vertical_walls", source), "vertical_walls", (rows, cols - 1), source)
     horizontal = _array01(_require(doc, "horizontal_walls", source), "horizontal_walls", (rows - 1, cols), source)
     openings = []
-    for i, item in enumerate(doc.get("openings", [])):
+    listed = doc.get("openings", [])
+    if not isinstance(listed, list):
+        raise MazeFormatError(f"expected a list of {{side, index}}, got {brief_repr(listed)}", source=source,
+                              field="openings")
+    for i, item in enumerate(listed):
         if not isinstance(item, dict) or item.get("side") not in SIDES or not isinstance(item.get("index"), int):
-            raise MazeFormatError(f"expected {{side, index}}, got {item!r}", source=source, field=f"openings[{i}]")
+            raise MazeFormatError(f"expected {{side, index}}, got {brief_repr(item)}", source=source, field=f"openings[{i}]")
         openings.append(Opening(item["side"], item["index"]))
     meta = doc.get("meta", {})
     if not isinstance(meta, dict):
-        raise MazeFormatError(f"expected an object, got {meta!r}", source=source, field="meta")
+        raise MazeFormatError(f"expected an object, got {brief_repr(meta)}", source=source, field="meta")
     try:
         maze = Maze(rows, cols, vertical, horizontal, start=_pair(_require(doc, "start", source), "start", source),
                     goal=_pair(_require(doc, "goal", source), "goal", source), openings=tuple(openings), meta=meta)
@@ -185,10 +217,10 @@ def grid_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Grid:
 def _check_header(doc: dict, expected: str, source: str | None) -> None:
     fmt = _require(doc, "format", source)
     if fmt != expected:
-        raise MazeFormatError(f"expected {expected!r}, got {fmt!r}", source=source, field="format")
+        raise MazeFormatError(f"expected {brief_repr(expected)}, got {brief_repr(fmt)}", source=source, field="format")
     version = _require(doc, "version", source)
     if version != FORMAT_VERSION:
-        raise MazeFormatError(f"unsupported version {version!r} (this release reads {FORMAT_VERSION})",
+        raise MazeFormatError(f"unsupported version {brief_repr(version)} (this release reads {FORMAT_VERSION})",
                               source=source, field="version")
 
 
@@ -250,7 +282,7 @@ def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Ma
     blocks = _array01(_require(doc, "grid", source), "grid", None, source)
     for key, size in (("height", blocks.shape[0]), ("width", blocks.shape[1])):
         if key in doc and (type(doc[key]) is not int or doc[key] != size):
-            raise MazeFormatError(f"says {doc[key]!r} but the grid has {size} {'rows' if key == 'height' else 'columns'}"
+            raise MazeFormatError(f"says {brief_repr(doc[key])} but the grid has {size} {'rows' if key == 'height' else 'columns'}"
                                   f"{'' if type(doc[key]) is int else ' (expected an integer)'}",
                                   source=source, field=key)
     start = _pair(_require(doc, "start", source), "start", source)
@@ -272,8 +304,8 @@ def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Ma
                                   source=source, field="shortest_path")
     nonce = doc.get("nonce", 0)
     if not isinstance(nonce, int):
-        raise MazeFormatError(f"expected an integer, got {nonce!r}", source=source, field="nonce")
-    grid.meta = {"nonce": nonce}
+        raise MazeFormatError(f"expected an integer, got {brief_repr(nonce)}", source=source, field="nonce")
+    grid.meta["nonce"] = nonce
     return MazeBenchRecord(grid, path, nonce, _has_ring(blocks, start, goal), source)
 
 
@@ -317,7 +349,7 @@ def parse_size(text: str) -> tuple[int, int]:
     """Return ``(height, width)`` of a size string ``"HxW"``; raises ``MazeFormatError`` naming the size."""
     match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not match or int(match[1]) < 1 or int(match[2]) < 1:
-        raise MazeFormatError(f"expected a size like 9x9, got {text!r}", field="size")
+        raise MazeFormatError(f"expected a size like 9x9, got {brief_repr(text)}", field="size")
     return int(match[1]), int(match[2])
 
 
@@ -331,7 +363,7 @@ def size_directory(mazes_dir: str | os.PathLike, size: str) -> Path:
         return exact
     fuzzy = sorted(p for p in root.iterdir() if p.is_dir() and size in p.name)
     if not fuzzy:
-        raise MazeFormatError(f"no directory named or containing {size!r}", source=root, field="size")
+        raise MazeFormatError(f"no directory named or containing {brief_repr(size)}", source=root, field="size")
     return fuzzy[0]
 
 
@@ -367,7 +399,7 @@ def layout_from_dict(doc: Any, *, source: str | None = None) -> Maze | Grid:
     if fmt == GRID_FORMAT:
         return grid_from_dict(doc, source=source)
     if fmt is not None:
-        raise MazeFormatError(f"unknown format {fmt!r}", source=source, field="format")
+        raise MazeFormatError(f"unknown format {brief_repr(fmt)}", source=source, field="format")
     record = mazebench_from_dict(doc, source=source)
     try:
         return record.to_maze()

@@ -13,14 +13,24 @@ from typing import Any, Iterator, Literal
 import numpy as np
 from scipy import sparse
 
-from .errors import MazeFormatError
+from .errors import MazeFormatError, brief_repr
 
 Cell = tuple[int, int]
 Side = Literal["top", "right", "bottom", "left"]
 SIDES: tuple[Side, ...] = ("top", "right", "bottom", "left")
 
-# Moves in action order: up, right, down, left.
+# The move table, in action order (action i moves by MOVES[i]): its names and keyboard letters (WASD).
 MOVES: tuple[Cell, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
+MOVE_NAMES: tuple[str, ...] = ("up", "right", "down", "left")
+MOVE_KEYS: tuple[str, ...] = ("w", "d", "s", "a")
+
+
+def move_index(a: Cell, b: Cell) -> int:
+    """Return the action (index into ``MOVES``) that leads from ``a`` to the 4-adjacent ``b``; ValueError otherwise."""
+    step = (b[0] - a[0], b[1] - a[1])
+    if step not in MOVES:
+        raise ValueError(f"{a} and {b} are not 4-adjacent")
+    return MOVES.index(step)
 
 
 @dataclass(frozen=True, order=True)
@@ -267,9 +277,13 @@ class Maze(_Layout):
         return f"Maze({self.rows}x{self.cols}, start={self.start}, goal={self.goal}, passages={self.num_passages})"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, frozen=True)
 class Grid(_Layout):
-    """Any block occupancy grid (``1 = wall``) with start and goal blocks; not only perfect mazes."""
+    """Any block occupancy grid (``1 = wall``) with start and goal blocks; not only perfect mazes.
+
+    A grid is immutable (its ``blocks`` array is read-only, its fields cannot be reassigned), so the
+    cached ``adjacency`` always describes it; to change walls, build a new ``Grid`` from a copy.
+    """
 
     blocks: np.ndarray
     start: Cell
@@ -277,10 +291,13 @@ class Grid(_Layout):
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.blocks = (np.asarray(self.blocks) != 0).astype(np.uint8)
+        blocks = (np.asarray(self.blocks) != 0).astype(np.uint8)
+        blocks.setflags(write=False)
+        object.__setattr__(self, "blocks", blocks)
         if self.blocks.ndim != 2 or self.blocks.size == 0:
             raise MazeFormatError(f"grid must be a non-empty 2-D array, got shape {self.blocks.shape}", field="grid")
-        self.start, self.goal = _cell(self.start), _cell(self.goal)
+        object.__setattr__(self, "start", _cell(self.start))
+        object.__setattr__(self, "goal", _cell(self.goal))
         for name, cell in (("start", self.start), ("goal", self.goal)):
             if not self.contains(cell):
                 raise MazeFormatError(f"{cell} is outside the {self.shape[0]}x{self.shape[1]} grid", field=name)
@@ -317,8 +334,8 @@ class Grid(_Layout):
         return Maze.from_blocks(self.blocks, block_to_cell(self.start), block_to_cell(self.goal), meta=self.meta)
 
     def copy(self) -> "Grid":
-        """Return an independent copy."""
-        return Grid(self.blocks.copy(), self.start, self.goal, meta=dict(self.meta))
+        """Return an independent copy (with its own ``meta``)."""
+        return Grid(self.blocks, self.start, self.goal, meta=dict(self.meta))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Grid):
@@ -354,7 +371,7 @@ def _walls(value: Any, shape: tuple[int, int], name: str) -> np.ndarray:
     try:
         walls = np.asarray(value, dtype=bool)
     except (TypeError, ValueError) as exc:
-        raise MazeFormatError(f"expected a {shape[0]}x{shape[1]} array of 0/1, got {value!r}", field=name) from exc
+        raise MazeFormatError(f"expected a {shape[0]}x{shape[1]} array of 0/1, got {brief_repr(value)}", field=name) from exc
     if walls.shape != shape and not (walls.size == 0 and 0 in shape):
         raise MazeFormatError(f"expected shape {shape[0]}x{shape[1]}, got {'x'.join(map(str, walls.shape))}",
                               field=name)
@@ -366,4 +383,4 @@ def _cell(value: Any) -> Cell:
         r, c = value
         return (int(r), int(c))
     except (TypeError, ValueError) as exc:
-        raise MazeFormatError(f"expected a [row, col] pair, got {value!r}") from exc
+        raise MazeFormatError(f"expected a [row, col] pair, got {brief_repr(value)}") from exc

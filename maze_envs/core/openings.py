@@ -35,7 +35,7 @@ import numpy as np
 from scipy.sparse import csgraph
 
 from .errors import MazeConfigError, MazeEnvsError
-from .generate import Seed, as_rng, dfs
+from .generators import Seed, as_rng, dfs
 from .maze import MOVES, Cell, Maze, Opening
 from .solve import pair_path_lengths, shortest_path
 

@@ -15,6 +15,7 @@ to continue a directory written with other settings.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -22,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .atomic import atomic_write
-from .errors import MazeConfigError, MazeEnvsError, MazeFormatError
+from .errors import MazeConfigError, MazeEnvsError, MazeFormatError, brief_repr
 from .formats import append_jsonl, read_json, read_jsonl, write_json_atomic, write_jsonl
 from .maze import Maze, Opening
 from .openings import OpeningsPuzzle, check_request, generate_openings
@@ -71,15 +72,16 @@ class OpeningsDatasetConfig:
 
     def __post_init__(self) -> None:
         if self.count < 1:
-            raise MazeConfigError(f"--count must be at least 1, got {self.count}")
+            raise MazeConfigError(f"must be at least 1, got {self.count}", parameter="count")
         for name in ("rows", "cols", "openings"):
             low, high = getattr(self, name)
             if low > high:
-                raise MazeConfigError(f"--{name}: low {low} is above high {high}")
-        if self.rows[0] < 3 or self.cols[0] < 3:
-            raise MazeConfigError(f"--rows/--cols must be at least 3, got {self.rows} and {self.cols}")
+                raise MazeConfigError(f"low {low} is above high {high}", parameter=name)
+        for name in ("rows", "cols"):
+            if getattr(self, name)[0] < 3:
+                raise MazeConfigError(f"must be at least 3, got {getattr(self, name)}", parameter=name)
         if self.openings[0] < 2 or self.openings[1] > 26:
-            raise MazeConfigError(f"--openings must lie in [2, 26], got {self.openings}")
+            raise MazeConfigError(f"must lie in [2, 26], got {self.openings}", parameter="openings")
         check_style(self.style, self.openings[1])
         check_request(self.rows[1], self.cols[1], self.openings[0])  # even the largest grid cannot hold them
 
@@ -95,10 +97,11 @@ def apply_variants(config: OpeningsDatasetConfig, variants: Sequence[str], **exp
     """Return ``config`` with each named variant applied, then the ``explicit`` (non-None) settings on top."""
     for name in variants:
         if name not in VARIANTS:
-            raise MazeConfigError(f"--variant: unknown value {name!r}; choose from {', '.join(VARIANTS)}")
+            raise MazeConfigError(f"unknown value {brief_repr(name)}; choose from {', '.join(VARIANTS)}",
+                                  parameter="variants")
     for a, b in VARIANT_GROUPS:
         if a in variants and b in variants:
-            raise MazeConfigError(f"--variant: {a} and {b} exclude each other")
+            raise MazeConfigError(f"{a} and {b} exclude each other", parameter="variants")
     fields: dict[str, Any] = {}
     style: dict[str, Any] = {}
     for name in variants:
@@ -160,6 +163,9 @@ def openings_record(puzzle: OpeningsPuzzle, rendering: OpeningsRendering, image:
     return record
 
 
+IMAGE_NAME = re.compile(r"images/maze_\d{5,}\.png")
+
+
 def image_name(index: int) -> str:
     """Return the relative image path of sample ``index``: ``images/maze_00000.png``."""
     return f"images/maze_{index:05d}.png"
@@ -195,10 +201,12 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
     failed: list[dict] = []
     if resume and cfg_path.exists():
         previous = read_json(cfg_path)
+        if not isinstance(previous, dict):
+            raise MazeFormatError(f"expected the settings object, got {brief_repr(previous)}", source=cfg_path)
         if {k: v for k, v in previous.items() if k != "count"} != {k: v for k, v in settings.items() if k != "count"}:
-            raise MazeConfigError(f"--resume: {cfg_path} was written with other settings ({previous}); "
-                                  f"use them or another --out")
-        done, failed = read_jsonl(ann_path, skip_bad=True), read_jsonl(err_path, skip_bad=True)
+            raise MazeConfigError(f"{cfg_path} was written with other settings ({brief_repr(previous, 200)}); "
+                                  f"use them or another output directory", parameter="resume")
+        done, failed = (_named_records(read_jsonl(path, skip_bad=True)) for path in (ann_path, err_path))
     write_json_atomic(cfg_path, settings, indent=2)
     write_jsonl(ann_path, done)
     write_jsonl(err_path, failed)
@@ -221,6 +229,11 @@ def write_openings_dataset(config: OpeningsDatasetConfig, out_dir: str | os.Path
     return DatasetSummary(written, len(done), errors + len(failed), ann_path)
 
 
+def _named_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the records that name one of this dataset's images (others, e.g. hand-edited lines, are redone)."""
+    return [r for r in records if isinstance(r.get("image"), str) and IMAGE_NAME.fullmatch(r["image"])]
+
+
 def puzzle_input(puzzle: OpeningsPuzzle) -> dict[str, Any]:
     """Return what a solver needs of ``puzzle`` and not the answer: ``rows``, ``cols``, the 0/1 wall arrays and
     the ``openings`` (``label``, ``side``, ``index``); ``maze_from_record`` reads it back."""
@@ -240,7 +253,7 @@ def maze_from_record(record: dict[str, Any], source: str | None = None) -> tuple
     """
     for key in ("rows", "cols", "vertical_walls", "horizontal_walls", "openings"):
         if key not in record:
-            raise MazeFormatError("missing (write the dataset without --no-extras)" if "walls" in key else "missing",
+            raise MazeFormatError("missing (the dataset was written without extras)" if "walls" in key else "missing",
                                   source=source, field=key)
     try:
         openings = {str(o["label"]): Opening(o["side"], int(o["index"])) for o in record["openings"]}
@@ -248,6 +261,6 @@ def maze_from_record(record: dict[str, Any], source: str | None = None) -> tuple
                     np.asarray(record["horizontal_walls"]), openings=tuple(openings.values()))
     except MazeFormatError as exc:
         raise MazeFormatError(str(exc), source=source) from exc
-    except (KeyError, TypeError, ValueError) as exc:
-        raise MazeFormatError(f"malformed walls or openings: {exc!r}", source=source) from exc
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise MazeFormatError(f"malformed walls or openings: {brief_repr(exc)}", source=source) from None
     return maze, openings

@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .errors import MazeConfigError, MazeEnvsError
+from .errors import MazeConfigError, MazeEnvsError, brief_repr
 from .fonts import DEJAVU_SANS
 from .maze import Maze
 from .openings import LABELS, OpeningsPuzzle
@@ -102,7 +102,7 @@ def load_font(size: int = 16, path: str | None = None,
         try:
             return ImageFont.truetype(path, size), path
         except OSError as exc:
-            raise MazeConfigError(f"font {path!r} cannot be loaded: {exc}") from exc
+            raise MazeConfigError(f"font {brief_repr(path)} cannot be loaded: {exc}") from exc
     for candidate in candidates:
         try:
             return ImageFont.truetype(candidate, size), candidate

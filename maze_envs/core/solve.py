@@ -21,20 +21,34 @@ def distance_map(layout: Layout, source: Cell | None = None) -> np.ndarray:
     return out.reshape(layout.shape)
 
 
+def search_tree(layout: Layout, source: Cell) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(distances, predecessors)`` of one BFS from ``source``: move counts shaped like the layout
+    (-1 = unreachable) and each node's flat predecessor index (negative for ``source`` and unreachable nodes)."""
+    dist, pred = csgraph.shortest_path(layout.adjacency, unweighted=True, indices=layout.index(source),
+                                       return_predecessors=True)
+    return np.where(np.isinf(dist), -1, dist).astype(np.int64).reshape(layout.shape), pred
+
+
+def tree_path(layout: Layout, predecessors: np.ndarray, source: Cell, goal: Cell) -> list[Cell] | None:
+    """Return the path from ``source`` to ``goal`` along a search tree's ``predecessors``, both ends included; None if
+    ``goal`` is not in the tree."""
+    node, root = layout.index(goal), layout.index(source)
+    if node != root and predecessors[node] < 0:
+        return None
+    path = [node]
+    while node != root:
+        node = int(predecessors[node])
+        path.append(node)
+    return [layout.coord(i) for i in reversed(path)]
+
+
 def shortest_path(layout: Layout, start: Cell | None = None, goal: Cell | None = None) -> list[Cell] | None:
     """Return a shortest path from ``start`` to ``goal`` (defaults: the layout's), both ends included; None if unreachable."""
     start = layout.start if start is None else start
     goal = layout.goal if goal is None else goal
     _, pred = csgraph.breadth_first_order(layout.adjacency, layout.index(start), directed=False,
                                           return_predecessors=True)
-    node = layout.index(goal)
-    if node != layout.index(start) and pred[node] < 0:
-        return None
-    path = [node]
-    while node != layout.index(start):
-        node = int(pred[node])
-        path.append(node)
-    return [layout.coord(i) for i in reversed(path)]
+    return tree_path(layout, pred, start, goal)
 
 
 def path_length(layout: Layout, start: Cell | None = None, goal: Cell | None = None) -> int:

@@ -12,7 +12,7 @@ hard      10x10 .. 13x13
 
 Variants set where start and goal go: ``var1_fixed_both`` (top-left to bottom-right corner),
 ``var2_random_both`` (two distinct random cells), ``var3_far`` (ends of a longest shortest path).
-File names follow the pixel evaluator's convention:
+File names follow the pixel evaluator's convention (``maze_envs.core.taskfiles``):
 ``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}.png`` and ``..._solution.png``.
 """
 
@@ -25,20 +25,16 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .errors import MazeConfigError
+from .errors import MazeConfigError, brief_repr
 from .formats import cells_for_size, maze_to_dict, parse_size, write_jsonl, write_mazebench
-from .generate import GENERATORS, Placement, generate
+from .generators import GENERATORS, Placement, generate
 from .maze import Maze
 from .render import ImageStyle, render_task
 from .solve import shortest_path
+from .taskfiles import puzzle_name, solution_name, task_stem
 
 DIFFICULTIES: dict[str, tuple[int, int]] = {"easy": (3, 5), "medium": (6, 9), "hard": (10, 13)}
 VARIANTS: dict[str, Placement] = {"var1_fixed_both": "corner", "var2_random_both": "random", "var3_far": "far"}
-
-
-def task_stem(algo: str, difficulty: str, rows: int, cols: int, idx: int, variant: str) -> str:
-    """Return the file stem of a task: ``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}``."""
-    return f"{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}"
 
 
 @dataclass(frozen=True)
@@ -55,13 +51,14 @@ class TaskSpec:
 def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, seed: int,
                variants: Sequence[str] = ("var1_fixed_both",)) -> list[TaskSpec]:
     """Return every task of the cross product; each gets a seed derived from ``seed`` and its position."""
-    for name, values, table in (("--algos", algos, GENERATORS), ("--difficulties", difficulties, DIFFICULTIES),
-                                ("--variants", variants, VARIANTS)):
+    for name, values, table in (("algos", algos, GENERATORS), ("difficulties", difficulties, DIFFICULTIES),
+                                ("variants", variants, VARIANTS)):
         for value in values:
             if value not in table:
-                raise MazeConfigError(f"{name}: unknown value {value!r}; choose from {', '.join(table)}")
+                raise MazeConfigError(f"unknown value {brief_repr(value)}; choose from {', '.join(table)}",
+                                      parameter=name)
     if count < 1:
-        raise MazeConfigError(f"--count must be at least 1, got {count}")
+        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
     combos = [(a, d, i, v) for a in algos for d in difficulties for v in variants for i in range(count)]
     seeds = np.random.SeedSequence(seed).generate_state(len(combos), dtype=np.uint32)
     return [TaskSpec(a, d, i, v, int(s)) for (a, d, i, v), s in zip(combos, seeds)]
@@ -84,11 +81,11 @@ def write_task(spec: TaskSpec, out_dir: Path, style: ImageStyle | None = None, i
     stem = task_stem(spec.algo, spec.difficulty, maze.rows, maze.cols, spec.idx, spec.variant)
     puzzle, geometry = render_task(maze, style)
     solution, _ = render_task(maze, style, solution=True)
-    puzzle.save(out_dir / f"{stem}.png")
-    solution.save(out_dir / f"{stem}_solution.png")
+    puzzle.save(out_dir / puzzle_name(stem))
+    solution.save(out_dir / solution_name(stem))
     path = shortest_path(maze)
     return {
-        "id": stem, "puzzle": f"{stem}.png", "solution": f"{stem}_solution.png", "algorithm": spec.algo,
+        "id": stem, "puzzle": puzzle_name(stem), "solution": solution_name(stem), "algorithm": spec.algo,
         "difficulty": spec.difficulty, "variant": spec.variant, "index": spec.idx, "seed": spec.seed,
         "rows": maze.rows, "cols": maze.cols, "maze": maze_to_dict(maze), "geometry": geometry.to_dict(),
         "shortest_path": [list(c) for c in path], "path_length": len(path),
@@ -111,7 +108,7 @@ def generate_text_mazes(sizes: Sequence[str], count: int, seed: int, out_dir: st
                         progress: Callable[[Iterable], Iterator] = iter) -> list[Path]:
     """Write ``count`` benchmark-format mazes per size under ``out_dir``; maze i uses seed ``seed + i``."""
     if count < 1:
-        raise MazeConfigError(f"--count must be at least 1, got {count}")
+        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
     jobs = []
     for size in sizes:
         height, width = parse_size(size)

@@ -7,18 +7,17 @@ which for a rendered ``Maze`` are its block coordinates.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
 
 from .errors import MazeFormatError
-from .maze import MOVES, Cell, Grid
+from .explore import explore_route
+from .maze import MOVE_NAMES, Cell, Grid, move_index
 from .render import Symbols
-from .solve import distance_map, shortest_path
+from .solve import shortest_path
 
-# Names of ``MOVES`` in the same order: up, right, down, left.
-MOVE_NAMES: tuple[str, ...] = ("up", "right", "down", "left")
 _MOVE_ALIASES = {"up": "up", "north": "up", "down": "down", "south": "down",
                  "left": "left", "west": "left", "right": "right", "east": "right"}
 
@@ -58,18 +57,20 @@ class TextMaze:
         return Grid(blocks, position, target)
 
 
-def _grid_line(line: str, symbols: Symbols, alphabet: set[str]) -> bool:
-    return len(line) >= 3 and (symbols.wall in line or symbols.masked in line) and set(line) <= alphabet
+def _grid_line(line: str, alphabet: set[str]) -> bool:
+    # A row of passages only (no wall) belongs to a grid too: grids without an outer wall ring have them.
+    return len(line) >= 3 and bool(line.strip()) and set(line) <= alphabet
 
 
 def find_text_grid(text: str, symbols: Symbols = Symbols()) -> list[str] | None:
-    """Return the rows of the last maze grid drawn in ``text`` (3+ consecutive lines of maze symbols with a wall), or None."""
+    """Return the rows of the last maze grid drawn in ``text`` (3+ consecutive lines of maze symbols, one with a
+    wall), or None."""
     alphabet = {symbols.wall, symbols.path, symbols.start, symbols.goal, symbols.agent, symbols.masked,
                 symbols.route}
     runs: list[list[str]] = []
     current: list[str] = []
     for line in text.replace("\r\n", "\n").split("\n"):
-        if _grid_line(line, symbols, alphabet):
+        if _grid_line(line, alphabet):
             current.append(line)
             continue
         runs.append(current)
@@ -77,6 +78,24 @@ def find_text_grid(text: str, symbols: Symbols = Symbols()) -> list[str] | None:
     runs.append(current)
     runs = [run for run in runs if len(run) >= 3 and any(symbols.wall in line for line in run)]
     return runs[-1] if runs else None
+
+
+_LEGEND_ENTRY = re.compile(r"'(.)'\s*=\s*(wall|passage|path|start|goal|agent|you|unknown|not visible)\b",
+                           re.IGNORECASE)
+_LEGEND_FIELD = {"wall": "wall", "passage": "path", "path": "path", "start": "start", "goal": "goal",
+                 "agent": "agent", "you": "agent", "unknown": "masked", "not visible": "masked"}
+
+
+def legend_symbols(text: str, default: Symbols = Symbols()) -> Symbols:
+    """Return the symbols a legend in ``text`` declares (``'#' = wall, '.' = passage, 'S' = start, ...``), the
+    others taken from ``default``; ``default`` itself when ``text`` has no legend naming a wall."""
+    found = {_LEGEND_FIELD[name.lower()]: char for char, name in _LEGEND_ENTRY.findall(text)}
+    if "wall" not in found:
+        return default
+    # A default the legend did not name must not clash with a declared symbol (a start drawn as 'A' is no agent).
+    unused = {name: "\0" for name in ("wall", "path", "start", "goal", "agent", "masked", "route")
+              if name not in found and getattr(default, name) in found.values()}
+    return replace(default, **found, **unused)
 
 
 def parse_text_maze(text: str, symbols: Symbols = Symbols()) -> TextMaze:
@@ -99,12 +118,28 @@ def parse_text_maze(text: str, symbols: Symbols = Symbols()) -> TextMaze:
     return TextMaze(blocks, known, locate(symbols.start), locate(symbols.goal), locate(symbols.agent))
 
 
+def image_maze(rgb: np.ndarray, height: int, width: int) -> TextMaze:
+    """Return the ``TextMaze`` of a pure-colour maze picture of ``height x width`` equal cells: each cell's
+    centre pixel is read, black as wall, green as start, red as goal, anything else as passage."""
+    rgb = np.asarray(rgb)[..., :3].astype(int)
+    rows = ((np.arange(height) + 0.5) * rgb.shape[0] / height).astype(int)
+    cols = ((np.arange(width) + 0.5) * rgb.shape[1] / width).astype(int)
+    centres = rgb[rows][:, cols]
+    r, g, b = centres[..., 0], centres[..., 1], centres[..., 2]
+    walls = (r < 80) & (g < 80) & (b < 80)
+    green = (g > 160) & (r < 100) & (b < 100)
+    red = (r > 160) & (g < 100) & (b < 100)
+
+    def locate(mask: np.ndarray) -> Cell | None:
+        found = np.argwhere(mask)
+        return (int(found[0][0]), int(found[0][1])) if len(found) else None
+
+    return TextMaze(walls.astype(np.uint8), np.ones_like(walls), locate(green), locate(red), None)
+
+
 def move_between(a: Cell, b: Cell) -> str:
     """Return the name of the move from ``a`` to the 4-adjacent ``b``."""
-    step = (b[0] - a[0], b[1] - a[1])
-    if step not in MOVES:
-        raise ValueError(f"{a} and {b} are not 4-adjacent")
-    return MOVE_NAMES[MOVES.index(step)]
+    return MOVE_NAMES[move_index(a, b)]
 
 
 def format_path(path: Sequence[Cell]) -> str:
@@ -158,36 +193,14 @@ def plan_path(maze: TextMaze) -> list[Cell] | None:
     return shortest_path(maze.grid(unknown_free=True))
 
 
-def exploration_target(maze: TextMaze) -> Cell | None:
-    """Return the nearest known free cell next to a masked one (ties: top-left first), or None."""
-    if maze.position is None:
-        return None
-    free = (maze.blocks == 0) & maze.known
-    masked = ~maze.known
-    frontier = np.zeros_like(free)
-    frontier[1:] |= masked[:-1]
-    frontier[:-1] |= masked[1:]
-    frontier[:, 1:] |= masked[:, :-1]
-    frontier[:, :-1] |= masked[:, 1:]
-    frontier &= free
-    dist = distance_map(Grid(maze.blocks, maze.position, maze.position))
-    reachable = frontier & (dist > 0)
-    if not reachable.any():
-        return None
-    best = np.where(reachable, dist, np.iinfo(np.int64).max)
-    r, c = np.unravel_index(int(np.argmin(best)), best.shape)
-    return (int(r), int(c))
-
-
 def next_move(maze: TextMaze) -> str | None:
-    """Return a sensible next move: along a shortest path to a visible goal, else toward the nearest unexplored edge.
+    """Return a sensible next move: along a shortest path to a visible goal, else toward the nearest frontier.
 
     Returns None when the position is unknown or no move leads anywhere new.
     """
     path = plan_path(maze)
-    if not path or len(path) < 2:
-        target = exploration_target(maze)
-        path = shortest_path(maze.grid(goal=target)) if target is not None else None
+    if (not path or len(path) < 2) and maze.position is not None:
+        path = explore_route(maze.known, maze.blocks == 0, maze.position)
     if not path or len(path) < 2:
         return None
     return move_between(path[0], path[1])

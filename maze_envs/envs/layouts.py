@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
-from maze_envs.core.generate import check_options, generate
+from maze_envs.core.generators import check_options, generate
 from maze_envs.core.maze import Grid, Maze, as_grid
 
 LayoutLike = Maze | Grid | str | os.PathLike
@@ -25,13 +25,13 @@ LayoutLike = Maze | Grid | str | os.PathLike
 def positive_int(name: str, value: Any) -> int:
     """Return ``value`` as an int; raise ``MazeConfigError`` naming ``name`` unless it is an integer >= 1."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
-        raise MazeConfigError(f"{name} must be a positive integer, got {value!r}")
+        raise MazeConfigError(f"{name} must be a positive integer, got {brief_repr(value)}")
     return int(value)
 
 
 def _non_negative_int(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 0:
-        raise MazeConfigError(f"{name} must be a non-negative integer, got {value!r}")
+        raise MazeConfigError(f"{name} must be a non-negative integer, got {brief_repr(value)}")
     return int(value)
 
 
@@ -88,7 +88,7 @@ class LayoutSource:
         self.cols = positive_int("cols", self.cols)
         check_options(self.algorithm, self.placement)
         if isinstance(self.loops, bool) or not isinstance(self.loops, (int, float)) or not 0 <= self.loops <= 1:
-            raise MazeConfigError(f"loops must be a number in [0, 1], got {self.loops!r}")
+            raise MazeConfigError(f"loops must be a number in [0, 1], got {brief_repr(self.loops)}")
         self.num_levels = _non_negative_int("num_levels", self.num_levels)
         self.start_level = _non_negative_int("start_level", self.start_level)
         if self.maze is not None:

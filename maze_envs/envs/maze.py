@@ -7,7 +7,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from .base import AGENT, FREE, GOAL, MazeEnvBase
+from .actions import checked_action
+from .base import MazeEnvBase
+from .rules import AGENT, FREE, GOAL, move
 
 
 class MazeEnv(MazeEnvBase):
@@ -65,7 +67,7 @@ class MazeEnv(MazeEnvBase):
     """
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(pad=1, **kwargs)
+        super().__init__(1, **kwargs)
         self.action_space = spaces.Discrete(4)
         self.observation_space = spaces.Box(0, GOAL, self.shape, np.uint8)
         self._obs = np.zeros(self.shape, np.uint8)
@@ -87,17 +89,14 @@ class MazeEnv(MazeEnvBase):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Move one block; return ``(observation, reward, terminated, truncated, info)``."""
-        a = int(action)
-        if not 0 <= a < 4:
-            raise ValueError(f"action must be 0-3 (up, right, down, left), got {action!r}")
+        a = action if type(action) is int and 0 <= action < 4 else int(checked_action(self.action_space, action))
         self.steps += 1
-        target = self._pos + self._deltas[a]
-        if self._free[target]:
-            self._pos = target
+        self._pos, blocked = move(self._free, self._pos, self._deltas[a])
+        if blocked:
+            self.wall_bumps += 1
+        else:
             self._obs_flat[self._obs_index] = FREE
             self._obs_index += self._obs_steps[a]
             self._obs_flat[self._obs_index] = AGENT
-        else:
-            self.wall_bumps += 1
-        reward, terminated, truncated = self._outcome()
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps)
         return self._obs.copy(), reward, terminated, truncated, self._info()

@@ -10,10 +10,13 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.errors import MazeConfigError, reject_unknown_arguments
+from maze_envs.core.budget import check_budget
+from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.openings import LABELS, OpeningsPuzzle, generate_openings
 from maze_envs.core.openings_dataset import OpeningsDatasetConfig, puzzle_input, sample_sizes
 from maze_envs.core.openings_render import OpeningsStyle, render_openings
+
+from .actions import checked_action
 
 QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
@@ -30,7 +33,7 @@ def _range(name: str, value: int | tuple[int, int]) -> tuple[int, int]:
     pair = (value, value) if isinstance(value, (int, np.integer)) else value
     if (not isinstance(pair, (tuple, list)) or len(pair) != 2
             or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in pair)):
-        raise MazeConfigError(f"{name}: expected an int or a (low, high) pair of ints, got {value!r}")
+        raise MazeConfigError(f"{name}: expected an int or a (low, high) pair of ints, got {brief_repr(value)}")
     low, high = pair
     if low > high:
         raise MazeConfigError(f"{name}: low {low} is above high {high}")
@@ -101,18 +104,20 @@ class OpeningsEnv(gym.Env):
                  margin: int = 8, label_padding: int = 20, render_mode: str | None = None, **unknown: Any):
         reject_unknown_arguments(type(self).__name__, unknown)
         if question not in QUESTION_FORMS:
-            raise MazeConfigError(f"question: unknown form {question!r}; choose from {', '.join(QUESTION_FORMS)}")
+            raise MazeConfigError(f"question: unknown form {brief_repr(question)}; choose from {', '.join(QUESTION_FORMS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise MazeConfigError(f"render_mode: {render_mode!r} is not one of {self.metadata['render_modes']}")
+            raise MazeConfigError(f"render_mode: {brief_repr(render_mode)} is not one of {self.metadata['render_modes']}")
         self.question_form = question
         self.render_mode = render_mode
         self.style = OpeningsStyle(cell_size, wall_width, margin, label_padding)
-        self.config = OpeningsDatasetConfig(count=1, rows=_range("rows", rows), cols=_range("cols", cols),
-                                            openings=_range("openings", openings), opposite_sides=opposite_sides,
-                                            balance=balance, style=self.style)
-        self.max_openings = self.config.openings[1]
-        geometry = self.style.geometry(self.config.rows[1], self.config.cols[1])
+        rows, cols = _range("rows", rows), _range("cols", cols)
+        geometry = self.style.geometry(rows[1], cols[1])
         self.image_shape = (geometry.height, geometry.width, 3)
+        check_budget("rows/cols with cell_size, wall_width and margin (the puzzle image)",
+                     geometry.height * geometry.width * 3)
+        self.config = OpeningsDatasetConfig(count=1, rows=rows, cols=cols, openings=_range("openings", openings),
+                                            opposite_sides=opposite_sides, balance=balance, style=self.style)
+        self.max_openings = self.config.openings[1]
         self.pairs = label_pairs(self.max_openings)
         obs = {
             "image": spaces.Box(0, 255, self.image_shape, np.uint8),
@@ -204,8 +209,7 @@ class OpeningsEnv(gym.Env):
         """Score the answer; return ``(observation, reward, terminated=True, truncated=False, info)``."""
         if self._done or self.puzzle is None:
             raise gym.error.ResetNeeded("call reset() before step(): each episode takes one answer")
-        if not self.action_space.contains(action):
-            raise MazeConfigError(f"action {action!r} is not in {self.action_space}")
+        checked_action(self.action_space, action)
         correct = int(action) == self._truth
         self._done = True
         info = {"correct": correct, "answer": self.answer_text(self._truth),

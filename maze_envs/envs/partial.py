@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import operator
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.budget import check_budget
+from maze_envs.core.errors import MazeConfigError, brief_repr
 
-from .base import AGENT, MASKED, MazeEnvBase
-from .visibility import window_visibility
+from .actions import checked_action
+from .base import MazeEnvBase
+from .rules import MASKED, explored_codes, idle_steps, look, newly_seen, walk
 
 ACTION_MODES = ("multi", "single")
 
@@ -19,14 +23,14 @@ def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_
                           explored_map: Any = False) -> None:
     """Raise ``MazeConfigError`` naming the argument when a partial-observation option is invalid."""
     if isinstance(visibility, bool) or not isinstance(visibility, (int, np.integer)) or visibility < 1:
-        raise MazeConfigError(f"visibility must be a positive integer (radius k), got {visibility!r}")
+        raise MazeConfigError(f"visibility must be a positive integer (radius k), got {brief_repr(visibility)}")
     if action_mode not in ACTION_MODES:
-        raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {action_mode!r}")
+        raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {brief_repr(action_mode)}")
     limit = max_no_exploration_steps
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1):
-        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {limit!r}")
+        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {brief_repr(limit)}")
     if not isinstance(explored_map, (bool, np.bool_)):
-        raise MazeConfigError(f"explored_map must be True or False, got {explored_map!r}")
+        raise MazeConfigError(f"explored_map must be True or False, got {brief_repr(explored_map)}")
 
 
 class PartialObsMazeEnv(MazeEnvBase):
@@ -78,9 +82,10 @@ class PartialObsMazeEnv(MazeEnvBase):
                  explored_map: bool = False, **kwargs: Any) -> None:
         check_partial_options(visibility, action_mode, max_no_exploration_steps, explored_map)
         self.k = int(visibility)
-        super().__init__(pad=self.k, **kwargs)
+        check_budget("visibility", (2 * self.k + 1) ** 2 * 8)
+        super().__init__(self.k, **kwargs)
+        self.rules = replace(self.rules, max_idle_steps=max_no_exploration_steps)
         self.action_mode = action_mode
-        self.max_no_exploration_steps = max_no_exploration_steps
         self.explored_map = bool(explored_map)
         self.action_space = spaces.MultiDiscrete([4, self.k]) if action_mode == "multi" else spaces.Discrete(4)
         side = 2 * self.k + 1
@@ -89,33 +94,32 @@ class PartialObsMazeEnv(MazeEnvBase):
             self.observation_space = spaces.Dict({"view": view, "explored": spaces.Box(0, MASKED, self.shape, np.uint8)})
         else:
             self.observation_space = view
-        rows = np.arange(side)[:, None] * self._stride
-        self._window_offsets = (rows + np.arange(side)[None, :] - self.k * self._stride - self.k).ravel()
+        self._window_offsets = self.board.window_offsets(self.k)
+
+    @property
+    def max_no_exploration_steps(self) -> int | None:
+        """Return how many steps in a row may reveal nothing new before truncation (None: no limit)."""
+        return self.rules.max_idle_steps
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         """Start an episode; return the observation and info."""
         super().reset(seed=seed)
         self._begin(options)
-        self._views: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._views: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._visited: set[int] = set()
         self._seen = np.zeros(self._codes.size, dtype=bool)
-        self._explored = np.full(self._codes.size, MASKED, dtype=np.uint8)
         self.revealed = 0
         self.no_exploration_steps = 0
         self.moved = 0
         self._reveal()
         return self._observation(), self._partial_info()
 
-    def _view(self) -> tuple[np.ndarray, np.ndarray]:
-        """Return (cached per block for this episode) the window observation and the flat indices it shows."""
+    def _view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return (cached per block for this episode) ``rules.look`` of the current position, the window square."""
         cached = self._views.get(self._pos)
         if cached is None:
-            idx = self._window_offsets + self._pos
-            codes = self._codes.ravel()[idx]
-            visible = window_visibility(codes.reshape(2 * self.k + 1, -1) == 1, self.k).ravel()
-            window = np.where(visible, codes, MASKED).astype(np.uint8)
-            window[window.size // 2] = AGENT
-            cached = (window.reshape(2 * self.k + 1, -1), idx[visible])
+            window, shown, visible = look(self._codes, self._pos, self._window_offsets, self.k)
+            cached = (window.reshape(2 * self.k + 1, -1), shown, visible)
             self._views[self._pos] = cached
         return cached
 
@@ -124,23 +128,17 @@ class PartialObsMazeEnv(MazeEnvBase):
         if self._pos in self._visited:  # a block's view is fully seen after its first visit
             return False
         self._visited.add(self._pos)
-        shown = self._view()[1]
-        new = ~self._seen[shown]
-        if not new.any():
-            return False
-        fresh = shown[new]
+        _, shown, visible = self._view()
+        fresh = shown[newly_seen(self._seen, shown, visible)]
         self._seen[fresh] = True
-        self._explored[fresh] = self._codes.ravel()[fresh]
         self.revealed += int(fresh.size)
-        return True
+        return bool(fresh.size)
 
     def _observation(self) -> Any:
         window = self._view()[0].copy()
         if not self.explored_map:
             return window
-        p = self.k
-        explored = self._explored.reshape(self._codes.shape)[p:-p, p:-p].copy()
-        return {"view": window, "explored": explored}
+        return {"view": window, "explored": self.board.inner(explored_codes(self._codes, self._seen))}
 
     def _partial_info(self) -> dict[str, Any]:
         info = self._info()
@@ -148,39 +146,27 @@ class PartialObsMazeEnv(MazeEnvBase):
         return info
 
     def _decode(self, action: Any) -> tuple[int, int]:
-        if self.action_mode == "single":
-            direction, count = int(action), 1
-        else:
-            direction, steps = int(action[0]), int(action[1])
-            if not 0 <= steps < self.k:
-                raise ValueError(f"steps must be 0-{self.k - 1} (moving steps+1 blocks), got {steps}")
-            count = steps + 1
-        if not 0 <= direction < 4:
-            raise ValueError(f"direction must be 0-3 (up, right, down, left), got {direction}")
-        return direction, count
+        """Return ``(direction, blocks to move)`` of ``action``; ``checked_action`` judges anything unusual."""
+        try:
+            direction, steps = (operator.index(action), 0) if self.action_mode == "single" else \
+                map(operator.index, action)
+            usual = 0 <= direction < 4 and 0 <= steps < self.k
+        except (TypeError, ValueError):
+            usual = False
+        if not usual:
+            checked_action(self.action_space, action)
+            direction, steps = (int(action), 0) if self.action_mode == "single" else (int(action[0]), int(action[1]))
+        return direction, steps + 1
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         """Move up to the requested blocks; return ``(observation, reward, terminated, truncated, info)``."""
         direction, count = self._decode(action)
-        delta = self._deltas[direction]
         self.steps += 1
-        self.moved = 0
-        for _ in range(count):
-            target = self._pos + delta
-            if not self._free[target]:
-                self.wall_bumps += 1
-                break
-            self._pos = target
-            self.moved += 1
-            if target == self._goal:
-                break
-        self.no_exploration_steps = 0 if self._reveal() else self.no_exploration_steps + 1
-        reward, terminated, truncated = self._outcome()
-        limit = self.max_no_exploration_steps
-        if not terminated and limit is not None and self.no_exploration_steps >= limit:
-            truncated = True
+        self._pos, self.moved, blocked = walk(self._free, self._pos, self._deltas[direction], count, self._goal, count)
+        self.wall_bumps += blocked
+        self.no_exploration_steps = idle_steps(self.no_exploration_steps, self._reveal())
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps, self.no_exploration_steps)
         return self._observation(), reward, terminated, truncated, self._partial_info()
 
     def _visible_for_render(self) -> np.ndarray:
-        p = self.k
-        return self._seen.reshape(self._codes.shape)[p:-p, p:-p]
+        return self.board.inner(self._seen)

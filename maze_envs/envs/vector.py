@@ -4,11 +4,14 @@
 ``Maze-PartialObs-v0``) returns these. Sub-env ``i`` behaves exactly like a single env reset with
 seed ``seed + i`` and then stepped with the same actions, including next-step autoreset
 (``metadata["autoreset_mode"] = NEXT_STEP``: the step after an episode ends resets that sub-env and
-returns its first observation with reward 0).
+returns its first observation with reward 0). Moves, rewards, truncation and reveals are the single
+envs' own ``rules`` applied to arrays: the sub-envs' boards lie one after another in one flat array,
+and positions are indices into it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -16,15 +19,14 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from maze_envs.core.batch_dfs import FAST_PLACEMENTS, batch_dfs
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 
-from .base import AGENT, FREE, GOAL, MASKED, WALL, flat_path_length, layout_codes
-from .batch_dfs import FAST_PLACEMENTS, batch_dfs
 from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
-from .visibility import line_table
+from .rules import AGENT, FREE, GOAL, WALL, explored_codes, idle_steps, look, move, newly_seen, path_length, walk
 
 # Below this many sub-envs resetting at once, per-maze generation beats the lockstep batch.
 BATCH_MIN = 24
@@ -43,23 +45,22 @@ class _BatchedMazes(VectorEnv):
         self.template = self._single_class(**kwargs)
         t = self.template
         # Truncate where a single env under gym.make's TimeLimit would: the earlier of both limits.
-        self._limit = t.max_steps if max_episode_steps is None else min(t.max_steps, int(max_episode_steps))
+        limit = t.max_steps if max_episode_steps is None else min(t.max_steps, int(max_episode_steps))
+        self.rules = replace(t.rules, max_steps=limit)
         self.num_envs = num_envs
         self.single_observation_space = t.observation_space
         self.single_action_space = t.action_space
         self.observation_space = batch_space(t.observation_space, num_envs)
         self.action_space = batch_space(t.action_space, num_envs)
         self.shape = t.shape
-        self._pad = t._pad
-        self._stride = t._stride
-        n_blocks = (self.shape[0] + 2 * self._pad) * self._stride
-        self._deltas = np.array(t._deltas, dtype=np.int64)
-        self._rows = np.arange(num_envs)
-        self._row_base = self._rows * n_blocks
-        self._free = np.zeros((num_envs, n_blocks), dtype=bool)
+        self.board = t.board
+        self._deltas = np.array(self.board.deltas, dtype=np.int64)
+        self._row_base = np.arange(num_envs) * self.board.size
+        self._codes = np.full((num_envs, self.board.size), WALL, dtype=np.uint8)
+        self._codes_flat = self._codes.reshape(-1)
+        self._free = np.zeros((num_envs, self.board.size), dtype=bool)
         self._free_flat = self._free.reshape(-1)
         self._goal_cells = np.zeros((num_envs, 2), dtype=np.int64)
-        self._codes = np.full((num_envs, n_blocks), WALL, dtype=np.uint8)
         self._pos = np.zeros(num_envs, dtype=np.int64)
         self._goal = np.zeros(num_envs, dtype=np.int64)
         self._optimal = np.zeros(num_envs, dtype=np.int64)
@@ -121,31 +122,29 @@ class _BatchedMazes(VectorEnv):
             self._episodes[i] += 1
         self._steps[envs] = 0
         self._bumps[envs] = 0
-        self._goal_cells[envs] = self._positions(self._goal[envs])
+        self._goal_cells[envs] = self._blocks(self._goal[envs], envs)
         self._after_reset(envs)
 
     def _load(self, i: int, grid: Grid) -> None:
-        p = self._pad
-        codes = np.pad(layout_codes(grid), p, constant_values=WALL).ravel()
+        codes = self.board.codes(grid)
         self._codes[i] = codes
         self._free[i] = codes != WALL
-        start, goal = self.template._flat(grid.start), self.template._flat(grid.goal)
-        self._pos[i] = start
-        self._goal[i] = goal
-        self._optimal[i] = flat_path_length(self._free[i].tolist(), self.template._deltas, start, goal)
+        start, goal = self.board.index(grid.start), self.board.index(grid.goal)
+        self._pos[i] = self._row_base[i] + start
+        self._goal[i] = self._row_base[i] + goal
+        self._optimal[i] = path_length(self._free[i].tolist(), self.board.deltas, start, goal)
 
     def _load_batch(self, envs: np.ndarray) -> None:
         src = self.template.source
         batch = batch_dfs(src.rows, src.cols, [self._rngs[i] for i in envs.tolist()], src.placement)
-        p = self._pad
+        p = self.board.pad
         codes = np.pad(batch.blocks, ((0, 0), (p, p), (p, p)), constant_values=WALL)
-        rows = np.arange(envs.size)
-        codes[rows, batch.goal[:, 0] + p, batch.goal[:, 1] + p] = GOAL
+        codes[np.arange(envs.size), batch.goal[:, 0] + p, batch.goal[:, 1] + p] = GOAL
         codes = codes.reshape(envs.size, -1)
         self._codes[envs] = codes
         self._free[envs] = codes != WALL
-        self._pos[envs] = (batch.start[:, 0] + p) * self._stride + batch.start[:, 1] + p
-        self._goal[envs] = (batch.goal[:, 0] + p) * self._stride + batch.goal[:, 1] + p
+        self._pos[envs] = self._row_base[envs] + self.board.index(batch.start.T)
+        self._goal[envs] = self._row_base[envs] + self.board.index(batch.goal.T)
         self._optimal[envs] = batch.optimal_length
 
     def _after_reset(self, envs: np.ndarray) -> None:
@@ -159,17 +158,18 @@ class _BatchedMazes(VectorEnv):
         live = ~self._done
         self._move(actions, live)
         self._steps += live
-        terminated = (self._pos == self._goal) & live
-        truncated = self._truncation() & live & ~terminated
-        reward = np.where(terminated, self.template.goal_reward, self.template.step_reward)
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self._steps, self._idle_steps())
+        terminated &= live
+        truncated &= live
         reward[~live] = 0.0
         if restart.size:
             self._reset_envs(restart)
         self._done = terminated | truncated
         return self._observe(), reward, terminated, truncated, self._info()
 
-    def _truncation(self) -> np.ndarray:
-        return self._steps >= self._limit
+    def _idle_steps(self) -> Any:
+        """Return each sub-env's count of steps in a row that revealed nothing (0 where nothing is hidden)."""
+        return 0
 
     def _move(self, actions: Any, live: np.ndarray) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -177,12 +177,12 @@ class _BatchedMazes(VectorEnv):
     def _observe(self) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _positions(self, flat: np.ndarray) -> np.ndarray:
-        r, c = np.divmod(flat, self._stride)
-        return np.stack([r - self._pad, c - self._pad], axis=1)
+    def _blocks(self, flat: np.ndarray, envs: np.ndarray) -> np.ndarray:
+        """Return the layout blocks ``(len(envs), 2)`` of positions ``flat`` on the boards of ``envs``."""
+        return np.stack(self.board.block(flat - self._row_base[envs]), axis=1)
 
     def _info(self) -> dict[str, Any]:
-        info = {"position": self._positions(self._pos), "goal": self._goal_cells.copy(),
+        info = {"position": self._blocks(self._pos, slice(None)), "goal": self._goal_cells.copy(),
                 "optimal_length": self._optimal.copy(), "steps": self._steps.copy(), "wall_bumps": self._bumps.copy()}
         for key in list(info):
             info["_" + key] = self._all
@@ -208,28 +208,24 @@ class MazeVectorEnv(_BatchedMazes):
         self._obs = np.zeros((num_envs, h * w), dtype=np.uint8)
         self._obs_at = np.zeros(num_envs, dtype=np.int64)
 
-    def _obs_index(self, flat: np.ndarray) -> np.ndarray:
-        r, c = np.divmod(flat, self._stride)
-        return (r - 1) * self.shape[1] + (c - 1)
+    def _obs_index(self, flat: np.ndarray, envs: np.ndarray) -> np.ndarray:
+        r, c = self.board.block(flat - self._row_base[envs])
+        return r * self.shape[1] + c
 
     def _after_reset(self, envs: np.ndarray) -> None:
-        p = self._pad
-        inner = self._codes[envs].reshape(len(envs), -1, self._stride)[:, p:-p, p:-p]
-        self._obs[envs] = inner.reshape(len(envs), -1)
-        self._obs_at[envs] = self._obs_index(self._pos[envs])
+        self._obs[envs] = self.board.inner(self._codes[envs]).reshape(len(envs), -1)
+        self._obs_at[envs] = self._obs_index(self._pos[envs], envs)
         self._obs[envs, self._obs_at[envs]] = AGENT
 
     def _move(self, actions: Any, live: np.ndarray) -> None:
         actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
         if ((actions < 0) | (actions > 3)).any():
             raise ValueError(f"actions must be 0-3 (up, right, down, left), got {actions}")
-        target = self._pos + self._deltas[actions]
-        ok = self._free_flat[self._row_base + target] & live
-        self._bumps += live & ~ok
-        self._pos = np.where(ok, target, self._pos)
-        moved = np.flatnonzero(ok)
+        self._pos, blocked = move(self._free_flat, self._pos, self._deltas[actions], live)
+        self._bumps += blocked
+        moved = np.flatnonzero(live ^ blocked)
         self._obs[moved, self._obs_at[moved]] = FREE
-        self._obs_at[moved] = self._obs_index(self._pos[moved])
+        self._obs_at[moved] = self._obs_index(self._pos[moved], moved)
         self._obs[moved, self._obs_at[moved]] = AGENT
 
     def _observe(self) -> np.ndarray:
@@ -248,13 +244,9 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
         self._setup(num_envs, max_episode_steps, kwargs)
         t: PartialObsMazeEnv = self.template  # type: ignore[assignment]
         self.k = t.k
-        self._table = line_table(self.k)
-        self._offsets = t._window_offsets
+        self._offsets = self.board.window_offsets(self.k)
         self._seen = np.zeros_like(self._free)
         self._seen_flat = self._seen.reshape(-1)
-        self._explored = np.full_like(self._codes, MASKED)
-        self._explored_flat = self._explored.reshape(-1)
-        self._codes_flat = self._codes.reshape(-1)
         self._no_explore = np.zeros(num_envs, dtype=np.int64)
         self._revealed = np.zeros(num_envs, dtype=np.int64)
         self._moved = np.zeros(num_envs, dtype=np.int64)
@@ -262,7 +254,6 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
 
     def _after_reset(self, envs: np.ndarray) -> None:
         self._seen[envs] = False
-        self._explored[envs] = MASKED
         self._no_explore[envs] = 0
         self._revealed[envs] = 0
         self._moved[envs] = 0
@@ -270,19 +261,10 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
 
     def _look(self, envs: np.ndarray) -> np.ndarray:
         """Compute the windows of ``envs``, mark what they show as seen; return which showed new blocks."""
-        table = self._table
-        flat = (self._row_base[envs] + self._pos[envs])[:, None] + self._offsets[None, :]
-        codes = self._codes_flat[flat]
-        visible = ~(codes == WALL)[:, table.between].any(axis=-1)
-        shown = flat[:, table.targets]
-        shown_codes = codes[:, table.targets]
-        window = np.full(codes.shape, MASKED, dtype=np.uint8)
-        window[:, table.targets] = np.where(visible, shown_codes, MASKED)
-        window[:, window.shape[1] // 2] = AGENT
+        window, shown, visible = look(self._codes_flat, self._pos[envs], self._offsets, self.k)
+        new = newly_seen(self._seen_flat, shown, visible)
+        self._seen_flat[shown[new]] = True
         self._window[envs] = window
-        new = visible & ~self._seen_flat[shown]
-        self._seen_flat[shown] |= visible
-        self._explored_flat[shown] = np.where(visible, shown_codes, self._explored_flat[shown])
         self._revealed[envs] += new.sum(axis=1)
         return new.any(axis=1)
 
@@ -299,34 +281,21 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
                 raise ValueError(f"steps must be 0-{self.k - 1}, got {actions[:, 1]}")
         if ((direction < 0) | (direction > 3)).any():
             raise ValueError(f"directions must be 0-3 (up, right, down, left), got {direction}")
-        delta = self._deltas[direction]
-        going = live.copy()
-        self._moved[live] = 0
-        for j in range(int(count.max(initial=0))):
-            going &= count > j
-            target = self._pos + delta
-            ok = self._free_flat[self._row_base + target] & going
-            self._bumps += going & ~ok
-            self._pos = np.where(ok, target, self._pos)
-            self._moved += ok
-            going &= ok & (self._pos != self._goal)
+        self._pos, self._moved[:], blocked = walk(self._free_flat, self._pos, self._deltas[direction], count,
+                                                  self._goal, int(count.max()), live)
+        self._bumps += blocked
         envs = np.flatnonzero(live)
-        new = self._look(envs)
-        self._no_explore[envs] = np.where(new, 0, self._no_explore[envs] + 1)
+        self._no_explore[envs] = idle_steps(self._no_explore[envs], self._look(envs))
 
-    def _truncation(self) -> np.ndarray:
-        limit = self.template.max_no_exploration_steps
-        out = self._steps >= self._limit
-        return out if limit is None else out | (self._no_explore >= limit)
+    def _idle_steps(self) -> np.ndarray:
+        return self._no_explore
 
     def _observe(self) -> Any:
         side = 2 * self.k + 1
         window = self._window.reshape(self.num_envs, side, side).copy()
         if not self.template.explored_map:
             return window
-        p = self.k
-        explored = self._explored.reshape(self.num_envs, -1, self._stride)[:, p:-p, p:-p].copy()
-        return {"view": window, "explored": explored}
+        return {"view": window, "explored": self.board.inner(explored_codes(self._codes, self._seen))}
 
     def _info(self) -> dict[str, Any]:
         info = super()._info()

@@ -18,7 +18,7 @@ from maze_envs.core import render as colours
 from maze_envs.core.maze import MOVES
 from maze_envs.core.render import Symbols, upscale
 
-from .base import AGENT, FREE, GOAL, MASKED, WALL
+from .rules import AGENT, FREE, GOAL, MASKED, WALL
 
 NUM_CODES = 5
 PALETTE = np.zeros((NUM_CODES, 3), dtype=np.uint8)

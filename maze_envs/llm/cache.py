@@ -31,7 +31,7 @@ class ResponseCache:
         """Return the stored entry for ``key``, or None when absent or unreadable."""
         try:
             return json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None
 
     def put(self, key: str, entry: dict[str, Any]) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -9,7 +10,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .cache import ResponseCache, cache_key
 from .config import ModelConfig
-from .errors import LLMAuthError, LLMConnectionError, LLMError, redact
+from .errors import LLMAuthError, LLMConnectionError, LLMError, redact, redact_url
 from .media import ImageLike, image_part, video_parts
 
 # The local server marks every reply with this ``system_fingerprint`` so reports can say they used it.
@@ -147,7 +148,11 @@ class ChatClient:
 
     @property
     def base_url(self) -> str:
-        """Return the endpoint URL requests go to."""
+        """Return the endpoint URL requests go to, with any credential in it shown as ``***``."""
+        return redact_url(self._endpoint)
+
+    @property
+    def _endpoint(self) -> str:
         return self.config.base_url or OPENAI_DEFAULT_URL
 
     def _secrets(self) -> tuple[str, ...]:
@@ -168,7 +173,7 @@ class ChatClient:
                     self._client = openai.AzureOpenAI(azure_endpoint=self.config.base_url,
                                                       api_version=self.config.api_version or "2024-10-21", **common)
                 else:
-                    self._client = openai.OpenAI(base_url=self.base_url, **common)
+                    self._client = openai.OpenAI(base_url=self._endpoint, **common)
             return self._client
 
     def messages(self, messages: str | Sequence[Message], *, images: Sequence[ImageLike] = (),
@@ -217,11 +222,14 @@ class ChatClient:
                 failure, unreachable = f"timed out after {self.config.timeout:g}s", True
                 continue
             except openai.APIConnectionError as exc:
-                failure, unreachable = f"cannot connect ({exc.__cause__ or exc})", True
+                failure, unreachable = f"cannot connect ({_one_line(exc.__cause__ or exc)})", True
+                if _unresolvable_host(exc):
+                    raise LLMConnectionError(redact(f"{where}: {failure}", self._secrets())) from None
                 continue
             except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                raise LLMAuthError(redact(f"{where} rejected the API key from ${self.config.key_env} "
-                                          f"(HTTP {exc.status_code})", self._secrets())) from None
+                sent = f"rejected the API key from ${self.config.key_env}" if self.config.api_key() else \
+                    f"rejected the request: no API key was sent (${self.config.key_env} is unset)"
+                raise LLMAuthError(redact(f"{where} {sent} (HTTP {exc.status_code})", self._secrets())) from None
             except openai.APIStatusError as exc:
                 failure, unreachable = f"HTTP {exc.status_code}: {_one_line(exc.message)}", False
                 if exc.status_code == 429 or exc.status_code >= 500:
@@ -240,5 +248,17 @@ class ChatClient:
                           self._secrets()))
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: object) -> str:
     return " ".join(str(text).split())[:300]
+
+
+def _unresolvable_host(exc: BaseException) -> bool:
+    """Return whether a connection error was caused by a host name that DNS cannot resolve (retrying won't help)."""
+    seen = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, socket.gaierror):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.numbers import is_finite_number
 
-from .errors import redact
+from .errors import is_secret_name, redact, redact_url
 
 Provider = Literal["openai", "azure"]
 PROVIDERS: tuple[str, ...] = ("openai", "azure")
@@ -18,6 +20,7 @@ PROVIDERS: tuple[str, ...] = ("openai", "azure")
 ENV_VARS = {"model": "MAZE_ENVS_MODEL", "base_url": "MAZE_ENVS_BASE_URL", "provider": "MAZE_ENVS_PROVIDER",
             "api_version": "OPENAI_API_VERSION"}
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "azure": "AZURE_OPENAI_API_KEY"}
+MAX_SECONDS = 86_400.0  # timeouts and backoffs longer than a day are typos
 
 
 @dataclass(frozen=True)
@@ -59,63 +62,138 @@ class ModelConfig:
         out = asdict(self)
         out["api_key_env"] = self.key_env
         if self.base_url:
-            out["base_url"] = redact(self.base_url, (self.api_key() or "",))
+            out["base_url"] = redact(redact_url(self.base_url), (self.api_key() or "",))
         return out
 
     def validated(self) -> "ModelConfig":
         """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
+        for name in _TEXT_FIELDS:
+            value = getattr(self, name)
+            if not (isinstance(value, str) or (value is None and name in _OPTIONAL_TEXT)):
+                raise MazeConfigError(f"{name} must be a string, got {type(value).__name__}")
         if not self.model:
-            raise MazeConfigError("--model is required (or MAZE_ENVS_MODEL, or 'model' in the config file)")
+            raise MazeConfigError("required (or MAZE_ENVS_MODEL, or 'model' in the config file)",
+                                  parameter="model")
         if self.provider not in PROVIDERS:
-            raise MazeConfigError(f"--provider: unknown provider {self.provider!r}; choose from {', '.join(PROVIDERS)}")
+            raise MazeConfigError(f"unknown provider {brief_repr(self.provider)}; choose from {', '.join(PROVIDERS)}",
+                                  parameter="provider")
         if self.provider == "azure" and not self.base_url:
-            raise MazeConfigError("--base-url (the Azure resource endpoint) is required with --provider azure")
+            raise MazeConfigError("the Azure resource endpoint is required with provider 'azure'",
+                                  parameter="base_url")
         if self.video_mode not in ("frames", "native"):
-            raise MazeConfigError(f"video_mode must be 'frames' or 'native', got {self.video_mode!r}")
+            raise MazeConfigError(f"video_mode must be 'frames' or 'native', got {brief_repr(self.video_mode)}")
+        for name, kind in _NUMBER_FIELDS.items():
+            value = getattr(self, name)
+            accepted = (int, float) if kind is float else int
+            if isinstance(value, bool) or not isinstance(value, accepted) or not is_finite_number(value):
+                raise MazeConfigError(f"{name} must be a finite {kind.__name__}, got {brief_repr(value)}")
+            if value < 0:
+                raise MazeConfigError(f"{name} must not be negative, got {value}")
         for name in ("timeout", "backoff_base", "backoff_max"):
-            if getattr(self, name) < 0:
-                raise MazeConfigError(f"{name} must not be negative, got {getattr(self, name)}")
-        if self.max_retries < 0:
-            raise MazeConfigError(f"max_retries must not be negative, got {self.max_retries}")
-        if self.video_frames < 1:
-            raise MazeConfigError(f"video_frames must be at least 1, got {self.video_frames}")
+            if getattr(self, name) > MAX_SECONDS:
+                raise MazeConfigError(f"{name} must be at most {MAX_SECONDS:g} seconds, got {getattr(self, name):g}")
+        if self.max_retries > MAX_RETRIES:
+            raise MazeConfigError(f"max_retries must be at most {MAX_RETRIES}, got {self.max_retries}")
+        if not 1 <= self.video_frames <= MAX_VIDEO_FRAMES:
+            raise MazeConfigError(f"video_frames must be 1-{MAX_VIDEO_FRAMES}, got {self.video_frames}")
         return self
 
 
+MAX_RETRIES = 100
+MAX_VIDEO_FRAMES = 1024
 _NUMBER_FIELDS = {f.name: int if f.type == "int" else float for f in fields(ModelConfig) if f.type in ("int", "float")}
+_TEXT_FIELDS = tuple(f.name for f in fields(ModelConfig) if f.name not in _NUMBER_FIELDS)
+_OPTIONAL_TEXT = tuple(f.name for f in fields(ModelConfig) if "None" in str(f.type))
+
+
+def _read_yaml(path: str | os.PathLike) -> dict[str, Any]:
+    """Return the mapping in the YAML file at ``path``; raises ``MazeConfigError`` naming the file."""
+    import yaml
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise MazeConfigError(f"{path}: cannot read model config: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise MazeConfigError(f"{path}: cannot read model config: {exc.strerror or type(exc).__name__}") from None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        reason = " ".join(str(exc).split())
+        raise MazeConfigError(f"{path}: cannot read model config: {reason[:200]}") from None
+    except RecursionError:
+        raise MazeConfigError(f"{path}: cannot read model config: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer past Python's digit limit, a date that does not exist
+        raise MazeConfigError(f"{path}: cannot read model config: {str(exc)[:120]}") from None
+    if doc is None:
+        return {}
+    if not isinstance(doc, dict):
+        raise MazeConfigError(f"{path}: model config must be a mapping, got {type(doc).__name__}")
+    _refuse_secrets(doc, path, "")
+    bad_keys = [key for key in doc if not isinstance(key, str)]
+    if bad_keys:
+        raise MazeConfigError(f"{path}: field names must be strings, got {brief_repr(bad_keys[0])}")
+    return doc
+
+
+def _refuse_secrets(value: Any, path: str | os.PathLike, where: str) -> None:
+    """Raise ``MazeConfigError`` when a mapping at any depth of ``value`` has a credential-like key."""
+    stack, seen = [(value, where)], set()
+    while stack:
+        node, at = stack.pop()
+        if id(node) in seen:  # YAML aliases can make a structure contain itself
+            continue
+        seen.add(id(node))
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, child in items:
+            name = f"{at}.{key}" if at else str(key)
+            if isinstance(node, dict) and isinstance(key, str) and is_secret_name(key):
+                raise MazeConfigError(f"{path}: field {brief_repr(name)} is not allowed: keys come only from the "
+                                      f"environment; set api_key_env to the name of a variable")
+            stack.append((child, name))
+
+
+def _as_number(value: Any, kind: type, name: str) -> Any:
+    """Return ``value`` as ``kind`` when it is a number or numeric text of that kind; other values come back
+    unchanged for ``validated`` to reject. Raises ``MazeConfigError`` naming ``name`` for non-numeric text."""
+    if isinstance(value, str):
+        try:
+            value = float(value) if kind is float else int(value)
+        except ValueError:
+            raise MazeConfigError(f"{name} must be a number, got {brief_repr(value)}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if kind is float:
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def load_model_config(path: str | os.PathLike | None = None, **overrides: Any) -> ModelConfig:
     """Return the config from environment variables, then the YAML file at ``path``, then non-None ``overrides``.
 
-    A key named ``api_key`` in the file is refused: keys come only from the environment.
+    A credential-like field (``api_key``, ``token``, ``password``, ... at any depth) in the file is refused:
+    keys come only from the environment.
     """
     values: dict[str, Any] = {name: os.environ[var] for name, var in ENV_VARS.items() if os.environ.get(var)}
     if path is not None:
-        import yaml
-
-        try:
-            doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError) as exc:
-            raise MazeConfigError(f"{path}: cannot read model config: {' '.join(str(exc).split())}") from exc
-        if not isinstance(doc, dict):
-            raise MazeConfigError(f"{path}: model config must be a mapping")
-        if "api_key" in doc:
-            raise MazeConfigError(f"{path}: field 'api_key' is not allowed; set api_key_env to an environment variable")
+        doc = _read_yaml(path)
         known = {f.name for f in fields(ModelConfig)}
         unknown = sorted(set(doc) - known)
         if unknown:
-            raise MazeConfigError(f"{path}: unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+            names = ", ".join(brief_repr(name, 40) for name in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+            raise MazeConfigError(f"{path}: unknown field(s) {names}; known: {', '.join(sorted(known))}")
         values.update(doc)
     values.update({k: v for k, v in overrides.items() if v is not None})
+    where = f"{path}: " if path is not None else ""
     for name, kind in _NUMBER_FIELDS.items():
         if name in values:
-            try:
-                values[name] = kind(values[name])
-            except (TypeError, ValueError):
-                where = f"{path}: " if path is not None else ""
-                raise MazeConfigError(f"{where}{name} must be a number, got {values[name]!r}") from None
+            values[name] = _as_number(values[name], kind, f"{where}{name}")
     try:
         return replace(ModelConfig(), **values).validated()
-    except TypeError as exc:
-        raise MazeConfigError(f"bad model config: {exc}") from exc
+    except MazeConfigError as exc:
+        if exc.parameter is not None or path is None:  # a flag's parameter: the CLI names the flag
+            raise
+        raise MazeConfigError(f"{path}: {exc}") from None

@@ -3,8 +3,9 @@ text maze in the prompt) and any ``module:callable`` taking a ``ChatRequest``.""
 
 from __future__ import annotations
 
+import base64
 import importlib
-import json
+import io
 import os
 import re
 import threading
@@ -12,9 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+import numpy as np
+
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
+from maze_envs.core.formats import parse_json
 from maze_envs.core.render import Symbols
-from maze_envs.core.textmaze import format_path, next_move, parse_text_maze, plan_path
+from maze_envs.core.textmaze import (TextMaze, format_path, image_maze, legend_symbols, next_move, parse_text_maze,
+                                     plan_path)
 
 from .server import ChatRequest, Policy, PolicyReply
 
@@ -49,15 +54,17 @@ class ScriptedPolicy:
             lines = path.read_text(encoding="utf-8").splitlines()
         except OSError as exc:
             raise MazeConfigError(f"{flag} {path}: cannot read: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise MazeFormatError(f"not UTF-8 text (byte {exc.start})", source=path) from None
         entries = []
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
+            doc = parse_json(line, source=path, line=number)
             try:
-                doc = json.loads(line)
                 entries.append(script_entry(doc))
             except (ValueError, TypeError) as exc:
-                raise MazeFormatError(f"line {number}: {exc}", source=path) from exc
+                raise MazeFormatError(f"line {number}: {brief_repr(str(exc), 200)}", source=path) from None
         return cls(entries, cycle=cycle)
 
     def __call__(self, request: ChatRequest) -> PolicyReply:
@@ -94,7 +101,9 @@ _MOVE_QUESTION = re.compile(r"\b(next move|one move|single move|which direction|
 
 
 class OraclePolicy:
-    """Reads the last text maze in the last user message (else in the whole conversation) and answers correctly.
+    """Reads the last text maze in the last user message (else in the whole conversation, else the last image of
+    pure-colour cells: black walls, green start, red goal) and answers correctly.
+    A legend in the prompt (``'#' = wall, '.' = passage, ...``, see ``legend_symbols``) overrides ``symbols``.
 
     ``mode`` ``path`` answers a shortest path ``(r,c),(r,c),...`` in the text grid's coordinates, ``move``
     one of up/down/left/right, ``auto`` a move when the view is partial, shows an agent, or the prompt
@@ -106,20 +115,22 @@ class OraclePolicy:
 
     def __init__(self, mode: str = "auto", symbols: Symbols = Symbols()):
         if mode not in ("auto", "path", "move"):
-            raise MazeConfigError(f"oracle mode must be auto, path or move, got {mode!r}")
+            raise MazeConfigError(f"oracle mode must be auto, path or move, got {brief_repr(mode)}")
         self.mode = mode
         self.symbols = symbols
 
     def __call__(self, request: ChatRequest) -> PolicyReply:
         text = request.text()
         try:
-            maze = parse_text_maze(text, self.symbols)
+            maze = parse_text_maze(text, legend_symbols(text, self.symbols))
         except MazeFormatError:
             try:  # the maze may sit in an earlier or system message
                 text = request.text(last_user_only=False)
-                maze = parse_text_maze(text, self.symbols)
+                maze = parse_text_maze(text, legend_symbols(text, self.symbols))
             except MazeFormatError:
-                return PolicyReply("I cannot find a text maze in the prompt.")
+                maze = _pictured_maze(request)
+                if maze is None:
+                    return PolicyReply("I cannot find a text maze in the prompt.")
         mode = self.mode
         if mode == "auto":
             mode = "move" if (maze.partial or maze.agent is not None or _MOVE_QUESTION.search(text)) else "path"
@@ -128,6 +139,24 @@ class OraclePolicy:
             return PolicyReply(f"Move: {move}" if move else "I have no move that leads anywhere new.")
         path = plan_path(maze)
         return PolicyReply(format_path(path) if path else "The goal cannot be reached.")
+
+
+_SIZE = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
+
+
+def _pictured_maze(request: ChatRequest) -> TextMaze | None:
+    """Return the maze in the request's last image, read as ``HxW`` pure-colour cells (the size taken from the
+    first ``HxW`` in the text), or None when there is no image or no size."""
+    size = _SIZE.search(request.text(last_user_only=False))
+    urls = [p["image_url"]["url"] for m in request.messages if isinstance(m.get("content"), list)
+            for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"]
+    if size is None or not urls or ";base64," not in urls[-1]:
+        return None
+    from PIL import Image
+
+    data = base64.b64decode(urls[-1].split(";base64,", 1)[1])
+    rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    return image_maze(rgb, int(size[1]), int(size[2]))
 
 
 POLICIES = ("scripted", "oracle")
@@ -146,7 +175,7 @@ def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str
     if spec == "oracle":
         return OraclePolicy(mode)
     if ":" not in spec:
-        raise MazeConfigError(f"{flag}: unknown policy {spec!r}; choose from {', '.join(POLICIES)} or module:callable")
+        raise MazeConfigError(f"{flag}: unknown policy {brief_repr(spec)}; choose from {', '.join(POLICIES)} or module:callable")
     module_name, _, attr = spec.partition(":")
     try:
         target = getattr(importlib.import_module(module_name), attr)

@@ -3,11 +3,15 @@
 It implements ``POST /v1/chat/completions`` (also Azure's ``/openai/deployments/<name>/chat/completions``)
 and ``GET /v1/models``, well enough for the official ``openai`` client, without streaming. Every reply
 carries ``system_fingerprint = "maze-envs-local-embedded"`` and the model listing says it is the local
-embedded server, so results produced through it say so.
+embedded server, so results produced through it say so. It runs on uvicorn + Starlette through
+``maze_envs.serving.app``; a request that is not a well-formed chat request gets HTTP 400 with an
+OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
 import time
 import uuid
@@ -15,12 +19,21 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Callable, Union
 
-from maze_envs.serving import DaemonHTTPServer, JSONHandler, bind
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from maze_envs.serving.app import (BODY_TIMEOUT, HTTPError, LoopbackServer, check_body_timeout, json_app,
+                                   json_response, read_json_body)
 
 from .client import LOCAL_FINGERPRINT
 
 SERVER_NOTE = "maze-envs local embedded server (offline policy, not a hosted model)"
 MAX_BODY = 256 << 20  # chat requests carry base64 images and videos
+ROLES = ("system", "user", "assistant", "tool", "developer")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -30,6 +43,28 @@ class ChatRequest:
     model: str
     messages: list[dict[str, Any]]
     params: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_body(cls, doc: Any, default_model: str) -> "ChatRequest":
+        """Return the request of an OpenAI chat request body ``doc`` (``model`` defaults to ``default_model``).
+
+        Raises ``HTTPError`` 400 naming the field at fault unless ``doc`` is an object whose ``messages`` is a
+        non-empty list of objects, each with a ``role`` in ``ROLES`` and a ``content`` that is a string or a
+        list of content parts (objects with a string ``type``; a ``text`` part with a string ``text``);
+        only an assistant message may leave out its content (it may carry tool calls instead).
+        """
+        if not isinstance(doc, dict):
+            raise HTTPError(400, "the request body must be a JSON object")
+        params = dict(doc)
+        model = params.pop("model", default_model)
+        if not isinstance(model, str):
+            raise HTTPError(400, "model: a string is required", param="model")
+        messages = params.pop("messages", None)
+        if not isinstance(messages, list) or not messages:
+            raise HTTPError(400, "messages: a non-empty list of message objects is required", param="messages")
+        for index, message in enumerate(messages):
+            _check_message(message, f"messages[{index}]")
+        return cls(model, messages, params)
 
     def text(self, *, last_user_only: bool = True) -> str:
         """Return the text parts of the last user message (or of every message), joined by newlines."""
@@ -52,6 +87,26 @@ class ChatRequest:
                    for p in m["content"] if isinstance(p, dict) and p.get("type") in ("image_url", "video_url"))
 
 
+def _check_message(message: Any, where: str) -> None:
+    """Return None when ``message`` is a well-formed chat message; raise ``HTTPError`` 400 naming ``where``."""
+    if not isinstance(message, dict):
+        raise HTTPError(400, f"{where}: a message object is required", param=where)
+    if message.get("role") not in ROLES:
+        raise HTTPError(400, f"{where}.role: one of {', '.join(ROLES)} is required", param=f"{where}.role")
+    content = message.get("content")
+    if isinstance(content, str) or (content is None and message["role"] == "assistant"):
+        return
+    if not isinstance(content, list):
+        raise HTTPError(400, f"{where}.content: a string or a list of content parts is required",
+                        param=f"{where}.content")
+    for index, part in enumerate(content):
+        at = f"{where}.content[{index}]"
+        if not isinstance(part, dict) or not isinstance(part.get("type"), str):
+            raise HTTPError(400, f"{at}: a content part object with a string type is required", param=at)
+        if part["type"] == "text" and not isinstance(part.get("text"), str):
+            raise HTTPError(400, f"{at}.text: a string is required", param=f"{at}.text")
+
+
 @dataclass(frozen=True)
 class PolicyReply:
     """A policy's answer: reply ``text``, or an HTTP error ``status`` with ``text`` as its message;
@@ -69,74 +124,61 @@ def _estimate_tokens(text: str) -> int:
     return max(1, len(text) // 4) if text else 0
 
 
-class _Handler(JSONHandler):
-    server: "_HTTPServer"
+def _openai_error_body(error: HTTPError) -> dict[str, Any]:
+    return {"error": {"message": error.message, "type": error.kind, "param": error.param, "code": error.status}}
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-        return
 
-    def _error(self, status: int, message: str, kind: str = "invalid_request_error") -> None:
-        self.send_json(status, {"error": {"message": message, "type": kind, "code": status}})
+def _models(owner: "ModelServer") -> dict[str, Any]:
+    return {"object": "list", "data": [{
+        "id": owner.model_name, "object": "model", "created": 0,
+        "owned_by": SERVER_NOTE, "description": f"{SERVER_NOTE}; policy: {owner.policy_name}"}]}
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib name
-        owner = self.server.owner
-        if self.route.rstrip("/") in ("/v1/models", "/models"):
-            self.send_json(200, {"object": "list", "data": [{
-                "id": owner.model_name, "object": "model", "created": 0,
-                "owned_by": SERVER_NOTE, "description": f"{SERVER_NOTE}; policy: {owner.policy_name}"}]})
-            return
-        self._error(404, f"no route GET {self.path}")
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib name
-        owner = self.server.owner
-        if not self.route.rstrip("/").endswith("/chat/completions"):
-            self._error(404, f"no route POST {self.path}")
-            return
+def _completion(request: ChatRequest, reply: PolicyReply) -> dict[str, Any]:
+    prompt_tokens = _estimate_tokens(request.text(last_user_only=False)) + 85 * request.media_count()
+    completion_tokens = _estimate_tokens(reply.text)
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion", "created": int(time.time()),
+        "model": request.model, "system_fingerprint": LOCAL_FINGERPRINT,
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply.text}}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens}}
+
+
+def _app(owner: "ModelServer") -> Starlette:
+    async def list_models(request: Request) -> Response:
+        return json_response(_models(owner))
+
+    async def chat_completions(request: Request) -> Response:
         if owner.api_key is not None:
-            given = self.headers.get("api-key") or self.headers.get("Authorization", "").removeprefix("Bearer ")
+            given = request.headers.get("api-key") or request.headers.get("authorization", "").removeprefix("Bearer ")
             if given != owner.api_key:
-                self._error(401, "invalid API key", "authentication_error")
-                return
-        try:
-            doc = self.read_json_body(MAX_BODY)
-            if not isinstance(doc, dict):
-                raise ValueError("the body must be a JSON object")
-            messages = doc.pop("messages")
-            if not isinstance(messages, list):
-                raise ValueError("'messages' must be a list")
-        except (ValueError, KeyError) as exc:
-            self._error(400, f"bad request body: {exc}")
-            return
-        request = ChatRequest(str(doc.pop("model", owner.model_name)), messages, doc)
-        owner._enter(request)
+                raise HTTPError(401, "invalid API key", kind="authentication_error")
+        body = await read_json_body(request, max_bytes=MAX_BODY, timeout=owner.body_timeout)
+        chat = ChatRequest.from_body(body, owner.model_name)
+        owner._enter(chat)
         try:
             try:
-                answer = owner.policy(request)
+                answer = await run_in_threadpool(owner.policy, chat)
             except Exception as exc:  # the policy is user code: report its failure as a server error
-                self._error(500, f"policy {owner.policy_name} failed: {type(exc).__name__}: {exc}", "server_error")
-                return
+                log.exception("policy %s failed", owner.policy_name)
+                raise HTTPError(500, f"policy {owner.policy_name} failed: {type(exc).__name__}: {exc}") from exc
             reply = PolicyReply(answer) if isinstance(answer, str) else answer
             if reply.delay:
-                time.sleep(reply.delay)
+                await asyncio.sleep(reply.delay)
             if reply.status != 200:
-                self._error(reply.status, reply.text or HTTPStatus(reply.status).phrase,
-                            "server_error" if reply.status >= 500 else "invalid_request_error")
-                return
-            prompt_tokens = _estimate_tokens(request.text(last_user_only=False)) + 85 * request.media_count()
-            completion_tokens = _estimate_tokens(reply.text)
-            self.send_json(200, {
-                "id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion", "created": int(time.time()),
-                "model": request.model, "system_fingerprint": LOCAL_FINGERPRINT,
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": reply.text}}],
-                "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                          "total_tokens": prompt_tokens + completion_tokens}})
+                raise HTTPError(reply.status, reply.text or HTTPStatus(reply.status).phrase)
+            return json_response(_completion(chat, reply))
         finally:
             owner._leave()
 
-
-class _HTTPServer(DaemonHTTPServer):
-    owner: "ModelServer"
+    post = ["POST"]
+    return json_app([
+        Route("/v1/models", list_models), Route("/models", list_models),
+        Route("/v1/chat/completions", chat_completions, methods=post),
+        Route("/chat/completions", chat_completions, methods=post),
+        Route("/openai/deployments/{deployment}/chat/completions", chat_completions, methods=post),
+    ], error_body=_openai_error_body)
 
 
 class ModelServer:
@@ -144,30 +186,34 @@ class ModelServer:
 
     ``api_key`` (None = accept any) is the key clients must send. ``request_count`` and ``max_in_flight``
     count the chat requests received; with ``keep_requests`` (for tests) ``requests`` also keeps each one,
-    media included, so long-running servers leave it off. Use as a context manager to stop it.
+    media included, so long-running servers leave it off. A request body that has not fully arrived
+    ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed. Use as a context
+    manager to stop it.
     """
 
     def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model_name: str = "maze-envs-local",
-                 policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True):
+                 policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True,
+                 body_timeout: float = BODY_TIMEOUT):
         self.policy = policy
         self.policy_name = policy_name or getattr(policy, "name", None) or getattr(policy, "__name__", "custom")
         self.model_name = model_name
         self.api_key = api_key
         self.host, self.port = host, port
         self.keep_requests = keep_requests
+        self.body_timeout = check_body_timeout(body_timeout)
         self.requests: list[ChatRequest] = []
         self.request_count = 0
         self.max_in_flight = 0
         self._in_flight = 0
         self._lock = threading.Lock()
-        self._httpd: _HTTPServer | None = None
+        self._http: LoopbackServer | None = None
 
     @property
     def base_url(self) -> str:
         """Return the OpenAI-style base URL, ``http://host:port/v1``."""
-        if self._httpd is None:
+        if self._http is None:
             raise RuntimeError("server is not started")
-        return f"http://{self.host}:{self._httpd.server_address[1]}/v1"
+        return f"{self._http.url}/v1"
 
     def _enter(self, request: ChatRequest) -> None:
         with self._lock:
@@ -186,29 +232,25 @@ class ModelServer:
 
         Raises ``MazeConfigError`` naming the address when it cannot be bound.
         """
-        if self._httpd is None:
-            self._httpd = bind(_HTTPServer, self.host, self.port, _Handler, verb="serve")
-            self._httpd.owner = self
+        if self._http is None:
+            self._http = LoopbackServer(_app(self), self.host, self.port, verb="serve")
         return self.base_url
 
     def start(self) -> str:
         """Bind, serve in a daemon thread, and return the base URL."""
         self.bind()
-        self._httpd.start("maze-envs-model-server")
+        self._http.start("maze-envs-model-server")
         return self.base_url
 
     def serve_forever(self) -> None:
-        """Bind if needed and serve in the calling thread until interrupted."""
+        """Bind if needed and serve in the calling thread until interrupted (Ctrl-C or SIGTERM)."""
         self.bind()
-        try:
-            self._httpd.serve_forever()
-        finally:
-            self._httpd.server_close()
+        self._http.serve_forever()
 
     def stop(self) -> None:
         """Stop serving and release the port."""
-        if self._httpd is not None:
-            self._httpd.stop()
+        if self._http is not None:
+            self._http.stop()
 
     def __enter__(self) -> "ModelServer":
         self.start()

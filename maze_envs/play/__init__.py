@@ -1,1 +1,1 @@
-"""Human play: a pygame window for the maze envs (pygame is imported lazily, only when a window opens)."""
+"""Human play of the maze envs: turn-based keyboard play in the envs' pygame window."""

@@ -13,22 +13,22 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from maze_envs.core.maze import MOVE_KEYS, MOVE_NAMES
 from maze_envs.envs.layouts import positive_int
-
-from .window import Window
-
-UP, RIGHT, DOWN, LEFT = range(4)
+from maze_envs.envs.window import Window
 
 
 def key_bindings() -> dict[int, str | int]:
-    """Return pygame key code -> direction (0-3) or command (``"reset"``, ``"path"``, ``"quit"``)."""
+    """Return pygame key code -> direction (0-3, the arrow and letter keys of ``MOVES``) or command
+    (``"reset"``, ``"path"``, ``"quit"``)."""
     import pygame
 
-    return {
-        pygame.K_UP: UP, pygame.K_w: UP, pygame.K_RIGHT: RIGHT, pygame.K_d: RIGHT,
-        pygame.K_DOWN: DOWN, pygame.K_s: DOWN, pygame.K_LEFT: LEFT, pygame.K_a: LEFT,
-        pygame.K_r: "reset", pygame.K_p: "path", pygame.K_q: "quit", pygame.K_ESCAPE: "quit",
-    }
+    keys: dict[int, str | int] = {}
+    for action, (name, letter) in enumerate(zip(MOVE_NAMES, MOVE_KEYS)):
+        keys[getattr(pygame, f"K_{name.upper()}")] = action
+        keys[getattr(pygame, f"K_{letter}")] = action
+    keys.update({pygame.K_r: "reset", pygame.K_p: "path", pygame.K_q: "quit", pygame.K_ESCAPE: "quit"})
+    return keys
 
 
 @dataclass

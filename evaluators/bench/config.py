@@ -1,0 +1,223 @@
+"""Benchmark settings and where they come from: flags > environment > ``config/local.yaml`` >
+``config/config.yaml``, MazeBench's precedence (https://github.com/Aileen-90/MazeBench).
+
+The YAML files use MazeBench's keys (``model``/``models``, ``temperature``, ``OPENAI_API_BASE``, ``PROVIDER``,
+``mode``, ``output_dir``, ``mazes_path``, ``generate_mazes``, ``maze_output_dir``, ``maze_count``,
+``max_workers``, ``text2d``/``image2d`` {size, seed, start_goal, algorithm, cell_px} and ``sandbox``
+{max_steps, memory, visibility, max_no_exploration_steps, mazes_path}) plus this benchmark's ``sizes``,
+``trials``, ``scoring`` and ``anti_cheat``. ``local.yaml`` is merged key by key into nested blocks (a
+``sandbox:`` block in it changes only the keys it names), an environment variable overrides both files
+even where they hold ``null``, and API keys are never read from a file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.formats import parse_size
+from maze_envs.core.generators import GENERATORS
+
+from .scores import SCORINGS
+
+MODES = ("text2d", "image2d")
+START_GOAL = ("corner", "random")
+# Environment variables, in order of preference for each setting.
+ENVIRONMENT = {"models": ("MAZE_ENVS_MODEL",), "base_url": ("MAZE_ENVS_BASE_URL", "OPENAI_API_BASE"),
+               "provider": ("MAZE_ENVS_PROVIDER", "PROVIDER")}
+# MazeBench keys this benchmark has no use for; they are accepted and ignored.
+IGNORED_KEYS = {"enable_thinking", "run_evaluation", "log_level", "log_file", "OPENAI_API_KEY", "AZURE_OPENAI_API_KEY",
+                "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_VERSION", "AZURE_OPENAI_DEPLOYMENT", "ARK_API_KEY",
+                "ARK_API_BASE"}
+SECRET_KEYS = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "ARK_API_KEY"}
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    """Everything one benchmark run needs besides the model endpoint's own settings.
+
+    ``max_steps`` is the API-call budget of ai/partial-observe trials, ``memory`` how many past actions the
+    agent is reminded of (0 none, -1 all), ``visibility`` the partial-observe radius k. Maze generation
+    (``generate_mazes``) writes ``maze_count`` mazes per size into ``maze_output_dir`` (default: the mazes
+    directory) with ``algorithm``, ``start_goal`` and seeds ``seed + i``.
+    """
+
+    mode: str = "text2d"
+    models: tuple[str, ...] = ()
+    sizes: tuple[str, ...] = ()
+    trials: int = 1
+    workers: int = 4
+    mazes_dir: str = "mazes"
+    output_dir: str = "outputs"
+    scoring: str = "v2"
+    anti_cheat: bool = True
+    temperature: float = 0.1
+    max_tokens: int = 1000
+    base_url: str | None = None
+    provider: str | None = None
+    generate_mazes: bool = False
+    maze_output_dir: str | None = None
+    maze_count: int = 5
+    seed: int = 42
+    algorithm: str = "dfs"
+    start_goal: str = "corner"
+    cell_px: int = 24
+    max_steps: int = 50
+    memory: int = 5
+    visibility: int = 3
+    max_no_exploration_steps: int = 20
+
+    def validated(self) -> "BenchConfig":
+        """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
+        _choice("mode", self.mode, MODES)
+        _choice("scoring", self.scoring, SCORINGS)
+        _choice("algorithm", self.algorithm, tuple(GENERATORS))
+        _choice("start_goal", self.start_goal, START_GOAL)
+        if not self.models:
+            raise MazeConfigError("give at least one model (or 'model'/'models' in the config, or MAZE_ENVS_MODEL)",
+                                  parameter="models")
+        if not self.sizes:
+            raise MazeConfigError("give at least one size such as 9x9 (or 'sizes' or text2d.size in the config)",
+                                  parameter="sizes")
+        for size in self.sizes:
+            try:
+                parse_size(size)
+            except ValueError as exc:
+                raise MazeConfigError(str(exc).split(": ", 1)[-1], parameter="sizes") from None
+        for name, low in (("trials", 1), ("workers", 1), ("maze_count", 1), ("max_steps", 1), ("max_tokens", 1),
+                          ("cell_px", 2), ("visibility", 1), ("max_no_exploration_steps", 1)):
+            if getattr(self, name) < low:
+                raise MazeConfigError(f"must be at least {low}, got {getattr(self, name)}", parameter=name)
+        if self.memory < -1:
+            raise MazeConfigError(f"must be -1 (all), 0 (none) or a positive count, got {self.memory}",
+                                  parameter="memory")
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the settings as a JSON-ready dict."""
+        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
+
+
+def _choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise MazeConfigError(f"must be one of {', '.join(choices)}, got {value!r}", parameter=name)
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """Return the mapping in the YAML file at ``path`` ({} for an empty file); raises ``MazeConfigError``
+    naming the file when it cannot be read, is not a mapping, or holds an API key."""
+    import yaml
+
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise MazeConfigError(f"{path}: cannot read: {' '.join(str(exc).split())}") from exc
+    if not isinstance(doc, dict):
+        raise MazeConfigError(f"{path}: the config must be a mapping of keys to values")
+    for key in SECRET_KEYS:
+        if doc.get(key):
+            raise MazeConfigError(f"{path}: {key} must not be in a file; set the environment variable instead")
+    return doc
+
+
+def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``base`` updated by ``over``, merging nested mappings key by key (both inputs are left as they are)."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def config_files(config: str | os.PathLike | None) -> list[Path]:
+    """Return the YAML files to read, lowest precedence first: ``config`` (else ``config/config.yaml`` when
+    it exists) and the ``local.yaml`` beside it when that exists. A named file that is missing raises."""
+    if config is not None:
+        main = Path(config)
+        if not main.is_file():
+            raise MazeConfigError(f"{main}: file not found", parameter="config")
+    else:
+        main = Path("config") / "config.yaml"
+    local = main.parent / "local.yaml"
+    return [p for p in (main, local) if p.is_file()]
+
+
+def from_yaml(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """Return the ``BenchConfig`` fields that MazeBench's config keys in ``doc`` set (``source`` names the
+    files in errors)."""
+    doc = dict(doc)
+    sandbox = doc.pop("sandbox", None) or {}
+    generation = {}
+    for block in ("text2d", "image2d"):
+        generation = deep_merge(generation, doc.pop(block, None) or {})
+    out: dict[str, Any] = {}
+    renames = {"max_workers": "workers", "mazes_path": "mazes_dir", "OPENAI_API_BASE": "base_url",
+               "PROVIDER": "provider"}
+    known = {f.name for f in fields(BenchConfig)}
+    for key, value in doc.items():
+        if key in IGNORED_KEYS:
+            continue
+        if key == "model":
+            out.setdefault("models", (value,) if value else ())
+        elif key == "models":
+            out["models"] = tuple(value or ())
+        elif key == "sizes":
+            out["sizes"] = tuple(value or ())
+        elif renames.get(key, key) in known:
+            out[renames.get(key, key)] = value
+        else:
+            raise MazeConfigError(f"{source}: unknown key {key!r}")
+    if "size" in generation:
+        out.setdefault("sizes", (str(generation.pop("size")),))
+    for key, value in generation.items():
+        if key not in ("seed", "start_goal", "algorithm", "cell_px"):
+            raise MazeConfigError(f"{source}: unknown key text2d/image2d.{key}")
+        out[key] = value
+    for key, value in sandbox.items():
+        if key == "mazes_path":
+            out.setdefault("mazes_dir", value)
+        elif key in ("max_steps", "memory", "visibility", "max_no_exploration_steps"):
+            if not (key == "visibility" and value is not None and value <= 0):  # -1/0 mean "full" in MazeBench
+                out[key] = value
+        elif key not in ("enabled", "symbols"):
+            raise MazeConfigError(f"{source}: unknown key sandbox.{key}")
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Return the settings the environment variables of ``ENVIRONMENT`` give."""
+    out: dict[str, Any] = {}
+    for name, variables in ENVIRONMENT.items():
+        value = next((environ[v] for v in variables if environ.get(v)), None)
+        if value is not None:
+            out[name] = tuple(value.split(",")) if name == "models" else value
+    return out
+
+
+def resolve_config(flags: Mapping[str, Any], *, config: str | os.PathLike | None = None,
+                   environ: Mapping[str, str] | None = None) -> BenchConfig:
+    """Return the validated settings: ``flags`` (None values are unset) over the environment over the config
+    files (see ``config_files``) over the defaults."""
+    files = config_files(config)
+    doc: dict[str, Any] = {}
+    for path in files:
+        doc = deep_merge(doc, read_yaml(path))
+    values = from_yaml(doc, " + ".join(str(p) for p in files) or "config")
+    values.update(from_environment(os.environ if environ is None else environ))
+    values.update({k: v for k, v in flags.items() if v is not None})
+    values = {k: tuple(str(x) for x in v) if isinstance(v, (list, tuple)) else v for k, v in values.items()}
+    defaults = BenchConfig()
+    for name, value in values.items():
+        if not hasattr(defaults, name):
+            raise MazeConfigError(f"unknown benchmark setting {name!r}")
+        expected = type(getattr(defaults, name))
+        if expected in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise MazeConfigError(f"must be a number, got {value!r}", parameter=name)
+        if expected is bool and not isinstance(value, bool):
+            raise MazeConfigError(f"must be true or false, got {value!r}", parameter=name)
+    return replace(defaults, **values).validated()

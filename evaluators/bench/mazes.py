@@ -1,0 +1,68 @@
+"""The benchmark's mazes: read from ``<mazes_dir>/<size>/maze_<H>x<W>_<i>.json`` (a size directory is found
+by exact name, else by the first name containing the size), generated first when the settings ask."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.formats import mazebench_files, mazebench_from_dict, read_json, size_directory
+from maze_envs.core.maze import Cell
+from maze_envs.core.tasks import generate_text_mazes
+
+from .config import BenchConfig
+
+
+@dataclass(frozen=True)
+class BenchMaze:
+    """One published maze: its ``name`` (file stem), the ``size`` it was asked for, the benchmark ``grid``
+    (0 free, 1 wall, no outer ring), ``start``, ``goal``, its BFS ``shortest_path`` and the ``file``."""
+
+    name: str
+    size: str
+    grid: np.ndarray
+    start: Cell
+    goal: Cell
+    shortest_path: tuple[Cell, ...]
+    file: str
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """Return the grid's (height, width)."""
+        return (int(self.grid.shape[0]), int(self.grid.shape[1]))
+
+
+def load_bench_maze(path: str | os.PathLike, size: str) -> BenchMaze:
+    """Return the maze in the benchmark JSON file at ``path``; raises ``MazeFormatError`` naming the file."""
+    record = mazebench_from_dict(read_json(path), source=str(path))
+    grid = record.grid
+    return BenchMaze(Path(path).stem, size, np.asarray(grid.blocks, dtype=np.uint8), tuple(grid.start),
+                     tuple(grid.goal), tuple(tuple(c) for c in record.shortest_path), str(path))
+
+
+def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
+    """Return every maze of ``size`` under ``mazes_dir`` in index order; raises if there are none (a missing
+    directory is a ``MazeConfigError`` about ``mazes_dir``)."""
+    if not Path(mazes_dir).is_dir():
+        raise MazeConfigError(f"{mazes_dir}: directory not found (or set generate_mazes to write mazes there)",
+                              parameter="mazes_dir")
+    files = mazebench_files(mazes_dir, size)
+    if not files:
+        raise MazeFormatError(f"no maze_<H>x<W>_<i>.json files for size {size}",
+                              source=size_directory(mazes_dir, size))
+    return [load_bench_maze(path, size) for path in files]
+
+
+def prepare_mazes(config: BenchConfig) -> dict[str, list[BenchMaze]]:
+    """Return the mazes of every size of ``config``, generating them first when ``generate_mazes`` is set
+    (``maze_count`` per size into ``maze_output_dir`` or the mazes directory, maze i seeded ``seed + i``)."""
+    mazes_dir = config.mazes_dir
+    if config.generate_mazes:
+        mazes_dir = config.maze_output_dir or config.mazes_dir
+        generate_text_mazes(config.sizes, config.maze_count, config.seed, mazes_dir, algorithm=config.algorithm,
+                            placement=config.start_goal)
+    return {size: bench_mazes(mazes_dir, size) for size in config.sizes}

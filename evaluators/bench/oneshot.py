@@ -1,0 +1,100 @@
+"""One trial of the one-shot modes: show the maze (text2d as text rows, image2d as a picture) under the
+trial's presentation, ask once, read the path, grade it on the grid shown and map it back."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from evaluators.judge.template import PromptTemplate
+from maze_envs.core.textmaze import parse_path
+from maze_envs.llm import ChatClient, RunStats
+
+from .anticheat import Presentation
+from .mazes import BenchMaze
+from .prompts import PROMPTS_DIR
+from .scores import score
+from .validate import validate_path
+
+WALL_RGB, FREE_RGB, START_RGB, GOAL_RGB = (0, 0, 0), (255, 255, 255), (0, 255, 0), (255, 0, 0)
+
+
+@dataclass(frozen=True)
+class ShownMaze:
+    """The maze as one trial shows it: the transformed ``grid``, ``start``, ``goal`` and ``shortest_path``."""
+
+    grid: np.ndarray
+    start: tuple[int, int]
+    goal: tuple[int, int]
+    shortest_path: list[tuple[int, int]]
+
+
+def show(maze: BenchMaze, presentation: Presentation) -> ShownMaze:
+    """Return ``maze`` as ``presentation`` shows it (the published shortest path moved along, so it stays exact)."""
+    cell = lambda c: presentation.show_cell(c, maze.shape)  # noqa: E731
+    return ShownMaze(presentation.show_grid(maze.grid), cell(maze.start), cell(maze.goal),
+                     [cell(c) for c in maze.shortest_path])
+
+
+def maze_image(shown: ShownMaze, cell_px: int) -> np.ndarray:
+    """Return the RGB picture of a shown maze: black walls, white passages, a green start cell and a red goal
+    cell, ``cell_px`` pixels a cell, no grid lines or border (MazeBench's image layout)."""
+    colours = np.where(shown.grid[..., None] == 1, np.array(WALL_RGB, np.uint8), np.array(FREE_RGB, np.uint8))
+    colours[shown.start] = START_RGB
+    colours[shown.goal] = GOAL_RGB
+    return np.repeat(np.repeat(colours, cell_px, axis=0), cell_px, axis=1)
+
+
+@functools.lru_cache(maxsize=None)
+def template(mode: str) -> PromptTemplate:
+    """Return the bundled prompt template of ``mode`` (text2d or image2d), read once."""
+    return PromptTemplate.load(PROMPTS_DIR / f"{mode}.txt")
+
+
+def prompt_for(mode: str, shown: ShownMaze, presentation: Presentation) -> str:
+    """Return the filled prompt of ``mode`` for a shown maze."""
+    height, width = shown.grid.shape
+    values = {"height": height, "width": width, "nonce": presentation.nonce or "-",
+              "start": f"({shown.start[0]}, {shown.start[1]})", "goal": f"({shown.goal[0]}, {shown.goal[1]})",
+              "legend": presentation.symbols.describe(),
+              "maze": presentation.draw(shown.grid, shown.start, shown.goal)}
+    return template(mode).fill(values)
+
+
+def one_shot_trial(client: ChatClient, maze: BenchMaze, presentation: Presentation, *, mode: str, scoring: str,
+                   params: dict[str, Any], cell_px: int = 24) -> dict[str, Any]:
+    """Return the record of one text2d/image2d trial: prompt hash, raw reply, parsed path (as shown and mapped
+    back to the published frame), validation on the grid shown, scores and usage. Raises the client's errors."""
+    shown = show(maze, presentation)
+    prompt = prompt_for(mode, shown, presentation)
+    images = [maze_image(shown, cell_px)] if mode == "image2d" else []
+    began = time.perf_counter()
+    reply = client.chat(prompt, images=images, **params)
+    latency = time.perf_counter() - began
+    path = parse_path(reply.text)
+    verdict = validate_path(shown.grid, shown.start, shown.goal, path, shown.shortest_path)
+    scores = score(verdict, path, shown.shortest_path, scoring)
+    usage = RunStats()
+    usage.add(reply, client.config)
+    return {
+        "prompt_sha256": hashlib.sha256(prompt.encode("utf-8")).hexdigest(),
+        "template_sha256": template(mode).sha256,
+        "presentation": presentation.to_dict(),
+        "raw_reply": reply.text,
+        "parsed_path": [list(c) for c in path],
+        "published_path": [list(c) for c in presentation.original_path(path, maze.shape)],
+        "validation": verdict.to_dict(),
+        "success": verdict.valid,
+        "scores": scores.to_dict(),
+        "api_calls": 1,
+        "invalid_outputs": 0 if path else 1,
+        "usage": usage.to_dict(),
+        "latency_s": round(latency, 4),
+        "cached": reply.cached,
+        "local_server": reply.local_server,
+    }

@@ -1,0 +1,144 @@
+"""A benchmark run on the run engine: one work item per model x size x maze x trial, each with a stable id and
+its own seed, appended to ``results.jsonl`` as it finishes; ``summary.json`` and ``report.html`` at the end (or
+when the run stops). Workers share nothing mutable: the settings are frozen, each trial makes its own
+presentation, env and agent, and the chat clients are thread-safe."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from maze_envs.core.formats import write_json_atomic
+from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
+from maze_envs.runs import Run, RunOptions, WorkItem
+
+from .anticheat import choose_presentation, identity_presentation
+from .config import BenchConfig
+from .mazes import BenchMaze
+from .oneshot import one_shot_trial
+from .summary import summarise
+
+LOG_NAME = "results.jsonl"
+SUMMARY_NAME = "summary.json"
+REPORT_NAME = "report.html"
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One work item's payload: which ``model`` plays which ``maze`` (of ``size``) for the ``trial``-th time,
+    with ``seed`` (the same for every model, so models meet the same presentations)."""
+
+    model: str
+    size: str
+    maze: BenchMaze
+    trial: int
+    seed: int
+
+    @property
+    def id(self) -> str:
+        """Return the stable id of this trial."""
+        return f"{self.model}|{self.size}|{self.maze.name}|{self.trial}"
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """A finished (or stopped) run: its records, summary and the files written."""
+
+    records: list[dict[str, Any]]
+    summary: dict[str, Any]
+    results_path: Path
+    summary_path: Path
+    report_path: Path
+
+
+def trial_seed(base: int, size: str, maze: str, trial: int) -> int:
+    """Return the seed of a trial: a stable hash of the base seed, size, maze name and trial number."""
+    digest = hashlib.sha256(f"{base}|{size}|{maze}|{trial}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def trials(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]]) -> list[Trial]:
+    """Return every trial of the run in model, size, maze, trial order."""
+    return [Trial(model, size, maze, k, trial_seed(config.seed, size, maze.name, k))
+            for model in config.models for size in config.sizes for maze in mazes[size]
+            for k in range(config.trials)]
+
+
+def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial) -> dict[str, Any]:
+    """Return the record of one trial (its fields, then what the mode measured). Raises the client's errors."""
+    rng = np.random.default_rng(trial.seed)
+    presentation = choose_presentation(rng) if config.anti_cheat else identity_presentation()
+    head = {"model": trial.model, "size": trial.size, "maze": trial.maze.name, "trial": trial.trial,
+            "seed": trial.seed, "mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
+    params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
+    client = clients[trial.model]
+    body = one_shot_trial(client, trial.maze, presentation, mode=config.mode, scoring=config.scoring,
+                          params=params, cell_px=config.cell_px)
+    return {**head, **body}
+
+
+def _error_fields(config: BenchConfig):
+    def fields(item: WorkItem, message: str) -> dict[str, Any]:
+        trial: Trial = item.payload
+        return {"model": trial.model, "size": trial.size, "maze": trial.maze.name, "trial": trial.trial,
+                "seed": trial.seed, "mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
+    return fields
+
+
+def _accept(config: BenchConfig):
+    def accept(record: dict[str, Any]) -> bool:
+        return (record.get("mode"), record.get("scoring"), record.get("anti_cheat")) == \
+            (config.mode, config.scoring, config.anti_cheat)
+    return accept
+
+
+def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients: Mapping[str, ChatClient], *,
+              options: RunOptions = RunOptions()) -> BenchRun:
+    """Run every trial of ``config`` over ``mazes`` with one client per model; return the run.
+
+    With ``options.resume`` trials already in ``results.jsonl`` (of the same mode, scoring and anti-cheat
+    setting) are kept and not run again. A failed trial is an ``error`` record that scores zero; a rejected
+    key or an unreachable endpoint stops the run after writing the summary and report, and is raised.
+    """
+    from .report import write_report
+
+    out = Path(config.output_dir)
+    summary_path, report_path = out / SUMMARY_NAME, out / REPORT_NAME
+    items = [WorkItem(t.id, t) for t in trials(config, mazes)]
+    by_name = {(size, m.name): m for size, group in mazes.items() for m in group}
+    with Run(out, items, options, log_name=LOG_NAME, accept=_accept(config)) as run:
+        def save(failure: str | None = None) -> dict[str, Any]:
+            records = run.records()
+            usage = sum_usage(r["usage"] for r in records if "usage" in r)
+            local = usage["local_server"] or any(c.stats.local_server for c in clients.values())
+            counts = run.counts()
+            summary = {
+                "finished": run.finished, "mode": config.mode, "scoring": config.scoring,
+                "anti_cheat": config.anti_cheat, "settings": config.to_dict(),
+                "endpoints": {m: {"base_url": c.base_url, "provider": c.config.provider} for m, c in clients.items()},
+                "local_embedded_server": local, **({"note": SERVER_NOTE} if local else {}),
+                "backend": {"name": options.backend, "workers": options.workers},
+                "counts": {"trials": counts.items, "resumed": counts.resumed, "run_now": counts.completed,
+                           "errors": counts.errors},
+                "models": summarise(records), "usage": usage, "wall_time_s": round(run.elapsed_s, 3),
+                "results": str(run.log_path), "report": str(report_path),
+            }
+            if failure:
+                summary["stopped_by"] = failure
+            write_json_atomic(summary_path, summary, indent=2)
+            write_report(report_path, summary, records, by_name)
+            return summary
+
+        try:
+            run.execute(partial(run_trial, clients, config), kind="io", desc=f"bench {config.mode}",
+                        error_record=_error_fields(config))
+        except BaseException as exc:
+            save(str(exc) or type(exc).__name__)
+            raise
+        summary = save()
+        return BenchRun(run.records(), summary, run.log_path, summary_path, report_path)

@@ -1,0 +1,54 @@
+"""The benchmark summary: per model x size, the mean, standard deviation and 95% interval of every score and
+counter over every trial (failed trials count as zero), the success rate and cross-presentation consistency."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+from .anticheat import consistency
+from .stats import estimate
+
+SCORE_NAMES = ("total", "S", "Q", "O", "P", "A")
+COUNTERS = ("api_calls", "cell_moves", "wall_collisions", "invalid_outputs", "exploration_rate", "latency_s")
+
+
+def _value(record: dict[str, Any], name: str) -> float | None:
+    if record.get("status") != "ok":
+        return 0.0 if name in SCORE_NAMES or name == "success" else None
+    if name in SCORE_NAMES:
+        return record["scores"].get(name)
+    if name == "success":
+        return 100.0 if record.get("success") else 0.0
+    if name == "tokens":
+        return record.get("usage", {}).get("total_tokens")
+    if name == "cost_usd":
+        return record.get("usage", {}).get("cost_usd")
+    return record.get(name)
+
+
+def summarise_group(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the statistics of one model x size group of trial records."""
+    out: dict[str, Any] = {"trials": len(records), "errors": sum(r.get("status") != "ok" for r in records)}
+    for name in ("success", *SCORE_NAMES, *COUNTERS, "tokens", "cost_usd"):
+        values = [v for v in (_value(r, name) for r in records) if v is not None]
+        if values or name in SCORE_NAMES or name == "success":
+            out[name] = estimate(values).to_dict()
+    by_maze: dict[str, list] = defaultdict(list)
+    for r in records:
+        if r.get("status") == "ok":
+            by_maze[r["maze"]].append(r.get("published_path") or None)
+    agreement = [c for c in (consistency(paths) for paths in by_maze.values()) if c is not None]
+    out["consistency"] = round(sum(agreement) / len(agreement), 4) if agreement else None
+    return out
+
+
+def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Return ``{model: {size: statistics}}`` over ``records`` (each carries ``model`` and ``size``)."""
+    groups: dict[tuple[str, str], list] = defaultdict(list)
+    for r in records:
+        groups[(r["model"], r["size"])].append(r)
+    out: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for (model, size), group in groups.items():
+        out[model][size] = summarise_group(group)
+    return dict(out)

@@ -1,0 +1,71 @@
+"""The benchmark's path validator: a model's path checked on the exact grid it was shown.
+
+Checks run in MazeBench's order (https://github.com/Aileen-90/MazeBench, ``core/validator.py``): non-empty,
+starts at the start, ends at the goal, every step 4-adjacent, every cell in bounds and free, no cell twice.
+Each failure has one of ``ERROR_CODES``; cells are benchmark ``(row, col)`` on the grid, ``1`` = wall.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from maze_envs.core.maze import Cell
+
+ERROR_CODES = ("empty_path", "wrong_start", "wrong_goal", "illegal_move", "out_of_bounds", "wall_collision", "loop")
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The verdict on one path: ``valid``; else the ``error`` code, a readable ``message`` and the index of the
+    first offending cell. ``path_length`` and ``optimal_length`` count moves (cells - 1)."""
+
+    valid: bool
+    path_length: int
+    optimal_length: int
+    error: str | None = None
+    message: str = ""
+    index: int = -1
+
+    def to_dict(self) -> dict:
+        """Return the verdict as a JSON-ready dict."""
+        return {"valid": self.valid, "error": self.error, "message": self.message, "index": self.index,
+                "path_length": self.path_length, "optimal_length": self.optimal_length}
+
+
+def validate_path(grid: np.ndarray, start: Cell, goal: Cell, path: Sequence[Cell],
+                  shortest: Sequence[Cell]) -> Validation:
+    """Return the ``Validation`` of ``path`` on ``grid`` (0 free, 1 wall) from ``start`` to ``goal``.
+
+    ``shortest`` is the grid's shortest path (both ends included); it only sets ``optimal_length``.
+    """
+    cells = [(int(r), int(c)) for r, c in path]
+    length, optimal = max(len(cells) - 1, 0), max(len(shortest) - 1, 0)
+
+    def fail(code: str, message: str, index: int) -> Validation:
+        return Validation(False, length, optimal, code, message, index)
+
+    if not cells:
+        return fail("empty_path", "no path was given", 0)
+    if cells[0] != tuple(start):
+        return fail("wrong_start", f"path starts at {cells[0]}, not at the start {tuple(start)}", 0)
+    if cells[-1] != tuple(goal):
+        return fail("wrong_goal", f"path ends at {cells[-1]}, not at the goal {tuple(goal)}", len(cells) - 1)
+    for i in range(1, len(cells)):
+        (r0, c0), (r1, c1) = cells[i - 1], cells[i]
+        if abs(r0 - r1) + abs(c0 - c1) != 1:
+            return fail("illegal_move", f"{cells[i - 1]} to {cells[i]} is not a 4-adjacent move", i)
+    height, width = grid.shape
+    for i, (r, c) in enumerate(cells):
+        if not (0 <= r < height and 0 <= c < width):
+            return fail("out_of_bounds", f"{(r, c)} is outside the {height}x{width} grid", i)
+        if grid[r, c]:
+            return fail("wall_collision", f"{(r, c)} is a wall", i)
+    seen: set[Cell] = set()
+    for i, cell in enumerate(cells):
+        if cell in seen:
+            return fail("loop", f"{cell} is visited twice", i)
+        seen.add(cell)
+    return Validation(True, length, optimal)

@@ -1,0 +1,96 @@
+"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d and image2d modes) for
+several models, sizes and trials on the run engine, with a summary and an HTML report."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+
+from maze_envs.core.generators import GENERATORS
+from maze_envs.runs import RunOptions
+from maze_envs.runs.flags import add_run_flags
+
+from .model_flags import add_model_flags, model_client
+
+MODES = ("text2d", "image2d")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``bench`` subcommand."""
+    parser = sub.add_parser(
+        "bench", help="benchmark chat models on mazes (text2d, image2d)",
+        description="Run every model on every maze of every size, TRIALS times, each trial under its own random "
+                    "presentation (symmetry, symbols, nonce). Settings: flags > environment > config/local.yaml "
+                    "> config/config.yaml (MazeBench's keys). Writes OUTPUT_DIR/results.jsonl (one line per trial, "
+                    "--resume continues), summary.json and report.html.")
+    parser.add_argument("--mode", choices=MODES, help="text2d (default) or image2d")
+    parser.add_argument("--models", nargs="+", metavar="MODEL", help="model names (config: model/models; "
+                                                                     "env MAZE_ENVS_MODEL)")
+    parser.add_argument("--sizes", nargs="+", metavar="HxW", help="benchmark grid sizes, e.g. 5x5 9x9 15x15")
+    parser.add_argument("--trials", type=int, help="trials per model and maze (default 1)")
+    parser.add_argument("--mazes-dir", dest="mazes_dir", help="directory of <size>/maze_<H>x<W>_<i>.json (default mazes)")
+    parser.add_argument("--output-dir", dest="output_dir", help="where results go (default outputs)")
+    parser.add_argument("--config", help="YAML config (default config/config.yaml); config/local.yaml beside it "
+                                         "overrides it")
+    parser.add_argument("--scoring", choices=("v1", "v2"), help="MazeBench's weighting: v1 (S,Q,O) or v2 "
+                                                               "(S,Q,O,P; default)")
+    parser.add_argument("--no-anti-cheat", dest="anti_cheat", action="store_const", const=False,
+                        help="show the published mazes as they are (no symmetry, symbols or nonce)")
+    parser.add_argument("--temperature", type=float, help="sampling temperature (default 0.1)")
+    parser.add_argument("--max-tokens", dest="max_tokens", type=int, help="reply token limit (default 1000)")
+    gen = parser.add_argument_group("maze generation")
+    gen.add_argument("--generate-mazes", dest="generate_mazes", action="store_const", const=True,
+                     help="generate MAZE_COUNT mazes per size first (into --maze-output-dir or --mazes-dir)")
+    gen.add_argument("--maze-output-dir", dest="maze_output_dir", help="where generated mazes go")
+    gen.add_argument("--maze-count", dest="maze_count", type=int, help="mazes per size to generate (default 5)")
+    gen.add_argument("--seed", type=int, help="base seed: maze i uses SEED+i; trial seeds derive from it (default 42)")
+    gen.add_argument("--algorithm", choices=list(GENERATORS), help="generator (default dfs)")
+    gen.add_argument("--start-goal", dest="start_goal", choices=("corner", "random"), help="default corner")
+    gen.add_argument("--cell-px", dest="cell_px", type=int, help="image2d pixels per cell (default 24)")
+    add_model_flags(parser)
+    add_run_flags(parser, resume_help="keep the trials already in OUTPUT_DIR/results.jsonl and run the rest")
+    parser.set_defaults(func=run, workers=None)
+
+
+SETTINGS = ("mode", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat", "temperature",
+            "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
+            "cell_px", "workers", "base_url", "provider")
+
+
+@contextlib.contextmanager
+def _clients(args: argparse.Namespace, models, base_url, provider):
+    """Yield a client per model (one local server per model with --local-policy)."""
+    with contextlib.ExitStack() as stack:
+        clients = {}
+        for model in models:
+            each = argparse.Namespace(**{**vars(args), "model": model, "base_url": base_url, "provider": provider})
+            clients[model] = stack.enter_context(model_client(each))
+        yield clients
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark, print the headline per model and size and where the report is; return 0."""
+    from evaluators.bench.config import resolve_config
+    from evaluators.bench.mazes import prepare_mazes
+    from evaluators.bench.run import run_bench
+
+    flags = {name: getattr(args, name, None) for name in SETTINGS}
+    if args.model and not args.models:
+        flags["models"] = [args.model]
+    if args.local_policy and not flags["models"]:
+        flags["models"] = ["maze-envs-local"]
+    config = resolve_config(flags, config=args.config)
+    mazes = prepare_mazes(config)
+    options = RunOptions(backend=args.backend, workers=config.workers, ray_address=args.ray_address,
+                         resume=args.resume, retry_errors=args.retry_errors)
+    with _clients(args, config.models, config.base_url, config.provider) as clients:
+        result = run_bench(config, mazes, clients, options=options)
+    for model, sizes in result.summary["models"].items():
+        for size, stats in sizes.items():
+            print(f"{model} {size}: success {stats['success']['mean']:.1f}% total {stats['total']['mean']:.2f} "
+                  f"over {stats['trials']} trials ({stats['errors']} errors)")
+    local = " [answers from the local embedded server, not a hosted model]" \
+        if result.summary["local_embedded_server"] else ""
+    print(f"bench {config.mode} ({config.scoring}): report {result.report_path}, summary "
+          f"{result.summary_path}{local}")
+    return 0

@@ -1,0 +1,78 @@
+"""Render backends: the embedded CPU splat renderer and gsplat on CUDA, behind one ``render(view)`` interface."""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+import numpy as np
+
+from .camera import PinholeView
+from .errors import NavDependencyError
+from .ply import GaussianCloud
+from .splat import SplatImage, SplatRenderer
+
+BACKENDS = ("auto", "cpu", "gsplat")
+
+
+class SceneRenderer(Protocol):
+    """Anything that renders a loaded cloud from a pinhole view."""
+
+    def render(self, view: PinholeView) -> SplatImage:
+        """Return the RGB and depth images of ``view``."""
+
+
+def cuda_available() -> bool:
+    """Return whether torch and gsplat are importable and torch sees a CUDA device."""
+    try:
+        import gsplat  # noqa: F401
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+class GsplatRenderer:
+    """Renders a cloud with gsplat's CUDA rasteriser (``maze-envs[gpu]``); degree-0 colours, expected depth."""
+
+    def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0)):
+        if not cuda_available():
+            raise NavDependencyError("the gsplat backend needs torch and gsplat with a CUDA device; install "
+                                     "'maze-envs[gpu]' on a CUDA machine, or use the cpu backend")
+        import torch
+
+        self._torch = torch
+        dev = torch.device("cuda")
+        self._means = torch.from_numpy(cloud.means).to(dev)
+        self._quats = torch.from_numpy(cloud.quats).to(dev)
+        self._scales = torch.from_numpy(cloud.scales).to(dev)
+        self._opacities = torch.from_numpy(cloud.opacities).to(dev)
+        self._colours = torch.from_numpy(cloud.colours.astype(np.float32)).to(dev)
+        self._background = torch.tensor([background], dtype=torch.float32, device=dev)
+
+    def render(self, view: PinholeView) -> SplatImage:
+        """Return the RGB and expected-depth images of ``view``."""
+        from gsplat import rasterization
+
+        torch = self._torch
+        viewmat = np.eye(4, dtype=np.float32)
+        viewmat[:3, :3], viewmat[:3, 3] = view.R, view.t
+        k = np.array([[view.fx, 0, view.cx], [0, view.fy, view.cy], [0, 0, 1]], np.float32)
+        with torch.no_grad():
+            out, alpha, _ = rasterization(
+                self._means, self._quats, self._scales, self._opacities, self._colours,
+                torch.from_numpy(viewmat)[None].to(self._means.device), torch.from_numpy(k)[None].to(self._means.device),
+                int(view.width), int(view.height), render_mode="RGB+ED", backgrounds=self._background)
+        out = out[0].float().cpu().numpy()
+        return SplatImage(np.ascontiguousarray(out[..., :3]), np.ascontiguousarray(out[..., 3]))
+
+
+def renderer_factory(backend: str) -> Callable[[GaussianCloud], SceneRenderer]:
+    """Return the constructor of ``backend``: ``auto`` (gsplat on CUDA, else cpu), ``cpu`` or ``gsplat``."""
+    if backend not in BACKENDS:
+        raise NavDependencyError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if backend == "gsplat" or (backend == "auto" and cuda_available()):
+        if not cuda_available():
+            raise NavDependencyError("the gsplat backend needs torch and gsplat with a CUDA device; install "
+                                     "'maze-envs[gpu]' on a CUDA machine, or use the cpu backend")
+        return GsplatRenderer
+    return SplatRenderer

@@ -1,0 +1,253 @@
+"""Plumbing shared by the project's HTTP servers: a Starlette app served by uvicorn on a loopback socket.
+
+The project keeps only its routes and handlers; keep-alive, concurrency and HTTP parsing come from uvicorn
+and Starlette. What this module adds:
+
+- ``json_app(routes, error_body=...)`` returns a Starlette app whose every error is JSON: an ``HTTPError``
+  (status, message, param, kind) raised by a handler, an unknown route (404), a wrong method (405) and a
+  bug (500, logged with its traceback by uvicorn). ``error_body`` shapes the body (default
+  ``{"error": message}``; the model server gives the OpenAI shape). ``json_response(doc, status)``
+  answers with JSON.
+- ``read_json_body(request, max_bytes=..., timeout=...)`` returns the parsed JSON body or raises
+  ``HTTPError``: 413 over ``max_bytes``, 408 when the whole body has not arrived within ``timeout`` seconds
+  (so a client that promises a body and stalls cannot hold the request forever; both close the
+  connection), 400 when it is empty or not JSON (including nesting too deep to parse and integers past
+  Python's digit limit).
+- ``LoopbackServer(app, host, port)`` binds at once through ``bind_socket`` (port 0 = a free port,
+  reported by ``port``/``url``; a bad port or a failed bind raises ``MazeConfigError``), then ``start()`` serves in a background thread
+  and returns once it accepts connections, ``serve_forever()`` serves in the calling thread (Ctrl-C and
+  SIGTERM stop it gracefully), and ``stop()`` stops it, waits for its thread and releases the port.
+
+A handler runs on the server's event loop: blocking work (a model policy, a render, disk reads) goes
+through ``starlette.concurrency.run_in_threadpool`` so that it does not hold up other requests.
+
+Example::
+
+    async def echo(request):
+        return json_response({"got": await read_json_body(request, max_bytes=1 << 20)})
+
+    with LoopbackServer(json_app([Route("/echo", echo, methods=["POST"])])) as server:
+        requests.post(server.url + "/echo", json=[1, 2])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from typing import Any, Callable, Sequence
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+
+BODY_TIMEOUT = 60.0
+STOP_GRACE = 2
+
+
+class HTTPError(MazeEnvsError):
+    """An error answered with HTTP ``status`` and a JSON body: ``message``, the request ``param`` at fault
+    (or None), its ``kind`` (``invalid_request_error`` for 4xx, ``server_error`` for 5xx) and whether the
+    connection must close (``close``: the request body was left unread)."""
+
+    def __init__(self, status: int, message: str, *, param: str | None = None, kind: str | None = None,
+                 close: bool = False):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.param = param
+        self.kind = kind or ("server_error" if status >= 500 else "invalid_request_error")
+        self.close = close
+
+
+def json_response(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """Return a response carrying ``doc`` as ASCII JSON (any string a client sent, lone surrogates included,
+    can be echoed)."""
+    return Response(json.dumps(doc).encode("ascii"), status, headers, media_type="application/json")
+
+
+def plain_error_body(error: HTTPError) -> dict[str, Any]:
+    """Return ``{"error": message}``, the default JSON error body."""
+    return {"error": error.message}
+
+
+def json_app(routes: Sequence[BaseRoute],
+             error_body: Callable[[HTTPError], Any] = plain_error_body) -> Starlette:
+    """Return a Starlette app serving ``routes`` whose every error answer is ``error_body(HTTPError)`` as JSON."""
+
+    def answer(error: HTTPError, headers: dict[str, str] | None = None) -> Response:
+        headers = {**(headers or {}), **({"Connection": "close"} if error.close else {})}
+        return json_response(error_body(error), error.status, headers)
+
+    async def on_http_error(request: Request, exc: Exception) -> Response:
+        return answer(exc)
+
+    async def on_starlette_error(request: Request, exc: Exception) -> Response:
+        status = exc.status_code
+        message = f"no route {request.method} {request.url.path}" if status == 404 else exc.detail
+        return answer(HTTPError(status, message), exc.headers)
+
+    async def on_bug(request: Request, exc: Exception) -> Response:
+        return answer(HTTPError(500, f"internal server error: {type(exc).__name__}"))
+
+    return Starlette(routes=list(routes), exception_handlers={
+        HTTPError: on_http_error, HTTPException: on_starlette_error, Exception: on_bug})
+
+
+async def read_json_body(request: Request, *, max_bytes: int, timeout: float = BODY_TIMEOUT) -> Any:
+    """Return the parsed JSON body of ``request``.
+
+    Raises ``HTTPError``: 413 when it is (or announces) more than ``max_bytes`` bytes, 408 when it has not
+    fully arrived within ``timeout`` seconds, 400 when it is empty, cut off or not JSON.
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise HTTPError(413, f"the request body is {declared} bytes, over the limit of {max_bytes}", close=True)
+    body = bytearray()
+
+    async def receive_all() -> None:
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > max_bytes:
+                raise HTTPError(413, f"the request body is over the limit of {max_bytes} bytes", close=True)
+
+    try:
+        await asyncio.wait_for(receive_all(), timeout)
+    except asyncio.TimeoutError:
+        raise HTTPError(408, f"the request body did not arrive within {timeout:g} s", close=True) from None
+    except ClientDisconnect:
+        raise HTTPError(400, "the client closed the connection before sending the whole body") from None
+    return parse_json_body(bytes(body))
+
+
+def parse_json_body(raw: bytes) -> Any:
+    """Return the JSON value of the request body ``raw``; raises ``HTTPError`` 400 saying why it is not one."""
+    if not raw.strip():
+        raise HTTPError(400, "a JSON request body is required")
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise HTTPError(400, "invalid JSON body: arrays or objects nested too deeply") from None
+    except ValueError as exc:  # not JSON, not UTF-8, or an integer past Python's digit limit
+        raise HTTPError(400, f"invalid JSON body: {str(exc)[:200]}") from None
+
+
+def check_body_timeout(seconds: Any) -> float:
+    """Return ``seconds`` as a float when it is a finite number above 0; raise ``MazeConfigError`` naming
+    ``body_timeout``."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
+        raise MazeConfigError(f"must be a number of seconds above 0, got {seconds!r}", parameter="body_timeout")
+    return float(seconds)
+
+
+def check_port(port: Any) -> int:
+    """Return ``port`` when it is an int in 0-65535 (0 = a free port); raise ``MazeConfigError`` naming ``port``."""
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise MazeConfigError(f"must be 0-65535, got {port!r}", parameter="port")
+    return port
+
+
+def bind_socket(host: str, port: int, verb: str = "listen") -> socket.socket:
+    """Return a TCP socket bound to ``host``:``port`` (0 = a free port) and listening, so that connections
+    made before serving starts wait in its backlog.
+
+    Raises ``MazeConfigError`` naming ``port`` when it is out of range, or saying ``cannot <verb> on
+    HOST:PORT`` and why when the address cannot be resolved or bound.
+    """
+    check_port(port)
+    try:
+        # proto IPPROTO_TCP (not 0) lets asyncio set TCP_NODELAY on accepted connections; without it a
+        # response written in two parts waits out the client's delayed ACK (about 40 ms a request)
+        family, kind, proto = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][:3]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise MazeConfigError(f"cannot {verb} on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise MazeConfigError(f"cannot {verb} on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+class LoopbackServer:
+    """``app`` served by uvicorn on ``host``:``port``, bound at construction; ``url`` is its base URL.
+
+    ``stop_grace`` is how many seconds ``stop()`` lets requests in flight finish before cancelling them.
+    Use as a context manager to start and stop it.
+    """
+
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, verb: str = "listen",
+                 stop_grace: int = STOP_GRACE):
+        self.app = app
+        self.host = host
+        self._socket: socket.socket | None = bind_socket(host, port, verb)
+        self.port: int = self._socket.getsockname()[1]
+        self._config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off",
+                                      server_header=False, timeout_graceful_shutdown=stop_grace)
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """Return the base URL of the bound address, e.g. ``http://127.0.0.1:7036``."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def _serve(self) -> None:
+        if self._socket is None:
+            raise RuntimeError("the server was stopped; make a new one")
+        self._server = uvicorn.Server(self._config)
+        try:
+            self._server.run(sockets=[self._socket])
+        finally:
+            self._close_socket()
+
+    def start(self, name: str = "maze-envs-http") -> threading.Thread:
+        """Serve in a daemon thread called ``name``; return the thread once the server accepts connections.
+
+        Raises ``RuntimeError`` when the server does not come up within 30 seconds.
+        """
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not (self._server is not None and self._server.started):
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the HTTP server on {self.url} did not start")
+            time.sleep(0.005)
+        return self._thread
+
+    def serve_forever(self) -> None:
+        """Serve in the calling thread until interrupted (Ctrl-C or SIGTERM in the main thread); returns nothing."""
+        self._serve()
+
+    def stop(self) -> None:
+        """Stop serving (when started), wait for the serving thread and release the port; returns nothing."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        self._server = None
+        self._close_socket()
+
+    def _close_socket(self) -> None:
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+
+    def __enter__(self) -> "LoopbackServer":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()

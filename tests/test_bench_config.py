@@ -1,0 +1,94 @@
+"""Benchmark settings: flags > environment > config/local.yaml > config/config.yaml; summary statistics."""
+
+import pytest
+
+from evaluators.bench.config import BenchConfig, resolve_config
+from evaluators.bench.stats import estimate
+from maze_envs.core.errors import MazeConfigError
+
+CONFIG = """\
+model: gpt-4
+temperature: 0.3
+OPENAI_API_BASE: null
+PROVIDER: openai
+output_dir: outputs/
+maze_count: 3
+max_workers: 2
+log_level: INFO
+text2d: {size: "9x9", seed: 7, start_goal: corner, algorithm: prim}
+sandbox: {max_steps: 30, memory: 10, visibility: -1, max_no_exploration_steps: 20, mazes_path: mazes/}
+"""
+
+
+def write(root, main=CONFIG, local=None):
+    (root / "config").mkdir()
+    (root / "config" / "config.yaml").write_text(main)
+    if local is not None:
+        (root / "config" / "local.yaml").write_text(local)
+    return root / "config" / "config.yaml"
+
+
+def test_config_file_sets_mazebench_keys(tmp_path):
+    cfg = resolve_config({}, config=write(tmp_path), environ={})
+    assert cfg.models == ("gpt-4",) and cfg.sizes == ("9x9",) and cfg.temperature == 0.3
+    assert (cfg.workers, cfg.maze_count, cfg.seed, cfg.algorithm) == (2, 3, 7, "prim")
+    assert (cfg.max_steps, cfg.memory, cfg.visibility, cfg.mazes_dir) == (30, 10, 3, "mazes/")
+    assert cfg.base_url is None
+
+
+def test_local_yaml_merges_nested_blocks_key_by_key(tmp_path):
+    path = write(tmp_path, local="sandbox: {max_steps: 99}\nmodels: [a, b]\n")
+    cfg = resolve_config({}, config=path, environ={})
+    assert cfg.max_steps == 99 and cfg.memory == 10 and cfg.mazes_dir == "mazes/"   # the rest of sandbox kept
+    assert cfg.models == ("a", "b")
+
+
+def test_environment_beats_files_even_over_null_and_flags_beat_both(tmp_path):
+    path = write(tmp_path, local="OPENAI_API_BASE: http://from-local/v1\n")
+    env = {"OPENAI_API_BASE": "http://from-env/v1", "MAZE_ENVS_MODEL": "env-model"}
+    cfg = resolve_config({}, config=path, environ=env)
+    assert cfg.base_url == "http://from-env/v1" and cfg.models == ("env-model",)
+    cfg = resolve_config({"base_url": "http://flag/v1", "models": ["m1", "m2"], "sizes": None}, config=path,
+                         environ=env)
+    assert cfg.base_url == "http://flag/v1" and cfg.models == ("m1", "m2") and cfg.sizes == ("9x9",)
+
+
+def test_default_files_are_read_from_the_working_directory(tmp_path, monkeypatch):
+    write(tmp_path, local="scoring: v1\n")
+    monkeypatch.chdir(tmp_path)
+    cfg = resolve_config({}, environ={})
+    assert cfg.scoring == "v1" and cfg.models == ("gpt-4",)
+
+
+@pytest.mark.parametrize("flags, parameter", [
+    ({"mode": "video"}, "mode"), ({"trials": 0}, "trials"), ({"scoring": "v3"}, "scoring"),
+    ({"sizes": ["nine"]}, "sizes"), ({"models": []}, "models"), ({"workers": "four"}, "workers"),
+])
+def test_bad_settings_name_their_parameter(tmp_path, flags, parameter):
+    with pytest.raises(MazeConfigError) as info:
+        resolve_config(flags, config=write(tmp_path), environ={})
+    assert info.value.parameter == parameter
+
+
+def test_bad_files_are_named(tmp_path):
+    with pytest.raises(MazeConfigError, match="unknown key 'colour'"):
+        resolve_config({}, config=write(tmp_path, main="colour: red\n"), environ={})
+    keyed = tmp_path / "keyed.yaml"
+    keyed.write_text("OPENAI_API_KEY: sk-1\n")
+    with pytest.raises(MazeConfigError, match="OPENAI_API_KEY must not be in a file"):
+        resolve_config({}, config=keyed, environ={})
+    with pytest.raises(MazeConfigError, match="file not found"):
+        resolve_config({}, config=tmp_path / "missing.yaml", environ={})
+
+
+def test_defaults_are_mazebench_defaults():
+    cfg = BenchConfig()
+    assert (cfg.max_steps, cfg.memory, cfg.max_no_exploration_steps, cfg.temperature) == (50, 5, 20, 0.1)
+
+
+def test_estimate_counts_zeros_and_gives_a_t_interval():
+    est = estimate([100, 0, 100, 0])
+    assert (est.n, est.mean) == (4, 50.0)
+    assert est.std == pytest.approx(57.735, abs=1e-3)
+    assert est.ci95[0] == pytest.approx(50 - 3.182446 * 57.735 / 2, abs=1e-2)
+    assert estimate([]).mean is None and estimate([5]).ci95 is None
