@@ -153,8 +153,8 @@ def test_demo_skips_a_step_whose_extra_is_missing(tmp_path):
 @pytest.mark.parametrize("args, flag", [
     (["judge", "--task", "maze", "--input-dir", "{d}/tasks", "--tasks", "{d}/tasks", "--local-policy", "oracle",
       "--output-dir", "{blocked}"], "--output-dir"),
-    (["eval-image", "--input_dir", "{d}/tasks", "--solution_dir", "{d}/tasks", "--output_dir", "{blocked}"],
-     "--output-dir"),
+    (["eval-image", "--input_dir", "{d}/tasks", "--solution_dir", "{d}/tasks", "--output_dir", "{blocked}",
+      "--log_dir", "{d}/logs"], "--output-dir"),
 ])
 def test_uncreatable_output_directory_is_a_one_line_error_naming_the_flag(tmp_path, args, flag):
     blocker = tmp_path / "file"

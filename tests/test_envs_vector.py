@@ -90,10 +90,12 @@ def test_vector_env_options_and_errors():
         gym.make_vec("Maze-PartialObs-v0", num_envs=2, vectorization_mode="vector_entry_point", visibility=0)
 
 
-@pytest.mark.parametrize("kwargs, limit", [({"rows": 12, "cols": 12}, 400), ({"max_steps": 30}, 30),
-                                           ({"rows": 12, "cols": 12, "max_episode_steps": 50}, 50)])
+@pytest.mark.parametrize("kwargs, limit", [({"rows": 12, "cols": 12}, 576), ({"rows": 20, "cols": 20}, 1600),
+                                           ({"max_steps": 30}, 30),
+                                           ({"rows": 12, "cols": 12, "max_episode_steps": 50}, 50),
+                                           ({"max_steps": 30, "max_episode_steps": 50}, 30)])
 def test_vector_env_truncates_like_gym_make_at_the_smaller_step_limit(kwargs, limit):
-    """The registered max_episode_steps=400 and the env's own max_steps both apply; the smaller one truncates."""
+    """The env's own size-aware max_steps truncates; a max_episode_steps passed to make caps it (the smaller wins)."""
     single = gym.make("Maze-v0", **kwargs)
     venv = gym.make_vec("Maze-v0", num_envs=2, vectorization_mode="vector_entry_point", **kwargs)
     single.reset(seed=0)
@@ -103,3 +105,17 @@ def test_vector_env_truncates_like_gym_make_at_the_smaller_step_limit(kwargs, li
         _, _, v_terminated, v_truncated, info = venv.step(np.zeros(2, dtype=np.int64))
         assert not terminated and not v_terminated.any()
         assert truncated == (step == limit) and (v_truncated == truncated).all() and (info["steps"] == step).all()
+
+
+def test_reset_mask_resets_only_those_sub_envs():
+    venv = gym.make_vec("Maze-PartialObs-v0", num_envs=3, vectorization_mode="vector_entry_point", rows=4, cols=4)
+    venv.reset(seed=0)
+    moves = np.array([[2, 0], [1, 0], [2, 0]])
+    before, *_, info = venv.step(moves)
+    mask = np.array([True, False, False])
+    obs, reset_info = venv.reset(seed=20, options={"reset_mask": mask})
+    fresh, fresh_info = gym.make("Maze-PartialObs-v0", rows=4, cols=4).reset(seed=20)
+    assert np.array_equal(obs[0], fresh) and reset_info["optimal_length"][0] == fresh_info["optimal_length"]
+    assert np.array_equal(obs[1:], before[1:]) and list(reset_info["steps"]) == [0, 1, 1]
+    with pytest.raises(MazeConfigError, match="reset_mask"):
+        venv.reset(options={"reset_mask": np.array([1, 0, 0])})

@@ -141,10 +141,10 @@ def test_bad_inputs_name_the_file_and_field_and_missing_media_is_a_per_item_erro
     manifest = math_manifest(tmp_path / "in", 3)
     (tmp_path / "in" / "out_01.png").unlink()
     with ModelServer(math_policy) as server:
-        assert judge_math(manifest, tmp_path / "out", server) == 0
+        assert judge_math(manifest, tmp_path / "out", server, "--no-cache") == 0
         bad = tmp_path / "bad.jsonl"
         bad.write_text(json.dumps({"file": "x.png", "subtask": "AIME"}) + "\n")
-        assert judge_math(bad, tmp_path / "out2", server) == 2
+        assert judge_math(bad, tmp_path / "out2", server, "--no-cache") == 2
     records = read_json(tmp_path / "out" / "results.json")["records"]
     assert [r["status"] for r in records] == ["ok", "error", "ok"] and "out_01.png" in records[1]["error"]
     err = capsys.readouterr().err

@@ -41,8 +41,8 @@ class MazeEnv(MazeEnvBase):
 
     ## Episode End
     Terminated when the agent reaches the goal. Truncated after ``max_steps`` steps (default
-    ``4 * rows * cols`` in cells). The id is registered with ``max_episode_steps=400``, the
-    default for 10x10; with other sizes pass ``max_episode_steps`` to ``gym.make`` as well.
+    ``4 * rows * cols`` in cells, so ``rows=20, cols=20`` runs 1600 steps); the id has no registered
+    TimeLimit. ``gym.make(..., max_episode_steps=n)`` adds one that caps episodes at ``n`` steps.
 
     ## Arguments
     ``gym.make("Maze-v0", rows=10, cols=10, algorithm="dfs", loops=0.0, placement="corner",

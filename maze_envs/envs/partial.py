@@ -64,8 +64,8 @@ class PartialObsMazeEnv(MazeEnvBase):
     ## Episode End
     Terminated on reaching the goal. Truncated after ``max_steps`` steps (default ``4 * rows * cols``)
     or after ``max_no_exploration_steps`` consecutive steps that reveal no block not seen before
-    (default 20; ``None`` disables it). The id is registered with ``max_episode_steps=400``, the
-    default for 10x10; with other sizes pass ``max_episode_steps`` to ``gym.make`` as well.
+    (default 20; ``None`` disables it). The id has no registered TimeLimit;
+    ``gym.make(..., max_episode_steps=n)`` adds one that caps episodes at ``n`` steps.
 
     ## Arguments
     Every argument of ``Maze-v0`` plus ``visibility=3`` (k >= 1), ``action_mode="multi"``,

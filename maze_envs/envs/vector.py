@@ -76,9 +76,11 @@ class _BatchedMazes(VectorEnv):
     # --- resets -----------------------------------------------------------------------------------
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
-        """Reset every sub-env (sub-env ``i`` gets seed ``seed + i``, or ``seed[i]``); return observations and info.
+        """Reset the sub-envs (sub-env ``i`` gets seed ``seed + i``, or ``seed[i]``); return observations and info.
 
-        ``options["maze"]`` plays that layout in every sub-env for one episode.
+        ``options["maze"]`` plays that layout in the reset sub-envs for one episode. ``options["reset_mask"]``
+        (a bool array over the sub-envs, as in Gymnasium's vector envs) resets only those sub-envs; the
+        others keep their episodes, and the observations and info cover every sub-env.
         """
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs
@@ -88,12 +90,19 @@ class _BatchedMazes(VectorEnv):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise MazeConfigError(f"seed must be an int or a list of {self.num_envs} seeds, got {len(seeds)}")
-        for i, s in enumerate(seeds):
-            if s is not None or self._episodes[i] == 0:
-                self._rngs[i] = seeding.np_random(s)[0]
+        envs = np.arange(self.num_envs)
+        if options and options.get("reset_mask") is not None:
+            mask = np.asarray(options["reset_mask"])
+            if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+                raise MazeConfigError(f"reset_mask must be a bool array of shape ({self.num_envs},), "
+                                      f"got {mask.dtype} {mask.shape}")
+            envs = np.flatnonzero(mask)
+        for i in envs.tolist():
+            if seeds[i] is not None or self._episodes[i] == 0:
+                self._rngs[i] = seeding.np_random(seeds[i])[0]
         override = self.template.source.override(options["maze"]) if options and options.get("maze") is not None else None
-        self._reset_envs(np.arange(self.num_envs), override)
-        self._done[:] = False
+        self._reset_envs(envs, override)
+        self._done[envs] = False
         return self._observe(), self._info()
 
     def _batchable(self, count: int) -> bool:

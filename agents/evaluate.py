@@ -1,0 +1,115 @@
+"""evaluate(): any agent on held-out seeds of any registered env, measured by the episode-metrics wrapper.
+
+The one evaluation path of the project: the RL table, the LLM benchmark's agent modes and the demo all
+read its ``EvaluationTable``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+import gymnasium as gym
+import numpy as np
+
+import maze_envs  # noqa: F401  (registers the ids)
+from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper
+
+from .base import Agent, run_episode
+
+AgentLike = Agent | Callable[[gym.Env], Agent]
+Z95 = 1.959964
+HIDDEN_INFO = ("position", "goal")
+
+
+@dataclass(frozen=True)
+class MetricSummary:
+    """One metric over the episodes that report it: mean, sample std and a 95% interval of the mean."""
+
+    mean: float
+    std: float
+    low: float
+    high: float
+    count: int
+
+
+def summarise(values: Sequence[float], binary: bool = False) -> MetricSummary:
+    """Return the summary of ``values``; ``binary`` (success) uses the Wilson interval, else mean +- 1.96 s/sqrt(n)."""
+    x = np.asarray(values, dtype=float)
+    n = x.size
+    if n == 0:
+        return MetricSummary(math.nan, math.nan, math.nan, math.nan, 0)
+    mean = float(x.mean())
+    std = float(x.std(ddof=1)) if n > 1 else 0.0
+    if binary:
+        centre = (mean + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
+        half = Z95 * math.sqrt(mean * (1 - mean) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+        return MetricSummary(mean, std, max(0.0, centre - half), min(1.0, centre + half), n)
+    half = Z95 * std / math.sqrt(n)
+    return MetricSummary(mean, std, mean - half, mean + half, n)
+
+
+@dataclass
+class EvaluationTable:
+    """Per-episode metric rows (``seed`` plus ``METRIC_KEYS``) and their per-metric summaries."""
+
+    env_id: str
+    agent: str
+    rows: list[dict[str, Any]]
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> dict[str, MetricSummary]:
+        """Return the summary of every metric some episode reported (``None`` values are left out)."""
+        out = {}
+        for key in METRIC_KEYS:
+            values = [row[key] for row in self.rows if row.get(key) is not None]
+            if values:
+                out[key] = summarise(values, binary=key == "success")
+        return out
+
+    def mean(self, key: str) -> float:
+        """Return the mean of metric ``key`` over the episodes that report it (NaN if none do)."""
+        found = self.summary.get(key)
+        return found.mean if found else math.nan
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the table as JSON-ready data: env, agent, kwargs, summaries and rows."""
+        return {"env_id": self.env_id, "agent": self.agent, "env_kwargs": self.env_kwargs,
+                "summary": {k: vars(v) for k, v in self.summary.items()}, "rows": self.rows}
+
+    def markdown(self, keys: Sequence[str] = ("success", "path_efficiency", "steps", "wall_bumps")) -> str:
+        """Return a one-row markdown table of ``keys`` as ``mean [low, high]``."""
+        summary = self.summary
+        cells = [f"{summary[k].mean:.3f} [{summary[k].low:.3f}, {summary[k].high:.3f}]" if k in summary else "-"
+                 for k in keys]
+        return "\n".join([f"| agent | env | n | {' | '.join(keys)} |", "|" + " --- |" * (len(keys) + 3),
+                          f"| {self.agent} | {self.env_id} | {len(self.rows)} | {' | '.join(cells)} |"])
+
+
+def _agent_name(agent: Any) -> str:
+    return getattr(agent, "name", None) or type(agent).__name__
+
+
+def evaluate(agent: AgentLike, env_id: str, seeds: Iterable[int], *, wrappers: Sequence[Callable[[gym.Env], gym.Env]] = (),
+             hide: Sequence[str] = HIDDEN_INFO, **env_kwargs: Any) -> EvaluationTable:
+    """Return the table of ``agent`` playing one episode of ``gym.make(env_id, **env_kwargs)`` per seed.
+
+    ``agent`` is an agent (``reset()``/``act(observation, info)``) or a factory called with the wrapped env
+    (``OracleAgent``, ``lambda env: RandomAgent(env.action_space, 0)``). ``wrappers`` are applied over the
+    metrics wrapper in order (observation wrappers a trained policy expects). ``hide`` drops info keys the
+    agent must not read (the hidden position and goal by default).
+    """
+    env = EpisodeMetricsWrapper(gym.make(env_id, **env_kwargs))
+    for wrap in wrappers:
+        env = wrap(env)
+    actor = agent(env) if isinstance(agent, type) or not isinstance(agent, Agent) else agent
+    rows = []
+    try:
+        for seed in seeds:
+            result = run_episode(env, actor, int(seed), hide=hide)
+            rows.append({"seed": int(seed), **result.info["episode_metrics"]})
+    finally:
+        env.close()
+    return EvaluationTable(env_id, _agent_name(actor), rows, dict(env_kwargs))

@@ -1,0 +1,318 @@
+"""Single-file PPO (CleanRL style) in torch that steps the native maze vector env directly, with no adapter.
+
+Run: ``python3 -m agents.rl.ppo_native --env-id Maze-PartialObs-v0 --env-kwargs '{"rows": 5, "cols": 5}'
+--ego-map --total-timesteps 2000000 --out runs/ppo5``. Every field of ``Args`` is a ``--kebab-case`` flag.
+
+Read top to bottom: arguments, seeding, env, network, rollout storage, the loop (rollout, GAE, PPO update,
+logging). The env is ``gym.make_vec(..., vectorization_mode="vector_entry_point")`` (next-step autoreset)
+under ``VectorEpisodeMetrics``; ``--ego-map`` adds the dead-reckoned egocentric map (``egomap.py``) as the
+observation. Observations enter the network as one-hot codes (like ``FlatObservation``; ``Dict`` keys sorted
+and concatenated); actor and critic are separate MLPs (tanh, ``--hidden`` units per layer), the network of
+stable-baselines3's ``MlpPolicy``. With next-step autoreset the step after an episode's end only resets its
+sub-env: that sample is left out of the loss, and its value (of the episode's final observation) bootstraps
+truncated episodes. Logs: ``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as
+columns); the trained network is ``<out>/model.pt`` (arguments and weights), loaded by ``load_policy``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+import torch.nn as nn
+from gymnasium import spaces
+from torch.distributions import Categorical
+
+import maze_envs  # noqa: F401  (registers the ids)
+from maze_envs.core.atomic import ensure_directory
+from maze_envs.envs.metrics import VectorEpisodeMetrics
+
+from .egomap import EgocentricMap, EgocentricMapVector
+
+NUM_CODES = 5
+LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_return",
+               "charts/episodic_length", "charts/path_efficiency", "losses/value_loss", "losses/policy_loss",
+               "losses/entropy", "losses/approx_kl", "losses/clipfrac")
+
+
+# ---- arguments ------------------------------------------------------------------------------------------
+@dataclass
+class Args:
+    """Every setting of a run; each field is also a command-line flag."""
+
+    env_id: str = "Maze-PartialObs-v0"
+    env_kwargs: dict[str, Any] = field(default_factory=lambda: {"rows": 5, "cols": 5})
+    ego_map: bool = False
+    seed: int = 0
+    total_timesteps: int = 500_000
+    num_envs: int = 64
+    num_steps: int = 64
+    learning_rate: float = 2.5e-4
+    anneal_lr: bool = True
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    hidden: int = 64
+    reveal_bonus: float = 0.0
+    torch_threads: int = 1
+    out: str = "ppo_native_run"
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Return ``Args`` from ``--kebab-case`` flags (``--env-kwargs`` is JSON; booleans are ``--flag``/``--no-flag``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    defaults = Args()
+    for f in fields(Args):
+        flag, default = "--" + f.name.replace("_", "-"), getattr(defaults, f.name)
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
+        elif isinstance(default, dict):
+            parser.add_argument(flag, type=json.loads, default=default)
+        else:
+            parser.add_argument(flag, type=type(default), default=default)
+    return Args(**vars(parser.parse_args(argv)))
+
+
+def seed_everything(seed: int, torch_threads: int) -> None:
+    """Seed Python, numpy and torch, and fix torch's CPU thread count."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.set_num_threads(torch_threads)
+
+
+def make_env(args: Args) -> gym.vector.VectorEnv:
+    """Return the native vector env of ``args`` under the metrics wrapper (and the ego map if asked)."""
+    env = gym.make_vec(args.env_id, num_envs=args.num_envs, vectorization_mode="vector_entry_point",
+                       **args.env_kwargs)
+    env = VectorEpisodeMetrics(env)
+    return EgocentricMapVector(env) if args.ego_map else env
+
+
+# ---- network -------------------------------------------------------------------------------------------
+def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Linear:
+    """Return ``layer`` with orthogonal weights of gain ``std`` and constant bias."""
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+def _input_size(space: spaces.Space) -> int:
+    boxes = [space.spaces[k] for k in sorted(space.spaces)] if isinstance(space, spaces.Dict) else [space]
+    return sum(int(np.prod(b.shape)) * NUM_CODES for b in boxes)
+
+
+def _action_sizes(space: spaces.Space) -> list[int]:
+    return [int(space.n)] if isinstance(space, spaces.Discrete) else [int(n) for n in space.nvec]
+
+
+class Agent(nn.Module):
+    """Actor and critic MLPs over one-hot observation codes; ``Discrete`` or ``MultiDiscrete`` actions."""
+
+    def __init__(self, observation_space: spaces.Space, action_space: spaces.Space, hidden: int) -> None:
+        super().__init__()
+        size = _input_size(observation_space)
+        self.action_sizes = _action_sizes(action_space)
+        self.multi = isinstance(action_space, spaces.MultiDiscrete)
+        self.critic = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
+                                    layer_init(nn.Linear(hidden, hidden)), nn.Tanh(), layer_init(nn.Linear(hidden, 1), 1.0))
+        self.actor = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
+                                   layer_init(nn.Linear(hidden, hidden)), nn.Tanh(),
+                                   layer_init(nn.Linear(hidden, sum(self.action_sizes)), 0.01))
+
+    @staticmethod
+    def encode(observation: Any) -> torch.Tensor:
+        """Return a batch of code observations (array or dict of arrays) as flat one-hot float rows."""
+        parts = [observation[k] for k in sorted(observation)] if isinstance(observation, dict) else [observation]
+        flat = [torch.as_tensor(np.asarray(p), dtype=torch.long).flatten(1) for p in parts]
+        return nn.functional.one_hot(torch.cat(flat, 1), NUM_CODES).flatten(1).float()
+
+    def get_value(self, x: torch.Tensor) -> torch.Tensor:
+        """Return the critic's values of encoded observations ``x``."""
+        return self.critic(x).squeeze(-1)
+
+    def get_action_and_value(self, x: torch.Tensor, action: torch.Tensor | None = None):
+        """Return ``(action, log_prob, entropy, value)``; ``action`` is sampled unless given."""
+        logits = torch.split(self.actor(x), self.action_sizes, dim=1)
+        dists = [Categorical(logits=lg) for lg in logits]
+        if action is None:
+            action = torch.stack([d.sample() for d in dists], dim=1)
+        action = action.reshape(x.shape[0], len(dists))
+        log_prob = sum(d.log_prob(action[:, i]) for i, d in enumerate(dists))
+        entropy = sum(d.entropy() for d in dists)
+        return action, log_prob, entropy, self.get_value(x)
+
+    def env_action(self, action: torch.Tensor) -> np.ndarray:
+        """Return sampled actions in the env's shape (``(n, 2)`` for ``MultiDiscrete``, ``(n,)`` for ``Discrete``)."""
+        out = action.cpu().numpy()
+        return out if self.multi else out[:, 0]
+
+
+def train(args: Args) -> Path:
+    """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.pt``."""
+    out = ensure_directory(args.out, "out")
+    seed_everything(args.seed, args.torch_threads)
+    envs = make_env(args)
+    agent = Agent(envs.single_observation_space, envs.single_action_space, args.hidden)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+
+    # ---- rollout storage ---------------------------------------------------------------------------
+    T, N = args.num_steps, args.num_envs
+    batch_size = T * N
+    num_updates = max(1, args.total_timesteps // batch_size)
+    n_act = len(agent.action_sizes)
+    size = _input_size(envs.single_observation_space)
+    obs = torch.zeros((T, N, size))
+    actions = torch.zeros((T, N, n_act), dtype=torch.long)
+    logprobs, rewards, values = torch.zeros((T, N)), torch.zeros((T, N)), torch.zeros((T, N))
+    dones, terminals, valid = torch.zeros((T, N)), torch.zeros((T, N)), torch.zeros((T, N))
+
+    # ---- the loop ----------------------------------------------------------------------------------
+    next_raw, info = envs.reset(seed=args.seed)
+    next_obs = Agent.encode(next_raw)
+    next_valid = torch.ones(N)
+    last_revealed = np.asarray(info.get("revealed", np.zeros(N)), dtype=np.float64)
+    global_step, start = 0, time.time()
+    with open(out / "progress.csv", "w", newline="", encoding="utf-8") as log_file:
+        log = csv.writer(log_file)
+        log.writerow(LOG_COLUMNS)
+        for update in range(1, num_updates + 1):
+            if args.anneal_lr:
+                optimizer.param_groups[0]["lr"] = (1.0 - (update - 1.0) / num_updates) * args.learning_rate
+            ended: list[dict[str, np.ndarray]] = []
+
+            # rollout
+            for t in range(T):
+                global_step += N
+                obs[t], valid[t] = next_obs, next_valid
+                with torch.no_grad():
+                    action, logprob, _, value = agent.get_action_and_value(next_obs)
+                actions[t], logprobs[t], values[t] = action, logprob, value
+                next_raw, reward, terminated, truncated, info = envs.step(agent.env_action(action))
+                reward = np.asarray(reward, dtype=np.float64)
+                if args.reveal_bonus and "revealed" in info:
+                    revealed = np.asarray(info["revealed"], dtype=np.float64)
+                    reward = reward + args.reveal_bonus * np.where(next_valid.numpy() > 0, revealed - last_revealed, 0)
+                    last_revealed = revealed
+                done = np.asarray(terminated) | np.asarray(truncated)
+                rewards[t] = torch.as_tensor(reward, dtype=torch.float32)
+                dones[t] = torch.as_tensor(done, dtype=torch.float32)
+                terminals[t] = torch.as_tensor(np.asarray(terminated), dtype=torch.float32)
+                next_obs, next_valid = Agent.encode(next_raw), torch.as_tensor(~done, dtype=torch.float32)
+                if "episode_metrics" in info:
+                    mask = info["_episode_metrics"]
+                    ended.append({k: v[mask] for k, v in info["episode_metrics"].items()})
+
+            # generalised advantage estimation; values[t + 1] of a restart sample is V(final observation)
+            with torch.no_grad():
+                next_value = agent.get_value(next_obs)
+                advantages = torch.zeros((T, N))
+                last_gae = torch.zeros(N)
+                for t in reversed(range(T)):
+                    following = next_value if t == T - 1 else values[t + 1]
+                    delta = rewards[t] + args.gamma * following * (1.0 - terminals[t]) - values[t]
+                    last_gae = delta + args.gamma * args.gae_lambda * (1.0 - dones[t]) * last_gae
+                    advantages[t] = last_gae
+                returns = advantages + values
+
+            # PPO update over the valid samples
+            keep = valid.reshape(-1).bool()
+            b_obs, b_actions = obs.reshape(-1, size)[keep], actions.reshape(-1, n_act)[keep]
+            b_logprobs, b_advantages = logprobs.reshape(-1)[keep], advantages.reshape(-1)[keep]
+            b_returns, b_values = returns.reshape(-1)[keep], values.reshape(-1)[keep]
+            count = int(keep.sum())
+            minibatch = max(1, count // args.num_minibatches)
+            clipfracs = []
+            for _ in range(args.update_epochs):
+                order = torch.randperm(count)
+                for lo in range(0, count, minibatch):
+                    mb = order[lo:lo + minibatch]
+                    _, newlogprob, entropy, newvalue = agent.get_action_and_value(b_obs[mb], b_actions[mb])
+                    logratio = newlogprob - b_logprobs[mb]
+                    ratio = logratio.exp()
+                    with torch.no_grad():
+                        approx_kl = ((ratio - 1) - logratio).mean()
+                        clipfracs.append(((ratio - 1.0).abs() > args.clip_coef).float().mean().item())
+                    adv = b_advantages[mb]
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8) if adv.numel() > 1 else adv
+                    pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
+                    v_clipped = b_values[mb] + (newvalue - b_values[mb]).clamp(-args.clip_coef, args.clip_coef)
+                    v_loss = 0.5 * torch.max((newvalue - b_returns[mb]) ** 2, (v_clipped - b_returns[mb]) ** 2).mean()
+                    entropy_loss = entropy.mean()
+                    loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+                    optimizer.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                    optimizer.step()
+
+            # logging
+            episodes = {k: np.concatenate([e[k] for e in ended]) for k in ended[0]} if ended else {}
+
+            def mean(key: str) -> float:
+                return float(np.nanmean(episodes[key])) if episodes and np.isfinite(episodes[key]).any() else float("nan")
+
+            log.writerow([global_step, int(global_step / (time.time() - start)), len(episodes.get("steps", ())),
+                          mean("success"), mean("return"), mean("steps"), mean("path_efficiency"), v_loss.item(),
+                          pg_loss.item(), entropy_loss.item(), approx_kl.item(), float(np.mean(clipfracs))])
+            log_file.flush()
+    envs.close()
+    torch.save({"args": asdict(args), "state_dict": agent.state_dict()}, out / "model.pt")
+    return out
+
+
+# ---- using a trained network ------------------------------------------------------------------------
+class NativePolicyAgent:
+    """A trained ``Agent`` network behind the agent interface (``reset()``, ``act(observation, info)``)."""
+
+    def __init__(self, network: Agent, deterministic: bool = True, name: str = "ppo_native") -> None:
+        self.network = network
+        self.deterministic = deterministic
+        self.name = name
+
+    def reset(self) -> None:
+        """Nothing to forget: the policy is memoryless (memory lives in the ego-map wrapper)."""
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """Return the policy's action for one observation (the most likely one when deterministic)."""
+        batch = {k: np.asarray(v)[None] for k, v in observation.items()} if isinstance(observation, dict) \
+            else np.asarray(observation)[None]
+        with torch.no_grad():
+            x = Agent.encode(batch)
+            if self.deterministic:
+                logits = torch.split(self.network.actor(x), self.network.action_sizes, dim=1)
+                action = torch.stack([lg.argmax(dim=1) for lg in logits], dim=1)
+            else:
+                action = self.network.get_action_and_value(x)[0]
+        return self.network.env_action(action)[0]
+
+
+def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePolicyAgent, Args]:
+    """Return the agent saved at ``path`` (a ``model.pt``) and the ``Args`` it was trained with."""
+    saved = torch.load(Path(path), map_location="cpu", weights_only=True)
+    args = Args(**saved["args"])
+    probe = gym.make(args.env_id, **args.env_kwargs)
+    if args.ego_map:
+        probe = EgocentricMap(probe)
+    network = Agent(probe.observation_space, probe.action_space, args.hidden)
+    probe.close()
+    network.load_state_dict(saved["state_dict"])
+    network.eval()
+    return NativePolicyAgent(network, deterministic), args
+
+
+if __name__ == "__main__":
+    print(f"wrote {train(parse_args())}")

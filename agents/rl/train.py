@@ -1,0 +1,202 @@
+"""Train one RL baseline, evaluate it on held-out seeds beside random and oracle, and draw its learning curve.
+
+``python3 -m agents.rl.train --algo ppo-native --env-id Maze-PartialObs-v0 --env-kwargs '{"rows": 5, "cols": 5}'
+--ego-map --timesteps 1500000 --seed 0 --out runs/partial5`` writes to ``--out``: the training log
+(``progress.csv``), the model, ``curve.png`` (success rate over training steps), ``results.json`` (the three
+evaluation tables) and prints the README table row. Algorithms: ``ppo-native`` (the single-file PPO on the
+native vector env), ``ppo`` (SB3 PPO on ``gym.make`` envs), ``ppo-vec`` (SB3 PPO on the native vector env
+through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and ``q`` (tabular Q-learning,
+``--timesteps`` counts episodes). Evaluation seeds start at ``--eval-seed`` (default 1,000,000), far from
+the training seeds ``--seed`` + sub-env index.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from maze_envs.core.atomic import ensure_directory
+from maze_envs.core.formats import write_json_atomic
+
+from ..evaluate import EvaluationTable, evaluate
+from ..oracle import OracleAgent
+from ..random_agent import RandomAgent
+
+ALGOS = ("ppo-native", "ppo", "ppo-vec", "recurrent-ppo", "q")
+
+
+@dataclass
+class TrainConfig:
+    """One table row: what to train, on which env, for how long, and how to evaluate it."""
+
+    algo: str = "ppo-native"
+    env_id: str = "Maze-PartialObs-v0"
+    env_kwargs: dict[str, Any] = field(default_factory=lambda: {"rows": 5, "cols": 5})
+    ego_map: bool = False
+    timesteps: int = 200_000
+    seed: int = 0
+    num_envs: int = 64
+    learning_rate: float = 5e-4
+    reveal_bonus: float = 0.0
+    hidden: int = 64
+    eval_episodes: int = 200
+    eval_seed: int = 1_000_000
+    out: str = "rl_run"
+
+
+@dataclass
+class TrainResult:
+    """A finished row: training seconds, the curve points ``(steps, success rate)`` and the evaluation tables."""
+
+    config: TrainConfig
+    train_seconds: float
+    curve: list[tuple[int, float]]
+    tables: dict[str, EvaluationTable]
+
+    def row(self) -> str:
+        """Return the README table row: env, setting, algorithm, training budget, minutes, success / efficiency per agent."""
+        c = self.config
+        kwargs = ", ".join(f"{k}={v}" for k, v in c.env_kwargs.items())
+        cells = [f"{t.mean('success'):.2f} / {t.mean('path_efficiency'):.2f}" for t in self.tables.values()]
+        budget = f"{c.timesteps:,} episodes" if c.algo == "q" else f"{c.timesteps:,}"
+        return (f"| {c.env_id} | {kwargs}{', ego map' if c.ego_map else ''} | {c.algo} | {budget} | "
+                f"{self.train_seconds / 60:.1f} | " + " | ".join(cells) + " |")
+
+
+def _wrappers(config: TrainConfig) -> tuple:
+    if not config.ego_map:
+        return ()
+    from .egomap import EgocentricMap
+
+    return (EgocentricMap,)
+
+
+def _sb3_curve(log: Path) -> list[tuple[int, float]]:
+    with open(log, encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    return [(int(float(r["time/total_timesteps"])), float(r["rollout/success_rate"]))
+            for r in rows if r.get("rollout/success_rate")]
+
+
+def _train_sb3(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
+    from .sb3_policy import SB3Agent, make_dummy_vec_env, make_model
+    from .sb3_vec import make_sb3_vec_env
+
+    if config.algo == "ppo-vec":
+        venv = make_sb3_vec_env(config.env_id, config.num_envs, ego_map=config.ego_map, **config.env_kwargs)
+    else:
+        venv = make_dummy_vec_env(config.env_id, config.num_envs, _wrappers(config), **config.env_kwargs)
+    venv.seed(config.seed)
+    algo = "recurrent-ppo" if config.algo == "recurrent-ppo" else "ppo"
+    model = make_model(algo, venv, seed=config.seed, log_dir=out, hidden=config.hidden, n_steps=64,
+                       batch_size=64 * config.num_envs // 4, learning_rate=config.learning_rate, ent_coef=0.01)
+    model.learn(total_timesteps=config.timesteps)
+    model.save(out / "model.zip")
+    venv.close()
+    return SB3Agent(model, name=config.algo), _sb3_curve(out / "progress.csv")
+
+
+def _train_native(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
+    from .ppo_native import Args, load_policy, train
+
+    args = Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
+                total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
+                reveal_bonus=config.reveal_bonus, hidden=config.hidden, out=str(out))
+    train(args)
+    with open(out / "progress.csv", encoding="utf-8") as f:
+        curve = [(int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
+                 if r["charts/success_rate"] != "nan"]
+    return load_policy(out / "model.pt")[0], curve
+
+
+def _train_q(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
+    import gymnasium as gym
+
+    from .tabular_q import QConfig, train_q
+
+    env = gym.make(config.env_id, **config.env_kwargs)
+    for wrap in _wrappers(config):
+        env = wrap(env)
+    agent, history = train_q(env, QConfig(episodes=config.timesteps, seed=config.seed))
+    steps = np.cumsum([h["steps"] for h in history])
+    success = np.array([h["success"] for h in history], dtype=float)
+    window = max(1, len(history) // 50)
+    curve = [(int(steps[i]), float(success[max(0, i - window + 1):i + 1].mean())) for i in range(len(history))]
+    with open(out / "progress.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([("global_step", "charts/success_rate"), *curve])
+    return agent, curve
+
+
+def plot_curve(curve: list[tuple[int, float]], title: str, path: Path) -> Path:
+    """Write the learning curve (success rate over training steps) as a PNG at ``path``; return ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    if curve:
+        steps, success = zip(*curve)
+        ax.plot(steps, success)
+    ax.set(xlabel="training steps", ylabel="success rate (episodes ended)", ylim=(0, 1.02), title=title)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def run(config: TrainConfig) -> TrainResult:
+    """Train ``config.algo``, evaluate it with random and oracle on the held-out seeds, write everything to ``out``."""
+    if config.algo not in ALGOS:
+        raise ValueError(f"algo must be one of {', '.join(ALGOS)}, got {config.algo!r}")
+    out = ensure_directory(config.out, "out")
+    start = time.perf_counter()
+    trainer = {"ppo-native": _train_native, "q": _train_q}.get(config.algo, _train_sb3)
+    agent, curve = trainer(config, out)
+    seconds = time.perf_counter() - start
+    seeds = range(config.eval_seed, config.eval_seed + config.eval_episodes)
+    kw = config.env_kwargs
+    tables = {config.algo: evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config), **kw),
+              "random": evaluate(lambda env: RandomAgent(env.action_space, config.seed), config.env_id, seeds, **kw),
+              "oracle": evaluate(OracleAgent, config.env_id, seeds, **kw)}
+    result = TrainResult(config, seconds, curve, tables)
+    plot_curve(curve, f"{config.algo} on {config.env_id} {kw}", out / "curve.png")
+    write_json_atomic(out / "results.json", {"config": asdict(config), "train_seconds": seconds, "curve": curve,
+                                             "row": result.row(),
+                                             "tables": {k: t.as_dict() for k, t in tables.items()}})
+    return result
+
+
+def parse_config(argv: list[str] | None = None) -> TrainConfig:
+    """Return the ``TrainConfig`` of ``--kebab-case`` flags (``--env-kwargs`` is JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    defaults = TrainConfig()
+    for name, default in asdict(defaults).items():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
+        elif isinstance(default, dict):
+            parser.add_argument(flag, type=json.loads, default=default)
+        else:
+            parser.add_argument(flag, type=type(default), default=default, choices=ALGOS if name == "algo" else None)
+    return TrainConfig(**vars(parser.parse_args(argv)))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line: train, evaluate, print the row and where the files are."""
+    result = run(parse_config(argv))
+    print("| env | setting | algorithm | steps | train min | trained | random | oracle |")
+    print(result.row())
+    print(f"wrote {Path(result.config.out) / 'curve.png'} and results.json")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""evaluate(): agents on held-out seeds through the metrics wrapper, summarised with 95% intervals."""
+
+import json
+import math
+
+import pytest
+from gymnasium.spaces import MultiDiscrete
+
+from agents.evaluate import EvaluationTable, evaluate, summarise
+from agents.explorer import FrontierExplorer
+from agents.oracle import OracleAgent
+from agents.random_agent import RandomAgent
+
+
+def test_oracle_and_random_on_held_out_seeds():
+    oracle = evaluate(OracleAgent, "Maze-v0", range(100, 120), rows=5, cols=5)
+    random = evaluate(lambda env: RandomAgent(env.action_space, 0), "Maze-v0", range(100, 120), rows=5, cols=5)
+    assert oracle.agent == "OracleAgent" and [row["seed"] for row in oracle.rows] == list(range(100, 120))
+    assert oracle.mean("success") == 1.0 and oracle.mean("path_efficiency") == 1.0
+    assert random.mean("success") < 1.0 and random.mean("path_efficiency") < 0.5
+    assert random.summary["wall_bumps"].mean > 0
+    assert oracle.summary["steps"].count == 20
+
+
+def test_same_seeds_give_the_same_table():
+    first = evaluate(lambda env: RandomAgent(env.action_space, 1), "Maze-PartialObs-v0", [5, 6, 7], rows=4, cols=4)
+    second = evaluate(lambda env: RandomAgent(env.action_space, 1), "Maze-PartialObs-v0", [5, 6, 7], rows=4, cols=4)
+    assert first.rows == second.rows
+    assert first.env_kwargs == {"rows": 4, "cols": 4}
+
+
+def test_an_agent_instance_and_hidden_info():
+    seen = []
+
+    class Recorder(FrontierExplorer):
+        def act(self, observation, info):
+            seen.append(set(info))
+            return super().act(observation, info)
+
+    table = evaluate(Recorder(MultiDiscrete([4, 3])), "Maze-PartialObs-v0", [1, 2], rows=4, cols=4)
+    assert table.agent == "Recorder" and table.mean("success") == 1.0
+    assert seen and all("position" not in keys and "goal" not in keys for keys in seen)
+    assert 0 < table.mean("revealed_share") <= 1
+
+
+def test_table_serialises_and_prints():
+    table = evaluate(OracleAgent, "Maze-v0", [0, 1], rows=3, cols=3)
+    data = json.loads(json.dumps(table.as_dict()))
+    assert data["summary"]["success"]["mean"] == 1.0 and len(data["rows"]) == 2
+    assert "spl" not in data["summary"]
+    assert "| OracleAgent | Maze-v0 | 2 | 1.000 [" in table.markdown()
+
+
+def test_summaries():
+    rate = summarise([1, 1, 0, 1], binary=True)
+    assert rate.mean == 0.75 and 0 < rate.low < 0.75 < rate.high < 1
+    perfect = summarise([1] * 10, binary=True)
+    assert perfect.high == pytest.approx(1.0) and perfect.low == pytest.approx(0.722, abs=1e-3)
+    spread = summarise([1.0, 3.0])
+    assert spread.std == pytest.approx(math.sqrt(2)) and spread.low < 2 < spread.high
+    assert summarise([]).count == 0 and math.isnan(EvaluationTable("x", "y", []).mean("success"))
