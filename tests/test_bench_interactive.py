@@ -4,7 +4,13 @@ budgets, MazeBench's no-exploration rule) and `maze-envs bench` runs of the base
 from __future__ import annotations
 
 import html
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +22,7 @@ from evaluators.bench.validate import validate_path
 from maze_envs.cli import main
 from maze_envs.core.formats import read_json, read_jsonl
 
+REPO = Path(__file__).resolve().parents[1]
 GRID = np.array([[0, 0, 1], [1, 0, 1], [1, 0, 0]], dtype=np.uint8)
 START, GOAL = (0, 0), (2, 2)
 UP, RIGHT, DOWN, LEFT = range(4)
@@ -138,3 +145,34 @@ def test_baselines_are_refused_where_they_cannot_play(tmp_path, capsys):
                 mode, "--models", model, "--sizes", "5x5"]
         assert main(argv) == 2
         assert message in capsys.readouterr().err
+
+
+def test_killed_partial_observe_run_resumes_without_losing_or_duplicating(tmp_path):
+    write_mazes(tmp_path / "mazes", sizes=("9x9", "15x15"), count=3)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "maze_envs", "bench", "--mode", "partial-observe", "--sizes", "9x9", "15x15",
+           "--trials", "6", "--models", "baseline:oracle", "baseline:explorer", "--mazes-dir",
+           str(tmp_path / "mazes"), "--output-dir", str(out), "--workers", "2"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 12):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = read_jsonl(log, skip_bad=True)
+    assert 12 <= len(before) < 72
+    done = subprocess.run([*cmd, "--resume"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    after = read_jsonl(log)
+    ids = [r["id"] for r in after]
+    assert len(ids) == len(set(ids)) == 72
+    assert {r["id"]: r for r in after if r["id"] in {b["id"] for b in before}} == {b["id"]: b for b in before}
+    summary = read_json(out / "summary.json")
+    assert summary["counts"]["resumed"] == len(before) and summary["counts"]["run_now"] == 72 - len(before)
+    assert all(r["status"] == "ok" and r["success"] for r in after)
+    changed = subprocess.run([*cmd, "--resume", "--max-moves", "500"], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert changed.returncode == 0, changed.stderr
+    assert read_json(out / "summary.json")["counts"]["resumed"] == 0
