@@ -122,6 +122,10 @@ def test_oracle_baseline_scores_100_on_every_size(tmp_path, mode):
     assert float(oracle_9x9["cell moves"].split()[0]) == pytest.approx(moves, rel=1e-3)
     assert [oracle_9x9[c].split()[0] for c in ("API calls", "wall hits", "invalid outputs", "tokens")] == ["0"] * 4
     assert float(table[("baseline:random", "9x9")]["wall hits"].split()[0]) > 0
+    failed = {r["outcome"] for r in random_moves if not r["success"]}
+    assert failed and failed <= {"exploration_failed", "max_moves"}
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert all(f'<span class="bad">{outcome}</span>' in page for outcome in failed)
 
 
 def report_table(path):
