@@ -10,7 +10,7 @@ from maze_envs.core.formats import maze_from_dict
 from maze_envs.core.solve import path_length
 from maze_envs.nav.camera import view_from_pose
 from maze_envs.nav.ply import read_ply
-from maze_envs.nav.procedural import LANDMARKS, SceneParams, generate_nav_scenes
+from maze_envs.nav.procedural import LANDMARKS, MAX_PROTOCOL_DILATION, SceneParams, generate_nav_scenes
 from maze_envs.nav.scene import GaussianScene
 
 PARAMS = SceneParams(surfel_spacing=0.25, num_landmarks=2, num_trajectories=3)
@@ -52,19 +52,47 @@ def test_occupancy_follows_the_block_grid(scenes):
             assert hit == bool(blocks[r, c] or is_landmark), (r, c)
 
 
-def test_every_vertical_surfel_sits_on_an_occupancy_boundary(scenes):
-    root, _ = scenes
+def test_wall_surfels_sit_on_the_dilated_occupancy_boundary(scenes):
+    root, summaries = scenes
     ep = GaussianScene(root).get_episode(0)
+    ep.dilate_free_space_by_meter(MAX_PROTOCOL_DILATION)
     cloud = read_ply(root / "maze_000" / "gs" / "0" / "point_cloud.ply")
     w, x, y, z = cloud.quats.T.astype(float)
     normals = np.stack([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)], axis=1)
     vertical = np.abs(normals[:, 2]) < 1e-3
     assert vertical.sum() > 100 and np.allclose(cloud.scales[:, 2], 0.002, atol=1e-6)
+    for lm in summaries[0]["landmarks"]:  # landmarks keep their small footprint, which the dilation removes
+        vertical &= np.abs(cloud.means[:, :2] - lm["position"]).max(axis=1) > lm["size"] / 2 + 0.01
+    fronts = []
     for centre, n in zip(cloud.means[vertical][::7], normals[vertical][::7]):
-        front = GaussianScene.check_point_collision_status({"x": centre[0] + 0.06 * n[0], "y": centre[1] + 0.06 * n[1]}, ep, 0)
-        back = GaussianScene.check_point_collision_status({"x": centre[0] - 0.06 * n[0], "y": centre[1] - 0.06 * n[1]}, ep, 0)
-        assert front != back
+        fronts.append(GaussianScene.check_point_collision_status({"x": centre[0] + 0.12 * n[0], "y": centre[1] + 0.12 * n[1]}, ep, 0))
+        assert GaussianScene.check_point_collision_status({"x": centre[0] - 0.06 * n[0], "y": centre[1] - 0.06 * n[1]}, ep, 0)
+    assert np.mean(fronts) < 0.15  # free in front of a wall, but in the corners the dilation rounds off
     assert np.allclose(cloud.opacities, 0.95, atol=1e-4)
+
+
+@pytest.mark.parametrize("wall_metres", [0.02, 0.2, 0.6])
+@pytest.mark.parametrize("dilation", [0.0, 0.2, 0.5])
+def test_walls_stay_closed_after_the_protocol_dilation(tmp_path, wall_metres, dilation):
+    params = SceneParams(wall_metres=wall_metres, surfel_spacing=0.5, num_landmarks=1, num_trajectories=1)
+    summary = generate_nav_scenes(tmp_path, 1, 3, 4, seed=3, params=params)[0]
+    maze = maze_from_dict(summary["maze"])
+    ep = GaussianScene(tmp_path).get_episode(0)
+    if dilation:
+        ep.dilate_free_space_by_meter(dilation)
+    landmark_cells = {tuple(lm["cell"]) for lm in summary["landmarks"]}
+
+    def centre(cell):
+        x = cell[1] * (params.cell_metres + wall_metres) + wall_metres + params.cell_metres / 2
+        y = (maze.rows - 1 - cell[0]) * (params.cell_metres + wall_metres) + wall_metres + params.cell_metres / 2
+        return {"x": x, "y": y}
+
+    for cell in maze.cells():
+        for nb in ((cell[0] + 1, cell[1]), (cell[0], cell[1] + 1)):
+            if nb[0] >= maze.rows or nb[1] >= maze.cols or {cell, nb} & landmark_cells:
+                continue
+            crosses = GaussianScene.check_line_collision_fast(centre(cell), centre(nb), ep)
+            assert crosses == (not maze.passable(cell, nb)), (cell, nb)
 
 
 def test_trajectories_are_shortest_collision_free_paths_to_landmarks(scenes):

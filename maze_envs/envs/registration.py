@@ -22,12 +22,15 @@ class EnvEntry:
 # One line per environment id; versioned ids never change their observation semantics.
 # The grid envs also truncate themselves at ``max_steps`` (default 4 * rows * cols); the registered
 # TimeLimit matches that default for the default 10x10 size. Pass ``max_episode_steps`` to
-# ``gym.make`` with other sizes. Maze-Openings-v0 episodes always terminate on their one step.
+# ``gym.make`` with other sizes. Maze-Openings-v0 episodes always terminate on their one step. The GaussianNav
+# envs truncate at ``max_steps`` (default 100), as the registered limit does.
 ENV_ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry("Maze-v0", "maze_envs.envs.maze:MazeEnv", 400, {}, "maze_envs.envs.vector:MazeVectorEnv"),
     EnvEntry("Maze-PartialObs-v0", "maze_envs.envs.partial:PartialObsMazeEnv", 400, {},
              "maze_envs.envs.vector:PartialObsMazeVectorEnv"),
     EnvEntry("Maze-Openings-v0", "maze_envs.envs.openings:OpeningsEnv"),
+    EnvEntry("GaussianNav-PointGoal-v0", "maze_envs.envs.nav.env:PointGoalNavEnv", 100),
+    EnvEntry("GaussianNav-PoiGoal-v0", "maze_envs.envs.nav.env:PoiGoalNavEnv", 100),
 )
 
 

@@ -1,4 +1,5 @@
-"""Render clients with the public interface: ``GaussianRenderer`` (HTTP) and ``LocalGaussianRenderer`` (in-process).
+"""Render clients with the public interface: ``GaussianRenderer`` (HTTP), ``LocalGaussianRenderer`` (in-process,
+scenes on disk) and ``CloudRenderer`` (clouds in memory, no encoding round trip).
 
 Both render a 4x4 camera-to-world pose as three views (left +90 deg, right -90 deg, front 0 deg, in that order)
 or one (front), return PIL images and can save them as ``{image_id}_{view}.jpg``.
@@ -13,16 +14,18 @@ import os
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from maze_envs.core.errors import MazeConfigError
 
-from .camera import CameraConfig, colmap_extrinsics, pose_euler, pose_matrix
+from .backends import renderer_factory
+from .camera import CameraConfig, colmap_extrinsics, pose_euler, pose_matrix, view_from_pose
 from .errors import RenderFailureError, RenderRequestError
-from .service import RenderService
+from .ply import GaussianCloud
+from .service import RenderService, encode_jpeg
 
 VIEW_LAYOUTS = {3: ((90.0, "left"), (-90.0, "right"), (0.0, "front")), 1: ((0.0, "front"),)}
 
@@ -146,3 +149,39 @@ class LocalGaussianRenderer(_PoseRenderer):
         except RenderRequestError as exc:
             raise RenderFailureError(f"in-process render rejected: {exc}") from exc
         return answer.content_type, answer.body
+
+
+class CloudRenderer:
+    """The ``render_at_pose`` interface over Gaussian clouds held in memory (scene id -> cloud), rendered with
+    ``backend`` (cpu or gsplat) without HTTP or JPEG round trips; saved views are JPEG files as elsewhere."""
+
+    def __init__(self, clouds: Mapping[str, GaussianCloud], camera_config: CameraConfig | None = None,
+                 num_views: int = 3, backend: str = "cpu"):
+        if num_views not in VIEW_LAYOUTS:
+            raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
+        self.camera_config = camera_config or CameraConfig()
+        self.num_views = num_views
+        self._clouds = dict(clouds)
+        self._factory = renderer_factory(backend)
+        self._renderers: dict[str, Any] = {}
+
+    def render_at_pose(self, pose: np.ndarray, scene_id: str, save_dir: str | os.PathLike | None = None,
+                       image_id: int = 0, save_img_idx: Sequence[int] | None = None) -> list[Image.Image]:
+        """Return the RGB PIL images of each view at ``pose`` (left, right, front for three views); saves view i
+        to ``save_dir`` as ``{image_id}_{view}.jpg`` if i is in ``save_img_idx`` (all when None).
+
+        Raises ``RenderFailureError`` naming an unknown ``scene_id``.
+        """
+        if scene_id not in self._renderers:
+            if scene_id not in self._clouds:
+                raise RenderFailureError(f"unknown scene {scene_id!r}; known: {', '.join(sorted(self._clouds))}")
+            self._renderers[scene_id] = self._factory(self._clouds[scene_id])
+        renderer = self._renderers[scene_id]
+        images = []
+        for index, (name, view_pose) in enumerate(view_poses(pose, self.num_views)):
+            rgb = renderer.render(view_from_pose(view_pose, self.camera_config)).to_uint8()
+            images.append(Image.fromarray(rgb, mode="RGB"))
+            if save_dir is not None and (save_img_idx is None or index in save_img_idx):
+                Path(save_dir).mkdir(parents=True, exist_ok=True)
+                (Path(save_dir) / f"{image_id}_{name}.jpg").write_bytes(encode_jpeg(rgb))
+        return images

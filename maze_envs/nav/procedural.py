@@ -7,6 +7,11 @@ Walls are brick-textured flat surfels (two large scales, one tiny, normal along 
 tiled surfel carpet, and named coloured landmarks ("Red Kiosk", ...) stand in dead-end cells as POI goals.
 Each trajectory runs from a free cell to the approach point of a landmark along the maze's shortest path;
 its polyline length is the shortest-path length in metres.
+
+The occupancy walls are thicker than the visual ones: each side grows by ``MAX_PROTOCOL_DILATION`` plus one
+pixel, and the wall core is at least four pixels, so the navigation protocol's free-space dilation (0.2 m
+indoor, 0.5 m outdoor) shrinks them back to at least the visual wall and never opens a gap an agent could walk
+through. Landmarks keep their visual footprint (their approach point lies just outside it).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+import cv2
 import numpy as np
 from PIL import Image
 from scipy.spatial.transform import Rotation
@@ -27,6 +33,7 @@ from maze_envs.core.maze import Cell, Grid, Maze, cell_to_block
 from maze_envs.core.solve import shortest_path
 
 from .ply import GaussianCloud, write_ply
+from .scene import Episode, Task, parse_meta_text
 
 LANDMARKS: tuple[tuple[str, tuple[float, float, float]], ...] = (
     ("Red Kiosk", (0.86, 0.08, 0.08)), ("Blue Fountain", (0.10, 0.30, 0.92)),
@@ -37,6 +44,8 @@ LANDMARKS: tuple[tuple[str, tuple[float, float, float]], ...] = (
 WALL_PALETTE = np.array([(0.72, 0.66, 0.56), (0.62, 0.62, 0.64), (0.66, 0.45, 0.36), (0.50, 0.56, 0.62),
                          (0.78, 0.74, 0.64), (0.56, 0.52, 0.46)])
 CAMERA_HEIGHT = 0.65
+MAX_PROTOCOL_DILATION = 0.5
+MIN_OCCUPANCY_CORRIDOR = 0.3
 
 
 @dataclass
@@ -51,6 +60,12 @@ class SceneParams:
     num_landmarks: int = 3
     num_trajectories: int = 4
 
+    @property
+    def occupancy_half_wall(self) -> float:
+        """Return half the thickness (m) of a wall in the occupancy map: the visual half-wall (at least two
+        pixels) plus ``MAX_PROTOCOL_DILATION`` plus one pixel, so that dilation never opens a wall."""
+        return max(self.wall_metres / 2, 2 * self.pixel_metres) + MAX_PROTOCOL_DILATION + self.pixel_metres
+
     def check(self) -> None:
         """Raise ``MazeConfigError`` naming the first unusable value."""
         for name in ("cell_metres", "wall_metres", "wall_height", "surfel_spacing", "pixel_metres"):
@@ -59,6 +74,12 @@ class SceneParams:
         if self.cell_metres < 1.0:
             raise MazeConfigError(f"must be at least 1.0 (room for a landmark), got {self.cell_metres}",
                                   parameter="cell_metres")
+        corridor = self.cell_metres + self.wall_metres - 2 * self.occupancy_half_wall
+        if corridor < MIN_OCCUPANCY_CORRIDOR:
+            raise MazeConfigError(
+                f"{self.cell_metres} leaves an occupancy corridor of {corridor:.2f} m between walls thickened "
+                f"for the protocol's dilation; use at least "
+                f"{self.cell_metres + MIN_OCCUPANCY_CORRIDOR - corridor:.2f}", parameter="cell_metres")
         if self.num_landmarks < 1:
             raise MazeConfigError(f"must be at least 1, got {self.num_landmarks}",
                                   parameter="num_landmarks")
@@ -130,14 +151,23 @@ def layout_maze(maze: Maze, params: SceneParams, rng: np.random.Generator) -> Sc
 
 
 def occupancy_map(layout: SceneLayout) -> np.ndarray:
-    """Return the grey uint8 occupancy map (255 free, 0 wall or landmark), one pixel per ``pixel_metres``."""
-    res = layout.params.pixel_metres
+    """Return the grey uint8 occupancy map (255 free, 0 wall or landmark), one pixel per ``pixel_metres``.
+
+    Walls are drawn ``occupancy_half_wall`` thick on each side of their centre line (see the module notes).
+    """
+    params = layout.params
+    res = params.pixel_metres
     w, h = int(round(layout.width / res)), int(round(layout.depth / res))
     xs = (np.arange(w) + 0.5) * res
     ys_from_top = (np.arange(h) + 0.5) * res
-    cols = np.clip(np.searchsorted(layout.x_edges, xs, side="right") - 1, 0, layout.blocks.shape[1] - 1)
-    rows = np.clip(np.searchsorted(layout.y_edges, ys_from_top, side="right") - 1, 0, layout.blocks.shape[0] - 1)
-    occupied = layout.blocks[rows[:, None], cols[None, :]].astype(bool)
+    occupied = np.zeros((h, w), np.uint8)
+    for r, c in zip(*np.nonzero(layout.blocks)):  # every pixel a wall block touches, however thin the wall
+        x0, x1 = int(np.floor(layout.x_edges[c] / res)), int(np.ceil(layout.x_edges[c + 1] / res))
+        y0, y1 = int(np.floor(layout.y_edges[r] / res)), int(np.ceil(layout.y_edges[r + 1] / res))
+        occupied[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)] = 1
+    grow = int(np.ceil((params.occupancy_half_wall - params.wall_metres / 2) / res - 1e-9))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+    occupied = cv2.dilate(occupied, kernel).astype(bool)
     wx, wy = xs[None, :], layout.depth - ys_from_top[:, None]
     for lm in layout.landmarks:
         half = lm.size / 2
@@ -256,40 +286,64 @@ def _meta_text(layout: SceneLayout, width_px: int, height_px: int) -> str:
             f"Bottom Right: ({w}, {0.0})\nImage size in pixels: {width_px}, {height_px}\n")
 
 
-def write_scene(maze: Maze, scene_dir: str | os.PathLike, params: SceneParams | None = None,
-                seed: int | np.random.Generator | None = 0) -> dict:
-    """Write the scene of ``maze`` to ``scene_dir`` (map/, gs/0/point_cloud.ply, traj_*.json, scene.json).
+@dataclass
+class BuiltScene:
+    """A procedural scene in memory: its ``episode`` (tasks and map data), Gaussians and summary."""
 
-    Returns the scene summary written to ``scene.json``.
-    """
+    episode: Episode
+    cloud: GaussianCloud
+    summary: dict
+    meta_text: str
+
+
+def build_scene(maze: Maze, scene_id: str, params: SceneParams | None = None,
+                seed: int | np.random.Generator | None = 0, scene_path: str = "") -> BuiltScene:
+    """Return the scene of ``maze`` built in memory (nothing is written); ``scene_path`` is recorded in its episode."""
     params = params or SceneParams()
     params.check()
     rng = as_rng(seed)
     layout = layout_maze(maze, params, rng)
-    scene_dir = Path(scene_dir)
-    (scene_dir / "map").mkdir(parents=True, exist_ok=True)
     occ = occupancy_map(layout)
-    Image.fromarray(occ, mode="L").save(scene_dir / "map" / "occ_map.png")
-    Image.fromarray(np.zeros(occ.shape, np.float32), mode="F").save(scene_dir / "map" / "occ_map_height.tiff")
-    (scene_dir / "map" / "occ_map_meta.txt").write_text(_meta_text(layout, occ.shape[1], occ.shape[0]))
+    meta_text = _meta_text(layout, occ.shape[1], occ.shape[0])
     cloud = scene_gaussians(layout, rng)
-    write_ply(cloud, scene_dir / "gs" / "0" / "point_cloud.ply")
     landmark_cells = {lm.cell for lm in layout.landmarks}
     candidates = [cell for cell in maze.cells() if cell not in landmark_cells]
-    trajectories = []
+    tasks, trajectories = [], []
     for i in range(params.num_trajectories if layout.landmarks else 0):
         landmark = layout.landmarks[i % len(layout.landmarks)]
         start = candidates[int(rng.integers(len(candidates)))]
         poses, length = trajectory(layout, start, landmark)
         label = {"extend": {"goal_label": landmark.name, "goal_position": list(landmark.position)},
                  "shortest_path_length": length, "start_cell": list(start), "goal_cell": list(landmark.cell)}
-        write_json_atomic(scene_dir / f"traj_{i}.json", {"trajectory": poses, "label": label}, indent=1)
+        tasks.append(Task(f"traj_{i}", poses, label))
         trajectories.append({"task_id": f"traj_{i}", "goal_label": landmark.name, "shortest_path_length": length})
-    summary = {"scene_id": scene_dir.name, "num_gaussians": len(cloud), "size_metres": [layout.width, layout.depth],
+    summary = {"scene_id": scene_id, "num_gaussians": len(cloud), "size_metres": [layout.width, layout.depth],
                "params": asdict(params), "landmarks": [asdict(lm) for lm in layout.landmarks],
                "trajectories": trajectories, "maze": maze_to_dict(maze)}
-    write_json_atomic(scene_dir / "scene.json", summary, indent=1)
-    return summary
+    episode = Episode(scene_id, scene_path, tasks, occ, np.zeros(occ.shape, np.float32),
+                      parse_meta_text(meta_text, source=f"{scene_id}: map metadata"))
+    return BuiltScene(episode, cloud, summary, meta_text)
+
+
+def write_scene(maze: Maze, scene_dir: str | os.PathLike, params: SceneParams | None = None,
+                seed: int | np.random.Generator | None = 0) -> dict:
+    """Write the scene of ``maze`` to ``scene_dir`` (map/, gs/0/point_cloud.ply, traj_*.json, scene.json).
+
+    Returns the scene summary written to ``scene.json``.
+    """
+    scene_dir = Path(scene_dir)
+    built = build_scene(maze, scene_dir.name, params, seed, str(scene_dir))
+    episode = built.episode
+    (scene_dir / "map").mkdir(parents=True, exist_ok=True)
+    Image.fromarray(episode.occ_map, mode="L").save(scene_dir / "map" / "occ_map.png")
+    Image.fromarray(episode.height_map, mode="F").save(scene_dir / "map" / "occ_map_height.tiff")
+    (scene_dir / "map" / "occ_map_meta.txt").write_text(built.meta_text)
+    write_ply(built.cloud, scene_dir / "gs" / "0" / "point_cloud.ply")
+    for task in episode.tasks:
+        write_json_atomic(scene_dir / f"{task.task_id}.json", {"trajectory": task.trajectory, "label": task.label},
+                          indent=1)
+    write_json_atomic(scene_dir / "scene.json", built.summary, indent=1)
+    return built.summary
 
 
 def generate_nav_scenes(out_dir: str | os.PathLike, count: int, rows: int, cols: int, *, seed: int = 0,

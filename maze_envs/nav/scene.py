@@ -98,17 +98,23 @@ class Task:
 
 
 def parse_meta(path: str | os.PathLike) -> dict[str, float]:
-    """Return the metadata of an ``occ_map_meta.txt``: corner coordinates, image size and coordinate ranges.
+    """Return the metadata of an ``occ_map_meta.txt`` file (see ``parse_meta_text``); raises ``NavDataError``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NavDataError(f"cannot read: {exc}", source=path) from exc
+    return parse_meta_text(text, source=path)
+
+
+def parse_meta_text(text: str, source: str | os.PathLike = "<meta>") -> dict[str, float]:
+    """Return the metadata in the text of an ``occ_map_meta.txt``: corner coordinates, image size, coordinate ranges.
 
     Keys: ``TOP_LEFT_X/Y``, ``TOP_RIGHT_X/Y``, ``BOTTOM_LEFT_X/Y``, ``BOTTOM_RIGHT_X/Y``, ``IMAGE_WIDTH``,
     ``IMAGE_HEIGHT``, ``COORDINATE_RANGE_X`` = |BottomRight - BottomLeft|, ``COORDINATE_RANGE_Y`` =
-    |BottomLeft - TopLeft|. A missing Top Right corner is derived from the others.
+    |BottomLeft - TopLeft|. A missing Top Right corner is derived from the others. Errors name ``source``.
     """
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise NavDataError(f"cannot read: {exc}", source=path) from exc
+    lines = text.splitlines()
     meta: dict[str, float] = {}
     for lineno, line in enumerate(lines, 1):
         head, sep, rest = line.partition(":")
@@ -117,21 +123,21 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
             continue
         numbers = [float(n) for n in re.findall(_NUMBER, rest)]
         if not all(math.isfinite(n) for n in numbers):
-            raise NavDataError(f"line {lineno}: numbers must be finite, got {brief_repr(line.strip())}", source=path)
+            raise NavDataError(f"line {lineno}: numbers must be finite, got {brief_repr(line.strip())}", source=source)
         if head in _CORNERS:
             if len(numbers) != 2:
-                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {brief_repr(line.strip())}", source=path)
+                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {brief_repr(line.strip())}", source=source)
             meta[_CORNERS[head] + "_X"], meta[_CORNERS[head] + "_Y"] = numbers
         elif head.lower().startswith("image size"):
             if len(numbers) != 2 or not all(n.is_integer() and 1 <= n <= MAX_MAP_PX for n in numbers):
                 raise NavDataError(f"line {lineno}: expected 'Image size in pixels: W, H' (whole numbers 1-{MAX_MAP_PX}),"
-                                   f" got {brief_repr(line.strip())}", source=path)
+                                   f" got {brief_repr(line.strip())}", source=source)
             meta["IMAGE_WIDTH"], meta["IMAGE_HEIGHT"] = int(numbers[0]), int(numbers[1])
     required = {"TOP_LEFT_X": "Top Left", "BOTTOM_LEFT_X": "Bottom Left", "BOTTOM_RIGHT_X": "Bottom Right",
                 "IMAGE_WIDTH": "Image size in pixels"}
     missing = [name for key, name in required.items() if key not in meta]
     if missing:
-        raise NavDataError(f"missing line(s): {', '.join(missing)}", source=path)
+        raise NavDataError(f"missing line(s): {', '.join(missing)}", source=source)
     meta.setdefault("TOP_RIGHT_X", meta["TOP_LEFT_X"] + meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"])
     meta.setdefault("TOP_RIGHT_Y", meta["TOP_LEFT_Y"] + meta["BOTTOM_RIGHT_Y"] - meta["BOTTOM_LEFT_Y"])
     meta["COORDINATE_RANGE_X"] = math.hypot(meta["BOTTOM_RIGHT_X"] - meta["BOTTOM_LEFT_X"],
@@ -139,9 +145,9 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
     meta["COORDINATE_RANGE_Y"] = math.hypot(meta["BOTTOM_LEFT_X"] - meta["TOP_LEFT_X"],
                                             meta["BOTTOM_LEFT_Y"] - meta["TOP_LEFT_Y"])
     if not all(math.isfinite(v) for v in meta.values()):
-        raise NavDataError("the corners are too far apart to compute with", source=path)
+        raise NavDataError("the corners are too far apart to compute with", source=source)
     if meta["COORDINATE_RANGE_X"] <= 0 or meta["COORDINATE_RANGE_Y"] <= 0:
-        raise NavDataError("the corners span no area", source=path)
+        raise NavDataError("the corners span no area", source=source)
     return meta
 
 

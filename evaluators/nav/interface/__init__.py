@@ -1,0 +1,1 @@
+"""Agent interfaces: ``point_goal`` and ``poi_goal``."""

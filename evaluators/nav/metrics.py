@@ -1,0 +1,11 @@
+"""``python -m evaluators.nav.metrics --task point|poi --result-dir RUN ...``: the metrics of a run, runnable
+while the evaluation is still writing (the same as ``maze-envs nav-metrics``)."""
+
+from __future__ import annotations
+
+import sys
+
+from maze_envs.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(["nav-metrics", *sys.argv[1:]]))

@@ -1,0 +1,1 @@
+"""POI-goal evaluation: ``evaluator`` (settings, ``PoiGoalEvaluator``) and ``metrics``."""

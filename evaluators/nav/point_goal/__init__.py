@@ -1,0 +1,1 @@
+"""Point-goal evaluation: ``evaluator`` (settings, ``PointGoalEvaluator``) and ``metrics``."""

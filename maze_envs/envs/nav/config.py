@@ -1,0 +1,127 @@
+"""The navigation protocol's settings: ``EvalConfig`` (point-goal), ``PoiGoalEvalConfig`` and ``make_eval_config``.
+
+Protocol values per task (those of ABot-Navigation, https://github.com/amap-cvlab/ABot-Navigation):
+
+| task / mode         | arrive_threshold | collision_threshold | occ_dilation_meters | collision        |
+| ------------------- | ---------------- | ------------------- | ------------------- | ---------------- |
+| point-goal outdoor  | 0.5              | 3                   | 0.5                 | counted per step |
+| point-goal indoor   | 0.5              | 1                   | 0.2                 | counted per step |
+| POI-goal            | 2.0              | (unused)            | 0.5                 | ``hard``         |
+
+``render_url`` None means the embedded CPU renderer (no server); the public evaluator requires a URL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
+
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.nav.camera import CameraConfig
+
+POINT_GOAL_PROTOCOL: dict[str, dict[str, float]] = {
+    "outdoor": {"arrive_threshold": 0.5, "collision_threshold": 3, "occ_dilation_meters": 0.5},
+    "indoor": {"arrive_threshold": 0.5, "collision_threshold": 1, "occ_dilation_meters": 0.2},
+}
+WAYPOINT_FRAMES = ("front_left", "right_front")
+COLLISION_MODES = ("off", "soft", "hard")
+WaypointFrame = Literal["front_left", "right_front"]
+
+
+@dataclass
+class EvalConfig:
+    """Settings of a point-goal evaluation (dataclass defaults; ``make_eval_config`` applies a protocol mode).
+
+    ``waypoint_frame``: ``front_left`` (the spec's tables, default) reads a waypoint as ``[front, left]``
+    metres; ``right_front`` reads it as ``[right, front]``, as the public evaluator's code does.
+    ``render_max_retries``, ``render_retry_backoff`` and ``render_timeout`` tune the HTTP render client.
+    """
+
+    render_url: str | None = None
+    max_steps: int = 100
+    arrive_threshold: float = 0.5
+    camera_config: CameraConfig | None = None
+    collision_threshold: int = 3
+    provide_history: bool = False
+    provide_occ_map: bool = False
+    provide_height_map: bool = False
+    max_history_frames: int = 20
+    history_resize_ratio: float = 0.25
+    save_render_images: bool = True
+    occ_dilation_meters: float = 0.0
+    enable_visualization: bool = False
+    waypoint_frame: WaypointFrame = "front_left"
+    render_max_retries: int = 3
+    render_retry_backoff: float = 1.0
+    render_timeout: float = 30.0
+
+    task_type = "point_goal"
+
+    def check(self) -> None:
+        """Raise ``MazeConfigError`` naming the first setting out of range."""
+        if isinstance(self.max_steps, bool) or not isinstance(self.max_steps, int) or self.max_steps < 1:
+            raise MazeConfigError(f"must be an integer >= 1, got {self.max_steps!r}", parameter="max_steps")
+        for name in ("arrive_threshold", "occ_dilation_meters", "history_resize_ratio", "render_retry_backoff",
+                     "render_timeout"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise MazeConfigError(f"must be a number >= 0, got {value!r}", parameter=name)
+        for name in ("collision_threshold", "max_history_frames", "render_max_retries"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise MazeConfigError(f"must be an integer >= 0, got {value!r}", parameter=name)
+        if self.waypoint_frame not in WAYPOINT_FRAMES:
+            raise MazeConfigError(f"must be one of {', '.join(WAYPOINT_FRAMES)}, got {self.waypoint_frame!r}",
+                                  parameter="waypoint_frame")
+
+    @property
+    def camera(self) -> CameraConfig:
+        """Return the camera settings (``CameraConfig()`` when none are set)."""
+        return self.camera_config or CameraConfig()
+
+
+@dataclass
+class PoiGoalEvalConfig(EvalConfig):
+    """Settings of a POI-goal evaluation: one protocol, these defaults.
+
+    ``collision_mode``: ``off`` (no checks), ``soft`` (counted only) or ``hard`` (the first counted collision
+    ends the task with status ``collision``); hits inside the arrival circle are exempt. The obstacle test
+    reads the (dilated) occupancy map: grey ``<= occ_dark_threshold`` is an obstacle with ``dark`` polarity,
+    ``>= occ_dark_threshold`` with ``light``; the footprint is a disc of ``robot_radius`` metres.
+    """
+
+    arrive_threshold: float = 2.0
+    occ_dilation_meters: float = 0.5
+    collision_mode: str = "hard"
+    robot_radius: float = 0.0
+    occ_obstacle_polarity: str = "dark"
+    occ_dark_threshold: int = 64
+
+    task_type = "poi_goal"
+
+    def check(self) -> None:
+        """Raise ``MazeConfigError`` naming the first setting out of range."""
+        super().check()
+        if self.collision_mode not in COLLISION_MODES:
+            raise MazeConfigError(f"must be one of {', '.join(COLLISION_MODES)}, got {self.collision_mode!r}",
+                                  parameter="collision_mode")
+        if self.occ_obstacle_polarity not in ("dark", "light"):
+            raise MazeConfigError(f"must be dark or light, got {self.occ_obstacle_polarity!r}",
+                                  parameter="occ_obstacle_polarity")
+        if isinstance(self.robot_radius, bool) or not isinstance(self.robot_radius, (int, float)) \
+                or not self.robot_radius >= 0:
+            raise MazeConfigError(f"must be a number >= 0, got {self.robot_radius!r}", parameter="robot_radius")
+
+
+def make_eval_config(mode: str = "outdoor", render_url: str | None = None, **kwargs: Any) -> EvalConfig:
+    """Return a point-goal ``EvalConfig`` with the protocol values of ``mode`` (outdoor or indoor); ``kwargs``
+    override any field (protocol values too, for ablations). Raises ``MazeConfigError`` naming a bad argument."""
+    if mode not in POINT_GOAL_PROTOCOL:
+        raise MazeConfigError(f"must be one of {', '.join(POINT_GOAL_PROTOCOL)}, got {mode!r}", parameter="mode")
+    names = {f.name for f in fields(EvalConfig)}
+    unknown = sorted(set(kwargs) - names)
+    if unknown:
+        raise MazeConfigError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}")
+    config = replace(EvalConfig(), render_url=render_url, **{**POINT_GOAL_PROTOCOL[mode], **kwargs})
+    config.check()
+    return config

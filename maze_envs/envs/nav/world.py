@@ -1,0 +1,94 @@
+"""Where navigation tasks come from: procedural scenes built in memory (the embedded default), or a dataset in
+the public layout (``data_dir`` of scene folders, optional ``map_dir``) rendered by a render server or, when
+the scenes carry ``gs/`` folders, by the embedded renderer."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.generate import generate
+from maze_envs.nav.camera import CameraConfig
+from maze_envs.nav.client import CloudRenderer, GaussianRenderer, LocalGaussianRenderer
+from maze_envs.nav.procedural import SceneParams, build_scene
+from maze_envs.nav.scene import Episode, GaussianScene, Task
+
+from .config import EvalConfig
+
+
+@dataclass
+class NavWorld:
+    """Episodes (maps dilated by the protocol) and the renderer that draws them; ``map_dirs`` maps an episode id
+    to the folder holding its ``map/`` files, when they are on disk."""
+
+    episodes: list[Episode]
+    renderer: Any
+    map_dirs: dict[str, str]
+
+    def tasks(self) -> list[tuple[Episode, Task]]:
+        """Return every (episode, task) pair, in episode then task order."""
+        return [(episode, task) for episode in self.episodes for task in episode.tasks]
+
+    def episode(self, episode_id: str) -> Episode:
+        """Return the episode named ``episode_id``; raises ``MazeConfigError`` when unknown."""
+        for episode in self.episodes:
+            if episode.episode_id == episode_id:
+                return episode
+        raise MazeConfigError(f"unknown episode {episode_id!r}")
+
+
+def _dilate(episodes: list[Episode], metres: float) -> None:
+    if metres > 0:
+        for episode in episodes:
+            if episode.occ_map is not None and episode.meta_data is not None:
+                episode.dilate_free_space_by_meter(metres)
+
+
+def procedural_world(config: EvalConfig, count: int = 8, rows: int = 4, cols: int = 4, seed: int = 0,
+                     params: SceneParams | None = None, backend: str = "cpu") -> NavWorld:
+    """Return ``count`` procedural scenes ``maze_000``... (scene i from seed + i) built in memory, with the embedded
+    renderer; raises ``MazeConfigError`` naming a bad argument."""
+    if count < 1:
+        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
+    params = params or SceneParams()
+    built = [build_scene(generate(rows, cols, "dfs", seed + i), f"maze_{i:03d}", params, seed + i)
+             for i in range(count)]
+    episodes = [b.episode for b in built]
+    _dilate(episodes, config.occ_dilation_meters)
+    renderer = CloudRenderer({b.episode.episode_id: b.cloud for b in built}, config.camera, backend=backend)
+    return NavWorld(episodes, renderer, {})
+
+
+def dataset_world(config: EvalConfig, data_dir: str | os.PathLike, map_dir: str | os.PathLike | None = None,
+                  backend: str = "cpu") -> NavWorld:
+    """Return the scenes under ``data_dir`` (maps from ``map_dir/<scene>/`` when given), rendered by the server at
+    ``config.render_url``, or without one by the embedded renderer over ``data_dir``'s ``gs/`` folders."""
+    scene = GaussianScene(data_dir, map_dir)
+    episodes = list(scene)
+    _dilate(episodes, config.occ_dilation_meters)
+    map_dirs = {}
+    for episode in episodes:
+        candidate = Path(map_dir) / episode.episode_id if map_dir is not None else None
+        map_dirs[episode.episode_id] = str(candidate if candidate is not None and candidate.is_dir()
+                                           else episode.scene_path)
+    if config.render_url:
+        renderer = GaussianRenderer(config.render_url, config.camera, timeout=config.render_timeout,
+                                    max_retries=config.render_max_retries, retry_backoff=config.render_retry_backoff)
+    else:
+        if not any((Path(e.scene_path) / "gs").is_dir() for e in episodes):
+            raise MazeConfigError(f"{data_dir} has no gs/ scene folders to render locally; give a render server URL",
+                                  parameter="render_url")
+        renderer = LocalGaussianRenderer(data_dir, config.camera, backend=backend)
+    return NavWorld(episodes, renderer, map_dirs)
+
+
+def camera_for_size(width: int, height: int, extrinsic_height: float = 0.65) -> CameraConfig:
+    """Return the benchmark camera (720x640, fx = fy = 252.075) scaled to ``width`` x ``height``: the same
+    horizontal field of view, square pixels, centred principal point."""
+    if width < 8 or height < 8:
+        raise MazeConfigError(f"views must be at least 8x8 pixels, got {width}x{height}", parameter="image_size")
+    focal = 252.075 * width / 720
+    return CameraConfig(width, height, focal, focal, width / 2, height / 2, extrinsic_height)
