@@ -20,6 +20,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from maze_envs.core.benchmark_frame import BenchmarkFrame
 from maze_envs.core.maze import MOVE_NAMES, MOVES, Cell, Grid
 from maze_envs.envs.wrappers import codes_to_text
 
@@ -58,7 +59,7 @@ class Turn:
 @dataclass
 class Episode:
     """A played episode: the ``path`` walked (every cell in order, revisits included, start first), its
-    ``turns``, why it stopped, and the counters the benchmark reports."""
+    ``turns``, why it stopped, the counters the benchmark reports and the ``mazebench`` rewards' sum."""
 
     path: list[Cell]
     turns: list[Turn] = field(default_factory=list)
@@ -70,6 +71,7 @@ class Episode:
     cell_moves: int = 0
     wall_collisions: int = 0
     exploration_rate: float = 0.0
+    total_reward: float = 0.0
 
     @property
     def success(self) -> bool:
@@ -79,12 +81,15 @@ class Episode:
 
 def bench_env(mode: str, grid: np.ndarray, start: Cell, goal: Cell, *, visibility: int = 3) -> gym.Env:
     """Return the env of ``mode`` (ai: ``Maze-v0``; partial-observe: ``Maze-PartialObs-v0`` seeing ``visibility``
-    cells) on the benchmark ``grid`` (0 free, 1 wall) from ``start`` to ``goal``, with no truncation of its own
-    (the episode's budgets end it)."""
-    options: dict[str, Any] = {"maze": Grid(np.asarray(grid, dtype=np.uint8), tuple(start), tuple(goal)),
+    cells) on the benchmark ``grid`` (0 free, 1 wall) from ``start`` to ``goal`` under the ``mazebench``
+    protocol (its rewards), with no truncation of its own (the episode's budgets end it). The layout records
+    that its blocks are benchmark cells (no ring)."""
+    blocks = np.asarray(grid, dtype=np.uint8)
+    layout = Grid(blocks, tuple(start), tuple(goal), meta=BenchmarkFrame((0, 0), blocks.shape).to_meta())
+    options: dict[str, Any] = {"maze": layout, "protocol": "mazebench", "max_no_exploration_steps": None,
                                "max_steps": 2 ** 31 - 1, "max_episode_steps": None}
     if mode == "partial-observe":
-        options.update(visibility=visibility, max_no_exploration_steps=None)
+        options["visibility"] = visibility
     return gym.make(MODE_ENVS[mode], **options)
 
 
@@ -160,7 +165,8 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
             episode.decisions += 1
         direction, asked = decode_action(action, env.action_space)
         bumps = info["wall_bumps"]
-        observation, _, terminated, _, info = env.step(action)
+        observation, reward, terminated, _, info = env.step(action)
+        episode.total_reward += float(reward)
         now: Cell = tuple(info["position"])
         moved = abs(now[0] - here[0]) + abs(now[1] - here[1])
         dr, dc = MOVES[direction]
@@ -187,4 +193,5 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
             episode.stopped_by = "max_moves"
             break
     episode.exploration_rate = round(len(visited) / free_cells, 4) if free_cells else 0.0
+    episode.total_reward = round(episode.total_reward, 4)
     return episode

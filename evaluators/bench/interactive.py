@@ -59,4 +59,5 @@ def counters(episode: Episode) -> dict[str, Any]:
     """Return the counters of an episode the benchmark reports (API calls and cell moves apart)."""
     return {"api_calls": episode.api_calls, "decisions": episode.decisions, "cell_moves": episode.cell_moves,
             "wall_collisions": episode.wall_collisions, "invalid_outputs": 0,
-            "exploration_rate": episode.exploration_rate, "exploration_failed": episode.exploration_failed}
+            "exploration_rate": episode.exploration_rate, "exploration_failed": episode.exploration_failed,
+            "total_reward": episode.total_reward}
