@@ -70,7 +70,7 @@ def test_partial_observe_multi_cell_moves_stop_at_the_first_wall():
     assert (episode.cell_moves, episode.wall_collisions, episode.success) == (4, 2, True)
 
 
-def test_no_exploration_rule_counts_decisions_and_doubles_wall_only_ones():
+def test_no_exploration_rule_counts_decisions_and_wall_only_ones_as_mazebench():
     env = bench_env("ai", GRID, START, GOAL)
     pacing = play_episode(env, ScriptedMoves([RIGHT, LEFT] * 5), Budgets(max_no_exploration=3))
     assert (pacing.stopped_by, pacing.exploration_failed, pacing.success) == ("exploration_failed", True, False)
@@ -78,7 +78,10 @@ def test_no_exploration_rule_counts_decisions_and_doubles_wall_only_ones():
     assert pacing.exploration_rate == round(2 / 5, 4)
     bumping = play_episode(env, ScriptedMoves([UP] * 5), Budgets(max_no_exploration=3))
     assert (bumping.stopped_by, bumping.decisions, bumping.wall_collisions, bumping.cell_moves) == \
-        ("exploration_failed", 2, 2, 0)
+        ("exploration_failed", 3, 3, 0)
+    partial = bench_env("partial-observe", GRID, START, GOAL, visibility=2)
+    bumping = play_episode(partial, ScriptedMoves([np.array([UP, 0])] * 5), Budgets(max_no_exploration=3))
+    assert (bumping.stopped_by, bumping.decisions, bumping.wall_collisions) == ("exploration_failed", 2, 2)
 
 
 def test_cell_move_budget_is_apart_from_api_calls():

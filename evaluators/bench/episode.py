@@ -6,7 +6,8 @@ Three budgets stop an episode, each counted apart: ``max_calls`` API calls (Maze
 agents without a model make none), ``max_moves`` cells moved, and ``max_no_exploration`` decisions in a row
 that reach no new cell. A decision is one API call of a model agent (with every move it leads to) or one
 action of an agent without a model. As in MazeBench, a decision that reaches a new cell resets the
-no-exploration counter, any other adds 1, and one that only hit a wall adds 2; the counter is checked when
+no-exploration counter, any other adds 1, and one that only hit a wall adds 1 in the ai mode and 2 in the
+partial-observe mode (where the empty walk counts as well); the counter is checked when
 the agent makes its next decision, whose action is then discarded, as is an action that needed an API call
 beyond the budget.
 """
@@ -116,9 +117,11 @@ def _view(observation: Any) -> str:
 
 
 class _NoExploration:
-    """MazeBench's no-exploration counter, updated once per decision."""
+    """MazeBench's no-exploration counter, updated once per decision: a decision that only hit a wall adds
+    ``failed`` (1 in its ai loop, 2 in partial-observe, which also counts the empty walk)."""
 
-    def __init__(self) -> None:
+    def __init__(self, failed: int) -> None:
+        self.failed = failed
         self.count = 0
         self.new_cell = False
         self.moved = 0
@@ -126,7 +129,10 @@ class _NoExploration:
 
     def close_decision(self) -> None:
         """Fold the decision that just ended into the counter."""
-        self.count = 0 if self.new_cell else self.count + 1 + (self.blocked and not self.moved)
+        if self.blocked and not self.moved:
+            self.count += self.failed
+        else:
+            self.count = 0 if self.new_cell else self.count + 1
         self.new_cell, self.moved, self.blocked = False, 0, False
 
 
@@ -145,7 +151,7 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
     free_cells = int((base.layout.blocks == 0).sum())
     episode = Episode(path=[here])
     visited = {here}
-    tracker = _NoExploration()
+    tracker = _NoExploration(2 if partial else 1)
     calls = getattr(agent, "calls", None)
     while True:
         made_before = len(calls) if calls is not None else 0
