@@ -92,3 +92,14 @@ def test_estimate_counts_zeros_and_gives_a_t_interval():
     assert est.std == pytest.approx(57.735, abs=1e-3)
     assert est.ci95[0] == pytest.approx(50 - 3.182446 * 57.735 / 2, abs=1e-2)
     assert estimate([]).mean is None and estimate([5]).ci95 is None
+
+
+def test_move_budget_is_its_own_setting(tmp_path):
+    path = write(tmp_path, local="sandbox: {max_moves: 120}\nmode: partial-observe\n")
+    cfg = resolve_config({}, config=path, environ={})
+    assert (cfg.mode, cfg.max_steps, cfg.max_moves) == ("partial-observe", 30, 120)
+    assert resolve_config({"max_moves": 7}, config=path, environ={}).max_moves == 7
+    for bad in (0, "many"):
+        with pytest.raises(MazeConfigError, match="max_moves") as error:
+            resolve_config({"max_moves": bad}, config=path, environ={})
+        assert error.value.parameter == "max_moves"

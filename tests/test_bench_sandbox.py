@@ -15,6 +15,7 @@ import requests
 from evaluators.bench.mazes import load_bench_maze
 from evaluators.bench.sandbox import SandboxAPIError, SandboxClient, SandboxGame, sandbox_app
 from evaluators.bench.sandbox.terminal import play_terminal
+from maze_envs.cli import main
 from maze_envs.serving.app import LoopbackServer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -129,3 +130,26 @@ def test_sandbox_cli_command_reads_stdin(mazes_dir):
                           cwd=mazes_dir, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     assert "Moved right" in done.stdout and "Moved down" in done.stdout
+
+
+def test_sandbox_ai_prints_each_step_of_the_oracle(mazes_dir, capsys):
+    assert main(["sandbox", "ai", "maze_3x3_0", "--mazes-dir", str(mazes_dir), "--model", "baseline:oracle"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Maze maze_3x3_0 (3x3), ai mode, baseline:oracle; budgets: 50 API calls, 36 cell moves, "
+                           "20 decisions without a new cell\nStep 1\n  view:\n    A █\n    █ █\n    █ G\n"
+                           "  move: right -> Moved right (now at (0, 1))\n")
+    assert "Step 4\n" in text and "Step 5" not in text and "move: right -> Goal reached! (now at (2, 2))" in text
+    assert text.endswith("Result: success, stopped by goal; cell moves 4, API calls 0, decisions 4, wall collisions "
+                         "0, exploration rate 100.00%\n")
+
+
+def test_sandbox_partial_observe_masks_the_view_and_reports_budget_stops(mazes_dir, capsys):
+    argv = ["sandbox", "partial-observe", "--mazes-dir", str(mazes_dir), "--model", "baseline:explorer",
+            "--visibility", "1"]
+    assert main(argv) == 0
+    # k = 1: the walls beyond the grid's edge are seen as walls, the diagonals are out of reach
+    assert "Step 1\n  view:\n    ?█?\n    █A \n    ?█?\n  move: right 1 -> Moved right" in capsys.readouterr().out
+    assert main([*argv, "--max-moves", "1"]) == 1
+    assert "Result: failed, stopped by max_moves; cell moves 1" in capsys.readouterr().out
+    assert main(["sandbox", "ai", "--mazes-dir", str(mazes_dir), "--model", "baseline:explorer"]) == 2
+    assert "--model: baseline:explorer explores a partial view" in capsys.readouterr().err

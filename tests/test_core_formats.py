@@ -65,13 +65,14 @@ def test_benchmark_9x9_holds_5x5_cells_with_corner_endpoints(tmp_path):
     assert load_layout(path) == maze
 
 
-def test_non_maze_benchmark_grid_loads_as_grid(tmp_path):
+def test_non_maze_benchmark_grid_loads_as_a_ringed_grid(tmp_path):
     blocks = np.zeros((4, 6), dtype=int)
     blocks[1, 1:5] = 1
     doc = {"width": 6, "height": 4, "grid": blocks.tolist(), "start": [0, 0], "goal": [3, 5], "nonce": 0}
     (tmp_path / "g.json").write_text(json.dumps(doc))
     layout = load_layout(tmp_path / "g.json")
-    assert isinstance(layout, Grid) and layout.goal == (3, 5)
+    assert isinstance(layout, Grid) and layout.shape == (6, 8) and layout.goal == (4, 6)
+    assert (layout.blocks[1:-1, 1:-1] == blocks).all() and layout.meta["benchmark_origin"] == [1, 1]
 
 
 def test_own_grid_format_round_trip(tmp_path):

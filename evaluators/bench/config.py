@@ -5,7 +5,7 @@ The YAML files use MazeBench's keys (``model``/``models``, ``temperature``, ``OP
 ``mode``, ``output_dir``, ``mazes_path``, ``generate_mazes``, ``maze_output_dir``, ``maze_count``,
 ``max_workers``, ``text2d``/``image2d`` {size, seed, start_goal, algorithm, cell_px} and ``sandbox``
 {max_steps, memory, visibility, max_no_exploration_steps, mazes_path}) plus this benchmark's ``sizes``,
-``trials``, ``scoring`` and ``anti_cheat``. ``local.yaml`` is merged key by key into nested blocks (a
+``trials``, ``scoring``, ``anti_cheat`` and ``max_moves`` (top level or in ``sandbox``). ``local.yaml`` is merged key by key into nested blocks (a
 ``sandbox:`` block in it changes only the keys it names), an environment variable overrides both files
 even where they hold ``null``, and API keys are never read from a file.
 """
@@ -23,7 +23,7 @@ from maze_envs.core.generators import GENERATORS
 
 from .scores import SCORINGS
 
-MODES = ("text2d", "image2d")
+MODES = ("text2d", "image2d", "ai", "partial-observe")
 START_GOAL = ("corner", "random")
 # Environment variables, in order of preference for each setting.
 ENVIRONMENT = {"models": ("MAZE_ENVS_MODEL",), "base_url": ("MAZE_ENVS_BASE_URL", "OPENAI_API_BASE"),
@@ -39,8 +39,10 @@ SECRET_KEYS = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "ARK_API_KEY"}
 class BenchConfig:
     """Everything one benchmark run needs besides the model endpoint's own settings.
 
-    ``max_steps`` is the API-call budget of ai/partial-observe trials, ``memory`` how many past actions the
-    agent is reminded of (0 none, -1 all), ``visibility`` the partial-observe radius k. Maze generation
+    ``max_steps`` is the API-call budget of ai/partial-observe trials and ``max_moves`` their budget of cells
+    moved (None: 4 x the grid's cell count), counted apart; ``max_no_exploration_steps`` ends a trial after
+    that many decisions in a row without a new cell; ``memory`` is how many past actions the agent is reminded
+    of (0 none, -1 all), ``visibility`` the partial-observe radius k. Maze generation
     (``generate_mazes``) writes ``maze_count`` mazes per size into ``maze_output_dir`` (default: the mazes
     directory) with ``algorithm``, ``start_goal`` and seeds ``seed + i``.
     """
@@ -66,6 +68,7 @@ class BenchConfig:
     start_goal: str = "corner"
     cell_px: int = 24
     max_steps: int = 50
+    max_moves: int | None = None
     memory: int = 5
     visibility: int = 3
     max_no_exploration_steps: int = 20
@@ -91,6 +94,10 @@ class BenchConfig:
                           ("cell_px", 2), ("visibility", 1), ("max_no_exploration_steps", 1)):
             if getattr(self, name) < low:
                 raise MazeConfigError(f"must be at least {low}, got {getattr(self, name)}", parameter=name)
+        moves = self.max_moves
+        if moves is not None and (isinstance(moves, bool) or not isinstance(moves, int) or moves < 1):
+            raise MazeConfigError(f"must be a whole number of at least 1 (or null), got {moves!r}",
+                                  parameter="max_moves")
         if self.memory < -1:
             raise MazeConfigError(f"must be -1 (all), 0 (none) or a positive count, got {self.memory}",
                                   parameter="memory")
@@ -181,7 +188,7 @@ def from_yaml(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
     for key, value in sandbox.items():
         if key == "mazes_path":
             out.setdefault("mazes_dir", value)
-        elif key in ("max_steps", "memory", "visibility", "max_no_exploration_steps"):
+        elif key in ("max_steps", "max_moves", "memory", "visibility", "max_no_exploration_steps"):
             if not (key == "visibility" and value is not None and value <= 0):  # -1/0 mean "full" in MazeBench
                 out[key] = value
         elif key not in ("enabled", "symbols"):

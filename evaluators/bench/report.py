@@ -116,8 +116,10 @@ def _caption(record: Mapping[str, Any]) -> str:
         return f'{who}: <span class="bad">error: {html.escape(str(record.get("error", ""))[:200])}</span>'
     shown = record.get("presentation", {}).get("symmetry", "")
     verdict = record.get("validation", {})
+    # a move-by-move trial stopped by a budget says so; its walk's verdict would only say wrong_goal
+    reason = record.get("outcome") if record.get("outcome") not in (None, "goal") else verdict.get("error")
     state = '<span class="ok">solved</span>' if record.get("success") else \
-        f'<span class="bad">{html.escape(str(verdict.get("error") or record.get("outcome") or "failed"))}</span>'
+        f'<span class="bad">{html.escape(str(reason or "failed"))}</span>'
     total = record.get("scores", {}).get("total")
     return f"{who}: {state}, total {total}, shown {html.escape(shown)}"
 

@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Mapping
 
+import gymnasium as gym
 import numpy as np
 
 from maze_envs.core.formats import write_json_atomic
@@ -19,8 +20,11 @@ from maze_envs.runs import Run, RunOptions, WorkItem
 
 from .anticheat import choose_presentation, identity_presentation
 from .config import BenchConfig
+from .episode import MODE_ENVS, Budgets
+from .interactive import interactive_trial
 from .mazes import BenchMaze
 from .oneshot import one_shot_trial
+from .players import baseline_agent, baseline_name, check_players
 from .summary import summarise
 
 LOG_NAME = "results.jsonl"
@@ -73,27 +77,53 @@ def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Tri
     """Return the record of one trial (its fields, then what the mode measured). Raises the client's errors."""
     rng = np.random.default_rng(trial.seed)
     presentation = choose_presentation(rng) if config.anti_cheat else identity_presentation()
-    head = {"model": trial.model, "size": trial.size, "maze": trial.maze.name, "trial": trial.trial,
-            "seed": trial.seed, "mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
+    head = _head(config, trial)
+    if config.mode in MODE_ENVS:
+        budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
+                          config.max_no_exploration_steps)
+        body = interactive_trial(partial(player, clients, config, trial), trial.maze, presentation,
+                                 mode=config.mode, scoring=config.scoring, budgets=budgets,
+                                 visibility=config.visibility, seed=trial.seed)
+        return {**head, **body}
     params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
-    client = clients[trial.model]
-    body = one_shot_trial(client, trial.maze, presentation, mode=config.mode, scoring=config.scoring,
+    body = one_shot_trial(clients[trial.model], trial.maze, presentation, mode=config.mode, scoring=config.scoring,
                           params=params, cell_px=config.cell_px)
     return {**head, **body}
 
 
+def player(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial, env: gym.Env) -> Any:
+    """Return a fresh agent of ``trial.model`` for ``env`` (a baseline; ``check_players`` refused the rest)."""
+    return baseline_agent(baseline_name(trial.model), env, trial.seed)
+
+
+def protocol(config: BenchConfig) -> dict[str, Any]:
+    """Return the settings a trial's record must share with the run to be kept on resume: mode, scoring,
+    anti-cheat and, in the ai/partial-observe modes, the budgets (and the partial-observe visibility)."""
+    out: dict[str, Any] = {"mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
+    if config.mode in MODE_ENVS:
+        out["budgets"] = {"max_steps": config.max_steps, "max_moves": config.max_moves,
+                          "max_no_exploration_steps": config.max_no_exploration_steps}
+        if config.mode == "partial-observe":
+            out["budgets"]["visibility"] = config.visibility
+    return out
+
+
+def _head(config: BenchConfig, trial: Trial) -> dict[str, Any]:
+    return {"model": trial.model, "size": trial.size, "maze": trial.maze.name, "trial": trial.trial,
+            "seed": trial.seed, **protocol(config)}
+
+
 def _error_fields(config: BenchConfig):
     def fields(item: WorkItem, message: str) -> dict[str, Any]:
-        trial: Trial = item.payload
-        return {"model": trial.model, "size": trial.size, "maze": trial.maze.name, "trial": trial.trial,
-                "seed": trial.seed, "mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
+        return _head(config, item.payload)
     return fields
 
 
 def _accept(config: BenchConfig):
+    wanted = protocol(config)
+
     def accept(record: dict[str, Any]) -> bool:
-        return (record.get("mode"), record.get("scoring"), record.get("anti_cheat")) == \
-            (config.mode, config.scoring, config.anti_cheat)
+        return {key: record.get(key) for key in wanted} == wanted
     return accept
 
 
@@ -107,6 +137,7 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
     """
     from .report import write_report
 
+    check_players(config.models, config.mode)
     out = Path(config.output_dir)
     summary_path, report_path = out / SUMMARY_NAME, out / REPORT_NAME
     items = [WorkItem(t.id, t) for t in trials(config, mazes)]

@@ -3,6 +3,8 @@
 Checks run in MazeBench's order (https://github.com/Aileen-90/MazeBench, ``core/validator.py``): non-empty,
 starts at the start, ends at the goal, every step 4-adjacent, every cell in bounds and free, no cell twice.
 Each failure has one of ``ERROR_CODES``; cells are benchmark ``(row, col)`` on the grid, ``1`` = wall.
+A walk played move by move (the ai and partial-observe modes) may revisit cells: it is checked with
+``allow_revisits=True``, which skips only the last check.
 """
 
 from __future__ import annotations
@@ -36,10 +38,11 @@ class Validation:
 
 
 def validate_path(grid: np.ndarray, start: Cell, goal: Cell, path: Sequence[Cell],
-                  shortest: Sequence[Cell]) -> Validation:
+                  shortest: Sequence[Cell], *, allow_revisits: bool = False) -> Validation:
     """Return the ``Validation`` of ``path`` on ``grid`` (0 free, 1 wall) from ``start`` to ``goal``.
 
     ``shortest`` is the grid's shortest path (both ends included); it only sets ``optimal_length``.
+    ``allow_revisits`` accepts a cell visited twice (a walk that backtracked) instead of failing with ``loop``.
     """
     cells = [(int(r), int(c)) for r, c in path]
     length, optimal = max(len(cells) - 1, 0), max(len(shortest) - 1, 0)
@@ -63,6 +66,8 @@ def validate_path(grid: np.ndarray, start: Cell, goal: Cell, path: Sequence[Cell
             return fail("out_of_bounds", f"{(r, c)} is outside the {height}x{width} grid", i)
         if grid[r, c]:
             return fail("wall_collision", f"{(r, c)} is a wall", i)
+    if allow_revisits:
+        return Validation(True, length, optimal)
     seen: set[Cell] = set()
     for i, cell in enumerate(cells):
         if cell in seen:

@@ -1,5 +1,5 @@
-"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d and image2d modes) for
-several models, sizes and trials on the run engine, with a summary and an HTML report."""
+"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d, image2d, ai and partial-observe modes) for
+several models (or baselines), sizes and trials on the run engine, with a summary and an HTML report."""
 
 from __future__ import annotations
 
@@ -12,18 +12,22 @@ from maze_envs.runs.flags import add_run_flags
 
 from .model_flags import add_model_flags, model_client
 
-MODES = ("text2d", "image2d")
+MODES = ("text2d", "image2d", "ai", "partial-observe")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``bench`` subcommand."""
     parser = sub.add_parser(
-        "bench", help="benchmark chat models on mazes (text2d, image2d)",
+        "bench", help="benchmark chat models on mazes (text2d, image2d, ai, partial-observe)",
         description="Run every model on every maze of every size, TRIALS times, each trial under its own random "
-                    "presentation (symmetry, symbols, nonce). Settings: flags > environment > config/local.yaml "
+                    "presentation (symmetry, symbols, nonce). In the ai and partial-observe modes a model plays "
+                    "the maze move by move, and the models baseline:oracle, baseline:random and "
+                    "baseline:explorer (partial-observe) play without a model. "
+                    "Settings: flags > environment > config/local.yaml "
                     "> config/config.yaml (MazeBench's keys). Writes OUTPUT_DIR/results.jsonl (one line per trial, "
                     "--resume continues), summary.json and report.html.")
-    parser.add_argument("--mode", choices=MODES, help="text2d (default) or image2d")
+    parser.add_argument("--mode", choices=MODES, help="text2d (default), image2d, ai (full map, move by move) "
+                                                      "or partial-observe")
     parser.add_argument("--models", nargs="+", metavar="MODEL", help="model names (config: model/models; "
                                                                      "env MAZE_ENVS_MODEL)")
     parser.add_argument("--sizes", nargs="+", metavar="HxW", help="benchmark grid sizes, e.g. 5x5 9x9 15x15")
@@ -38,6 +42,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="show the published mazes as they are (no symmetry, symbols or nonce)")
     parser.add_argument("--temperature", type=float, help="sampling temperature (default 0.1)")
     parser.add_argument("--max-tokens", dest="max_tokens", type=int, help="reply token limit (default 1000)")
+    play = parser.add_argument_group("ai and partial-observe budgets")
+    play.add_argument("--max-steps", dest="max_steps", type=int, help="API calls per trial (default 50)")
+    play.add_argument("--max-moves", dest="max_moves", type=int,
+                      help="cells moved per trial, counted apart from API calls (default 4 x the grid's cells)")
+    play.add_argument("--max-no-exploration-steps", dest="max_no_exploration_steps", type=int,
+                      help="stop (failed) after this many decisions in a row reach no new cell (default 20)")
+    play.add_argument("--visibility", type=int, help="partial-observe sight radius k in cells (default 3)")
     gen = parser.add_argument_group("maze generation")
     gen.add_argument("--generate-mazes", dest="generate_mazes", action="store_const", const=True,
                      help="generate MAZE_COUNT mazes per size first (into --maze-output-dir or --mazes-dir)")
@@ -54,15 +65,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 SETTINGS = ("mode", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat", "temperature",
             "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
-            "cell_px", "workers", "base_url", "provider")
+            "cell_px", "workers", "base_url", "provider", "max_steps", "max_moves", "max_no_exploration_steps",
+            "visibility")
 
 
 @contextlib.contextmanager
 def _clients(args: argparse.Namespace, models, base_url, provider):
-    """Yield a client per model (one local server per model with --local-policy)."""
+    """Yield a client per chat model (one local server per model with --local-policy); baselines have none."""
+    from evaluators.bench.players import baseline_name
+
     with contextlib.ExitStack() as stack:
         clients = {}
         for model in models:
+            if baseline_name(model) is not None:
+                continue
             each = argparse.Namespace(**{**vars(args), "model": model, "base_url": base_url, "provider": provider})
             clients[model] = stack.enter_context(model_client(each))
         yield clients

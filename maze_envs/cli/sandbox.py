@@ -1,4 +1,5 @@
-"""``maze-envs sandbox cli|api``: play a benchmark maze in the terminal, or serve MazeBench's sandbox HTTP API."""
+"""``maze-envs sandbox cli|ai|partial-observe|api``: play a benchmark maze in the terminal, watch a model or a
+baseline play one (full map or partial view) move by move, or serve MazeBench's sandbox HTTP API."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import sys
 
 from maze_envs.core.errors import MazeConfigError
 
+from .model_flags import add_model_flags
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``sandbox`` subcommand and its targets."""
-    parser = sub.add_parser("sandbox", help="play benchmark mazes: terminal (cli) or HTTP API (api)",
+    parser = sub.add_parser("sandbox", help="play benchmark mazes: terminal (cli), a model or baseline playing "
+                                            "(ai, partial-observe), or HTTP API (api)",
                             description="MazeBench's sandboxes on the benchmark mazes (positions are (row, col) "
                                         "on the benchmark grid, origin top-left).")
     targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
@@ -24,6 +28,25 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="show only cells within k moves, the rest as '?' (default -1: everything)")
     cli.set_defaults(func=_run_cli)
 
+    for mode, what in (("ai", "the whole maze"), ("partial-observe", "only the cells within --visibility")):
+        play = targets.add_parser(mode, help=f"watch a model or baseline play one maze seeing {what}",
+                                  description=f"Run one model (or baseline:oracle, baseline:random"
+                                              f"{', baseline:explorer' if mode == 'partial-observe' else ''}) on one "
+                                              f"maze seeing {what}, and print each step: the view, the move and the "
+                                              f"feedback, then the outcome.")
+        play.add_argument("maze", nargs="?", help="maze name, e.g. maze_9x9_0 (default: the first in --mazes-dir)")
+        play.add_argument("--mazes-dir", default="mazes", help="directory of benchmark mazes (default mazes)")
+        play.add_argument("--max-steps", type=int, default=50, help="API calls allowed (default 50)")
+        play.add_argument("--max-moves", type=int, help="cells moved allowed, counted apart from API calls "
+                                                        "(default 4 x the grid's cells)")
+        play.add_argument("--max-no-exploration-steps", type=int, default=20,
+                          help="stop (failed) after this many decisions in a row reach no new cell (default 20)")
+        if mode == "partial-observe":
+            play.add_argument("--visibility", type=int, default=3, help="sight radius k in cells (default 3)")
+        play.add_argument("--seed", type=int, default=0, help="seed of the env and of baseline:random (default 0)")
+        add_model_flags(play)
+        play.set_defaults(func=_run_play, mode=mode)
+
     api = targets.add_parser("api", help="serve the sandbox HTTP API",
                              description="Serve GET /health, /mazes, /state, /info, /render?show_path=true and "
                                          "POST /load {maze_name}, /reset, /step {action} on HOST:PORT.")
@@ -33,11 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     api.set_defaults(func=_run_api)
 
 
-def _run_cli(args: argparse.Namespace) -> int:
+def _load_maze(args: argparse.Namespace):
+    """Return the maze ``args.maze`` names in ``args.mazes_dir`` (the first one when unnamed)."""
     from evaluators.bench.mazes import load_bench_maze
     from evaluators.bench.sandbox.api import maze_files
-    from evaluators.bench.sandbox.game import SandboxGame
-    from evaluators.bench.sandbox.terminal import play_terminal
 
     files = maze_files(args.mazes_dir)
     if not files:
@@ -45,9 +67,42 @@ def _run_cli(args: argparse.Namespace) -> int:
     name = args.maze or next(iter(files))
     if name not in files:
         raise MazeConfigError(f"no maze {name!r} in {args.mazes_dir}", parameter="maze")
-    game = SandboxGame(load_bench_maze(files[name], files[name].parent.name))
+    return load_bench_maze(files[name], files[name].parent.name)
+
+
+def _run_cli(args: argparse.Namespace) -> int:
+    from evaluators.bench.sandbox.game import SandboxGame
+    from evaluators.bench.sandbox.terminal import play_terminal
+
+    game = SandboxGame(_load_maze(args))
     play_terminal(game, sys.stdin, sys.stdout, visibility=args.visibility)
     return 0
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    from evaluators.bench.episode import Budgets, bench_env, play_episode
+    from evaluators.bench.players import baseline_agent, baseline_name, check_players
+    from evaluators.bench.sandbox.transcript import write_transcript
+
+    if not args.model:
+        raise MazeConfigError("name who plays: a chat model, or baseline:oracle, baseline:random or "
+                              "baseline:explorer", parameter="model")
+    check_players([args.model], args.mode, parameter="model")
+    for flag in ("max_steps", "max_moves", "max_no_exploration_steps", "visibility"):
+        value = getattr(args, flag, None)
+        if value is not None and value < 1:
+            raise MazeConfigError(f"must be at least 1, got {value}", parameter=flag)
+    maze = _load_maze(args)
+    budgets = Budgets(args.max_steps, args.max_moves or 4 * maze.grid.size, args.max_no_exploration_steps)
+    env = bench_env(args.mode, maze.grid, maze.start, maze.goal, visibility=getattr(args, "visibility", 3))
+    try:
+        agent = baseline_agent(baseline_name(args.model), env, args.seed)
+        episode = play_episode(env, agent, budgets, seed=args.seed, record_views=True)
+    finally:
+        env.close()
+    write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, {args.model}",
+                     budgets=budgets)
+    return 0 if episode.success else 1
 
 
 def _run_api(args: argparse.Namespace) -> int:

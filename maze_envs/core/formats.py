@@ -10,7 +10,11 @@ coordinates ``[row, col]``. Its own files have no outer wall ring: cells sit at 
 ``9x9`` grid holds 5x5 cells with corner start/goal ``(0, 0)`` and ``(8, 8)``; an even size such as
 ``10x10`` holds 5x5 cells plus an uncarved last row and column. ``--sizes HxW`` therefore means a
 benchmark grid of H x W, i.e. ``((H+1)//2) x ((W+1)//2)`` cells. Files with the ring (our block grid,
-``(2*rows+1) x (2*cols+1)``, cells at odd indices) are read too.
+``(2*rows+1) x (2*cols+1)``, cells at odd indices) are read too. The envs play every benchmark file on a
+ringed block grid and record where its benchmark grid lies (``maze_envs.core.benchmark_frame``).
+
+Directory layouts read: ``<dir>/<H>x<W>/maze_<H>x<W>_<i>.json`` (written too), and the older flat
+``<dir>/text2d_maze_<H>x<W>_<i>.json`` and ``<dir>/image2d_maze_<H>x<W>_<i>.json`` (the JSON beside its PNG).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import IO, Any, Iterable
 import numpy as np
 
 from .atomic import atomic_write
+from .benchmark_frame import BenchmarkFrame
 from .errors import MazeFormatError, brief_repr
 from .maze import SIDES, Cell, Grid, Maze, Opening
 from .solve import shortest_path, validate_path
@@ -33,7 +38,7 @@ from .solve import shortest_path, validate_path
 MAZE_FORMAT = "maze-envs/maze"
 GRID_FORMAT = "maze-envs/grid"
 FORMAT_VERSION = 1
-MAZEBENCH_NAME = re.compile(r"^maze_(\d+)x(\d+)_(\d+)\.json$")
+MAZEBENCH_NAME = re.compile(r"^(?:text2d_|image2d_)?maze_(\d+)x(\d+)_(\d+)\.json$")
 
 
 def write_json_atomic(path: str | os.PathLike, payload: Any, *, indent: int | None = None) -> Path:
@@ -250,11 +255,17 @@ class MazeBenchRecord:
     ringed: bool
     source: str | None = None
 
+    @property
+    def frame(self) -> BenchmarkFrame:
+        """Return where this record's grid lies in its ringed block grid (``to_layout``'s coordinates)."""
+        return BenchmarkFrame((0, 0) if self.ringed else (1, 1), self.grid.shape)
+
     def to_maze(self) -> Maze:
         """Return the cell ``Maze`` of this record; raises ``MazeFormatError`` if the grid is not a cell maze."""
         blocks = self.grid.blocks
+        meta = {"nonce": self.nonce, **self.frame.to_meta()}
         if self.ringed:
-            return Grid(blocks, self.grid.start, self.grid.goal).to_maze()
+            return Grid(blocks, self.grid.start, self.grid.goal, meta=meta).to_maze()
         h, w = blocks.shape
         h2, w2 = h - (h % 2 == 0), w - (w % 2 == 0)
         if not (blocks[h2:, :] == 1).all() or not (blocks[:, w2:] == 1).all():
@@ -267,7 +278,19 @@ class MazeBenchRecord:
                 raise MazeFormatError(f"{list(cell)} is not a cell (even, even)", source=self.source, field=key)
         start = (self.grid.start[0] // 2, self.grid.start[1] // 2)
         goal = (self.grid.goal[0] // 2, self.grid.goal[1] // 2)
-        return Maze.from_blocks(core, start, goal, source=self.source, meta={"nonce": self.nonce})
+        return Maze.from_blocks(core, start, goal, source=self.source, meta=meta)
+
+    def to_layout(self) -> Maze | Grid:
+        """Return the layout the envs play: the cell ``Maze`` when the grid is one, else the grid with the outer
+        wall ring (added when the file has none); either way its meta records the benchmark frame."""
+        try:
+            return self.to_maze()
+        except MazeFormatError:
+            pass
+        frame = self.frame
+        blocks = self.grid.blocks if self.ringed else np.pad(self.grid.blocks, 1, constant_values=1)
+        meta = {"nonce": self.nonce, **frame.to_meta()}
+        return Grid(blocks, frame.from_benchmark(self.grid.start), frame.from_benchmark(self.grid.goal), meta=meta)
 
 
 def _has_ring(blocks: np.ndarray, start: Cell, goal: Cell) -> bool:
@@ -368,14 +391,22 @@ def size_directory(mazes_dir: str | os.PathLike, size: str) -> Path:
 
 
 def mazebench_files(mazes_dir: str | os.PathLike, size: str | None = None) -> list[Path]:
-    """Return the benchmark maze files of ``size`` (or every size) ordered by size and index."""
-    dirs = [size_directory(mazes_dir, size)] if size else sorted(p for p in Path(mazes_dir).iterdir() if p.is_dir())
+    """Return the benchmark maze files of ``size`` (or every size) ordered by size, index and name: those in
+    the size directory (or every subdirectory), else the older flat files named with the size."""
+    root = Path(mazes_dir)
+    wanted = parse_size(size) if size else None
+    flat = [p for p in root.iterdir() if p.is_file() and MAZEBENCH_NAME.match(p.name)] if root.is_dir() else []
+    try:
+        dirs = [size_directory(root, size)] if size else sorted(p for p in root.iterdir() if p.is_dir())
+    except MazeFormatError:
+        if not flat:
+            raise
+        dirs = []
     files = []
-    for d in dirs:
-        for p in d.iterdir():
-            m = MAZEBENCH_NAME.match(p.name)
-            if m:
-                files.append(((int(m[1]), int(m[2]), int(m[3])), p))
+    for path in [p for d in dirs for p in d.iterdir()] + flat:
+        m = MAZEBENCH_NAME.match(path.name)
+        if m and (wanted is None or (int(m[1]), int(m[2])) == wanted):
+            files.append(((int(m[1]), int(m[2]), int(m[3]), path.name), path))
     return [p for _, p in sorted(files)]
 
 
@@ -390,7 +421,8 @@ def write_mazebench(maze: Maze, mazes_dir: str | os.PathLike, index: int, *, non
 # --- one entry point for every format -------------------------------------------------------------
 
 def layout_from_dict(doc: Any, *, source: str | None = None) -> Maze | Grid:
-    """Return the layout of a parsed document in any supported format (a benchmark file gives its Maze when it is one)."""
+    """Return the layout of a parsed document in any supported format (a benchmark file: see
+    ``MazeBenchRecord.to_layout``)."""
     if not isinstance(doc, dict):
         raise MazeFormatError("top level must be a JSON object", source=source)
     fmt = doc.get("format")
@@ -400,11 +432,7 @@ def layout_from_dict(doc: Any, *, source: str | None = None) -> Maze | Grid:
         return grid_from_dict(doc, source=source)
     if fmt is not None:
         raise MazeFormatError(f"unknown format {brief_repr(fmt)}", source=source, field="format")
-    record = mazebench_from_dict(doc, source=source)
-    try:
-        return record.to_maze()
-    except MazeFormatError:
-        return record.grid
+    return mazebench_from_dict(doc, source=source).to_layout()
 
 
 def load_layout(path: str | os.PathLike) -> Maze | Grid:

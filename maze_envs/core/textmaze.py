@@ -120,7 +120,8 @@ def parse_text_maze(text: str, symbols: Symbols = Symbols()) -> TextMaze:
 
 def image_maze(rgb: np.ndarray, height: int, width: int) -> TextMaze:
     """Return the ``TextMaze`` of a pure-colour maze picture of ``height x width`` equal cells: each cell's
-    centre pixel is read, black as wall, green as start, red as goal, anything else as passage."""
+    centre pixel is read, black as wall, green as start, red as goal, orange as the agent, anything else as
+    passage."""
     rgb = np.asarray(rgb)[..., :3].astype(int)
     rows = ((np.arange(height) + 0.5) * rgb.shape[0] / height).astype(int)
     cols = ((np.arange(width) + 0.5) * rgb.shape[1] / width).astype(int)
@@ -129,12 +130,13 @@ def image_maze(rgb: np.ndarray, height: int, width: int) -> TextMaze:
     walls = (r < 80) & (g < 80) & (b < 80)
     green = (g > 160) & (r < 100) & (b < 100)
     red = (r > 160) & (g < 100) & (b < 100)
+    orange = (r > 200) & (g > 120) & (g < 200) & (b < 80)
 
     def locate(mask: np.ndarray) -> Cell | None:
         found = np.argwhere(mask)
         return (int(found[0][0]), int(found[0][1])) if len(found) else None
 
-    return TextMaze(walls.astype(np.uint8), np.ones_like(walls), locate(green), locate(red), None)
+    return TextMaze(walls.astype(np.uint8), np.ones_like(walls), locate(green), locate(red), locate(orange))
 
 
 def move_between(a: Cell, b: Cell) -> str:
@@ -193,8 +195,9 @@ def plan_path(maze: TextMaze) -> list[Cell] | None:
     return shortest_path(maze.grid(unknown_free=True))
 
 
-def next_move(maze: TextMaze) -> str | None:
-    """Return a sensible next move: along a shortest path to a visible goal, else toward the nearest frontier.
+def next_route(maze: TextMaze) -> list[Cell] | None:
+    """Return where to go next: a shortest path to a visible goal (masked cells counted as free), else a route
+    to the nearest frontier; either is cut before its first masked cell when a known part remains.
 
     Returns None when the position is unknown or no move leads anywhere new.
     """
@@ -203,4 +206,23 @@ def next_move(maze: TextMaze) -> str | None:
         path = explore_route(maze.known, maze.blocks == 0, maze.position)
     if not path or len(path) < 2:
         return None
-    return move_between(path[0], path[1])
+    unknown = [i for i, cell in enumerate(path) if not maze.known[cell]]
+    return path[:max(unknown[0], 2)] if unknown else path
+
+
+def next_move(maze: TextMaze) -> str | None:
+    """Return the first move of ``next_route`` (None when there is none)."""
+    path = next_route(maze)
+    return move_between(path[0], path[1]) if path else None
+
+
+def route_runs(path: Sequence[Cell], limit: int) -> list[tuple[str, int]]:
+    """Return ``path`` as ``(move, n)`` runs of one direction, each at most ``limit`` blocks."""
+    runs: list[tuple[str, int]] = []
+    for a, b in zip(path, path[1:]):
+        move = move_between(a, b)
+        if runs and runs[-1][0] == move and runs[-1][1] < limit:
+            runs[-1] = (move, runs[-1][1] + 1)
+        else:
+            runs.append((move, 1))
+    return runs

@@ -20,6 +20,7 @@ from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 
 from .layouts import LayoutLike, LayoutSource, positive_int
+from .protocol import protocol_named
 from .rules import WALL, Board, EpisodeRules, path_length
 from .window import Window
 
@@ -33,6 +34,12 @@ def _number(name: str, value: Any) -> float:
     return float(value)
 
 
+def check_idle_limit(limit: Any) -> None:
+    """Raise ``MazeConfigError`` naming ``max_no_exploration_steps`` unless ``limit`` is a positive integer or None."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1):
+        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {brief_repr(limit)}")
+
+
 class MazeEnvBase(gym.Env):
     """Shared machinery of the grid maze envs (not registered itself; see ``MazeEnv`` and ``PartialObsMazeEnv``)."""
 
@@ -41,19 +48,25 @@ class MazeEnvBase(gym.Env):
     def __init__(
         self, pad: int, /, *, rows: int = 10, cols: int = 10, algorithm: str = "dfs", loops: float = 0.0,
         placement: str = "corner", maze: LayoutLike | None = None, mazes_dir: str | os.PathLike | None = None,
-        mazes_size: str | None = None, num_levels: int = 0, start_level: int = 0, goal_reward: float = 1.0,
-        step_reward: float = 0.0, max_steps: int | None = None, render_mode: str | None = None,
-        cell_px: int = 16, **unknown: Any,
+        mazes_size: str | None = None, num_levels: int = 0, start_level: int = 0, goal_reward: float | None = None,
+        step_reward: float | None = None, wall_reward: float | None = None, protocol: str = "default",
+        max_steps: int | None = None, render_mode: str | None = None, cell_px: int = 16, **unknown: Any,
     ) -> None:
-        """``pad`` (set by each env, not an argument) is the wall border around the layout in the flat grid."""
+        """``pad`` (set by each env, not an argument) is the wall border around the layout in the flat grid.
+
+        Rewards left at None take the ``protocol``'s (``maze_envs.envs.protocol``)."""
         reject_unknown_arguments(type(self).__name__, unknown)
+        self.protocol = protocol_named(protocol)
+        goal_reward = self.protocol.goal_reward if goal_reward is None else goal_reward
+        step_reward = self.protocol.step_reward if step_reward is None else step_reward
+        wall_reward = self.protocol.wall_reward if wall_reward is None else _number("wall_reward", wall_reward)
         self.source = LayoutSource(rows, cols, algorithm, loops, placement, maze, mazes_dir, mazes_size,
                                    num_levels, start_level)
         rows_c, cols_c = self.source.cell_shape
         if max_steps is None:
             max_steps = 4 * rows_c * cols_c
         self.rules = EpisodeRules(_number("goal_reward", goal_reward), _number("step_reward", step_reward),
-                                  positive_int("max_steps", max_steps))
+                                  positive_int("max_steps", max_steps), wall_reward=wall_reward)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise MazeConfigError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {brief_repr(render_mode)}")
         self.cell_px = positive_int("cell_px", cell_px)
@@ -80,6 +93,11 @@ class MazeEnvBase(gym.Env):
         return self.rules.step_reward
 
     @property
+    def wall_reward(self) -> float:
+        """Return the reward of a step that bumps a wall (``step_reward`` unless set)."""
+        return self.step_reward if self.rules.wall_reward is None else self.rules.wall_reward
+
+    @property
     def max_steps(self) -> int:
         """Return the step count that truncates an episode."""
         return self.rules.max_steps
@@ -96,6 +114,9 @@ class MazeEnvBase(gym.Env):
         self._set_layout(grid)
         self.steps = 0
         self.wall_bumps = 0
+        self.cells_moved = 0
+        self.no_exploration_steps = 0
+        self._visited_blocks = {self.board.index(grid.start)}
 
     def _set_layout(self, grid: Grid) -> None:
         self.layout = grid
@@ -111,8 +132,19 @@ class MazeEnvBase(gym.Env):
         return self.board.block(self._pos)
 
     def _info(self) -> dict[str, Any]:
-        return {"position": self.board.block(self._pos), "goal": self.layout.goal,
+        info = {"position": self.board.block(self._pos), "goal": self.layout.goal,
                 "optimal_length": self.optimal_length, "steps": self.steps, "wall_bumps": self.wall_bumps}
+        if self.protocol.steps_in_cells:
+            info.update(steps=self.cells_moved, actions=self.steps, success=self._pos == self._goal,
+                        no_exploration_steps=self.no_exploration_steps)
+        return info
+
+    def _visit(self, start: int, delta: int, moved: int) -> bool:
+        """Record the blocks a walk of ``moved`` moves by ``delta`` from ``start`` entered; return whether one was new."""
+        entered = {start + delta * i for i in range(1, moved + 1)}
+        fresh = entered - self._visited_blocks
+        self._visited_blocks |= fresh
+        return bool(fresh)
 
     # --- rendering --------------------------------------------------------------------------------
 

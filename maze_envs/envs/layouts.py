@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from maze_envs.core.benchmark_frame import frame_of
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
 from maze_envs.core.generators import check_options, generate
@@ -55,7 +56,7 @@ def pad_grid(grid: Grid, shape: tuple[int, int], *, name: str = "maze") -> Grid:
         return grid
     blocks = np.ones(shape, dtype=np.uint8)
     blocks[:h, :w] = grid.blocks
-    return Grid(blocks, grid.start, grid.goal, meta=dict(grid.meta))
+    return Grid(blocks, grid.start, grid.goal, meta={**frame_of(grid).to_meta(), **grid.meta})
 
 
 @dataclass

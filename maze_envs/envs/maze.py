@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
 from .actions import checked_action
-from .base import MazeEnvBase
-from .rules import AGENT, FREE, GOAL, move
+from .base import MazeEnvBase, check_idle_limit
+from .protocol import PROTOCOL_DEFAULT
+from .rules import AGENT, FREE, GOAL, idle_after_visit, move
 
 
 class MazeEnv(MazeEnvBase):
@@ -30,9 +32,24 @@ class MazeEnv(MazeEnvBase):
     (the start is not marked once the agent has left it). ``H x W`` is the layout's block shape
     (``21 x 21`` for the default 10x10 maze).
 
-    ## Rewards
-    ``goal_reward`` (default +1) on the step that reaches the goal, ``step_reward`` (default 0; the
-    LLM maze benchmark uses -0.1) on every other step.
+    ## Rewards and protocols
+    ``goal_reward`` on the step that reaches the goal, ``step_reward`` on every other step, or
+    ``wall_reward`` on one that bumps a wall. ``protocol`` sets their defaults and how steps count:
+
+    ==========================  =============================  =====================================
+    rule                        ``protocol="default"``         ``protocol="mazebench"`` (MazeBench)
+    ==========================  =============================  =====================================
+    goal / step / wall reward   +1 / 0 / same as a step        +100 / -0.1 / -1
+    after the goal              undefined (reset)              reward 0, nothing moves
+    ``info["steps"]``           actions taken                  blocks moved (``info["actions"]``)
+    no-exploration limit        none                           20 steps without a newly visited
+                                                               block (a failed move counts 2)
+    ==========================  =============================  =====================================
+
+    Explicit ``goal_reward``, ``step_reward``, ``wall_reward`` and ``max_no_exploration_steps``
+    override the protocol's. Under ``mazebench`` ``info`` also holds ``actions``, ``success`` and
+    ``no_exploration_steps``; positions stay block coordinates (MazeBench's ``(row, col)`` is
+    ``maze_envs.core.benchmark_frame.frame_of(env.unwrapped.layout).to_benchmark(block)``).
 
     ## Starting State
     The agent stands on the layout's start block. Generated mazes place start and goal by
@@ -40,14 +57,17 @@ class MazeEnv(MazeEnvBase):
     or ``"far"`` (the ends of a longest shortest path).
 
     ## Episode End
-    Terminated when the agent reaches the goal. Truncated after ``max_steps`` steps (default
-    ``4 * rows * cols`` in cells, so ``rows=20, cols=20`` runs 1600 steps); the id has no registered
-    TimeLimit. ``gym.make(..., max_episode_steps=n)`` adds one that caps episodes at ``n`` steps.
+    Terminated when the agent reaches the goal. Truncated after ``max_steps`` actions (default
+    ``4 * rows * cols`` in cells, so ``rows=20, cols=20`` runs 1600 steps) or after
+    ``max_no_exploration_steps`` actions in a row entering no block not visited before (default none; 20
+    under ``mazebench``). The id has no registered TimeLimit; ``gym.make(..., max_episode_steps=n)`` adds one
+    that caps episodes at ``n`` steps.
 
     ## Arguments
     ``gym.make("Maze-v0", rows=10, cols=10, algorithm="dfs", loops=0.0, placement="corner",
-    maze=None, mazes_dir=None, mazes_size=None, num_levels=0, start_level=0, goal_reward=1.0,
-    step_reward=0.0, max_steps=None, render_mode=None, cell_px=16)``
+    maze=None, mazes_dir=None, mazes_size=None, num_levels=0, start_level=0, protocol="default",
+    goal_reward=None, step_reward=None, wall_reward=None, max_no_exploration_steps=<protocol's>,
+    max_steps=None, render_mode=None, cell_px=16)``
 
     - ``rows``, ``cols``: maze size in cells; ``algorithm``: ``dfs``, ``wilson``, ``prim`` or ``kruskal``;
       ``loops``: fraction of dead ends braided open.
@@ -66,8 +86,15 @@ class MazeEnv(MazeEnvBase):
     - v0: initial version.
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, max_no_exploration_steps: int | None | str = PROTOCOL_DEFAULT, **kwargs: Any) -> None:
         super().__init__(1, **kwargs)
+        if max_no_exploration_steps == PROTOCOL_DEFAULT:
+            max_no_exploration_steps = self.protocol.max_no_exploration_steps
+        check_idle_limit(max_no_exploration_steps)
+        self.rules = replace(self.rules, max_idle_steps=max_no_exploration_steps)
+        # The full map reveals nothing new, so any no-exploration limit here counts newly visited blocks.
+        self._count_visits = self.protocol.exploration == "visited" or max_no_exploration_steps is not None
+        self._stop_after_goal = self.protocol.stop_after_goal
         self.action_space = spaces.Discrete(4)
         self.observation_space = spaces.Box(0, GOAL, self.shape, np.uint8)
         self._obs = np.zeros(self.shape, np.uint8)
@@ -90,7 +117,10 @@ class MazeEnv(MazeEnvBase):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Move one block; return ``(observation, reward, terminated, truncated, info)``."""
         a = action if type(action) is int and 0 <= action < 4 else int(checked_action(self.action_space, action))
+        if self._stop_after_goal and self._pos == self._goal:
+            return self._obs.copy(), 0.0, True, False, self._info()
         self.steps += 1
+        before = self._pos
         self._pos, blocked = move(self._free, self._pos, self._deltas[a])
         if blocked:
             self.wall_bumps += 1
@@ -98,5 +128,10 @@ class MazeEnv(MazeEnvBase):
             self._obs_flat[self._obs_index] = FREE
             self._obs_index += self._obs_steps[a]
             self._obs_flat[self._obs_index] = AGENT
-        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps)
+        if self._count_visits:
+            self.cells_moved += not blocked
+            self.no_exploration_steps = idle_after_visit(self.no_exploration_steps,
+                                                         self._visit(before, self._deltas[a], int(not blocked)), blocked)
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps,
+                                                           self.no_exploration_steps, blocked)
         return self._obs.copy(), reward, terminated, truncated, self._info()

@@ -13,8 +13,8 @@ from maze_envs.core.budget import check_budget
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
 from .actions import checked_action
-from .base import MazeEnvBase
-from .rules import MASKED, explored_codes, idle_steps, look, newly_seen, walk
+from .base import MazeEnvBase, check_idle_limit
+from .rules import MASKED, explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
 
 ACTION_MODES = ("multi", "single")
 
@@ -26,9 +26,7 @@ def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_
         raise MazeConfigError(f"visibility must be a positive integer (radius k), got {brief_repr(visibility)}")
     if action_mode not in ACTION_MODES:
         raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {brief_repr(action_mode)}")
-    limit = max_no_exploration_steps
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1):
-        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {brief_repr(limit)}")
+    check_idle_limit(max_no_exploration_steps)
     if not isinstance(explored_map, (bool, np.bool_)):
         raise MazeConfigError(f"explored_map must be True or False, got {brief_repr(explored_map)}")
 
@@ -54,9 +52,12 @@ class PartialObsMazeEnv(MazeEnvBase):
     ``"explored"`` (``Box(0, 4, (H, W), uint8)``: every block seen so far, masked elsewhere; the
     agent is not marked).
 
-    ## Rewards
-    ``goal_reward`` (default +1) on reaching the goal, ``step_reward`` (default 0; the benchmark
-    uses -0.1) on every other step.
+    ## Rewards and protocols
+    As ``Maze-v0``: ``protocol="default"`` pays +1 at the goal and 0 a step; ``protocol="mazebench"``
+    pays +100 at the goal (then nothing), -0.1 a step and -1 for a step that ends at a wall, counts
+    ``info["steps"]`` in blocks moved (``info["actions"]`` in actions) and resets the no-exploration
+    counter on a newly visited block (an action that fails without moving counts 2) instead of on a
+    newly seen one. The prompt's cropped view with ``?`` and the start marked is drawn by the LLM agents.
 
     ## Starting State
     The agent stands on the layout's start block, placed as in ``Maze-v0``.
@@ -69,7 +70,7 @@ class PartialObsMazeEnv(MazeEnvBase):
 
     ## Arguments
     Every argument of ``Maze-v0`` plus ``visibility=3`` (k >= 1), ``action_mode="multi"``,
-    ``max_no_exploration_steps=20`` and ``explored_map=False``. ``info`` holds the hidden state for
+    ``max_no_exploration_steps=20`` (under both protocols) and ``explored_map=False``. ``info`` holds the hidden state for
     evaluation (``position``, ``goal``, ``optimal_length``), ``steps``, ``wall_bumps``, ``moved``
     (blocks moved by the last action), ``revealed`` (blocks seen so far) and
     ``no_exploration_steps``. Agents that honour the partial setting must not read coordinates from it.
@@ -109,7 +110,6 @@ class PartialObsMazeEnv(MazeEnvBase):
         self._visited: set[int] = set()
         self._seen = np.zeros(self._codes.size, dtype=bool)
         self.revealed = 0
-        self.no_exploration_steps = 0
         self.moved = 0
         self._reveal()
         return self._observation(), self._partial_info()
@@ -161,11 +161,23 @@ class PartialObsMazeEnv(MazeEnvBase):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         """Move up to the requested blocks; return ``(observation, reward, terminated, truncated, info)``."""
         direction, count = self._decode(action)
+        if self.protocol.stop_after_goal and self._pos == self._goal:
+            self.moved = 0
+            return self._observation(), 0.0, True, False, self._partial_info()
         self.steps += 1
-        self._pos, self.moved, blocked = walk(self._free, self._pos, self._deltas[direction], count, self._goal, count)
+        before, delta = self._pos, self._deltas[direction]
+        self._pos, self.moved, blocked = walk(self._free, self._pos, delta, count, self._goal, count)
         self.wall_bumps += blocked
-        self.no_exploration_steps = idle_steps(self.no_exploration_steps, self._reveal())
-        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps, self.no_exploration_steps)
+        revealed = self._reveal()
+        if self.protocol.exploration == "visited":
+            self.cells_moved += self.moved
+            self.no_exploration_steps = idle_after_visit(self.no_exploration_steps,
+                                                         self._visit(before, delta, self.moved),
+                                                         blocked and not self.moved)
+        else:
+            self.no_exploration_steps = idle_steps(self.no_exploration_steps, revealed)
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps,
+                                                           self.no_exploration_steps, blocked)
         return self._observation(), reward, terminated, truncated, self._partial_info()
 
     def _visible_for_render(self) -> np.ndarray:

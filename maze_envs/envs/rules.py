@@ -122,30 +122,41 @@ def walk(free: Any, position: Any, delta: Any, count: Any, goal: Any, longest: i
 class EpisodeRules:
     """What a step pays and when an episode ends.
 
-    Reaching the goal pays ``goal_reward`` and terminates; every other step pays ``step_reward`` and
-    truncates once ``steps >= max_steps`` or, when ``max_idle_steps`` is set, once that many steps
-    in a row revealed nothing new.
+    Reaching the goal pays ``goal_reward`` and terminates; every other step pays ``step_reward`` (or,
+    when set, ``wall_reward`` if it bumped a wall) and truncates once ``steps >= max_steps`` or, when
+    ``max_idle_steps`` is set, once that many steps in a row explored nothing new.
     """
 
     goal_reward: float
     step_reward: float
     max_steps: int
     max_idle_steps: int | None = None
+    wall_reward: float | None = None
 
-    def outcome(self, position: Any, goal: Any, steps: Any, idle_steps: Any = 0) -> tuple[Any, Any, Any]:
-        """Return ``(reward, terminated, truncated)`` after a step's move."""
+    def outcome(self, position: Any, goal: Any, steps: Any, idle_steps: Any = 0,
+                blocked: Any = False) -> tuple[Any, Any, Any]:
+        """Return ``(reward, terminated, truncated)`` after a step's move (``blocked``: it bumped a wall)."""
         reached = position == goal
         out_of_time = steps >= self.max_steps
         if self.max_idle_steps is not None:
             out_of_time = out_of_time | (idle_steps >= self.max_idle_steps)
+        step = self.step_reward
+        if self.wall_reward is not None:
+            step = step + (self.wall_reward - step) * blocked
         # Exact either way: x * 1 == x and adding a zero changes nothing.
-        reward = self.goal_reward * reached + self.step_reward * (1 - reached)
+        reward = self.goal_reward * reached + step * (1 - reached)
         return reward, reached, out_of_time & (position != goal)
 
 
 def idle_steps(previous: Any, revealed: Any) -> Any:
     """Return the count of steps in a row that revealed nothing: 0 after a step that ``revealed``, else one more."""
     return (previous + 1) * (1 - revealed)
+
+
+def idle_after_visit(previous: int, entered_new: bool, failed: bool) -> int:
+    """Return the no-exploration count after a step under the ``visited`` rule: 0 when it entered a block not
+    visited before, else one more, and one more again when it ``failed`` without moving (MazeBench's rule)."""
+    return 0 if entered_new else previous + 1 + int(failed)
 
 
 def look(codes: np.ndarray, position: Any, offsets: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

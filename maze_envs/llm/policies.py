@@ -18,8 +18,8 @@ import numpy as np
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.formats import parse_json
 from maze_envs.core.render import Symbols
-from maze_envs.core.textmaze import (TextMaze, format_path, image_maze, legend_symbols, next_move, parse_text_maze,
-                                     plan_path)
+from maze_envs.core.textmaze import (TextMaze, format_path, image_maze, legend_symbols, next_move, next_route,
+                                     parse_text_maze, plan_path, route_runs)
 
 from .server import ChatRequest, Policy, PolicyReply
 
@@ -96,8 +96,8 @@ def script_entry(doc: Any) -> ScriptEntry:
                        doc.get("match"))
 
 
-_MOVE_QUESTION = re.compile(r"\b(next move|one move|single move|which direction|your move|one of up|move:)",
-                            re.IGNORECASE)
+_MOVE_QUESTION = re.compile(r"\b(next move|move next|which move|one move|single move|which direction|your move|"
+                            r"one of up|move:|direction steps)", re.IGNORECASE)
 
 
 class OraclePolicy:
@@ -105,10 +105,11 @@ class OraclePolicy:
     pure-colour cells: black walls, green start, red goal) and answers correctly.
     A legend in the prompt (``'#' = wall, '.' = passage, ...``, see ``legend_symbols``) overrides ``symbols``.
 
-    ``mode`` ``path`` answers a shortest path ``(r,c),(r,c),...`` in the text grid's coordinates, ``move``
-    one of up/down/left/right, ``auto`` a move when the view is partial, shows an agent, or the prompt
-    asks for a move, else a path. Partial views get a move along an optimistic shortest path to a visible
-    goal, or toward the nearest unexplored edge.
+    ``mode`` ``path`` answers a shortest path ``(r,c),(r,c),...`` from the agent (else the start) in the text
+    grid's coordinates, ``move`` one of up/down/left/right, ``auto`` a move when the view is partial or the
+    prompt asks for a move ("next move", "Which move next?", "direction steps"), else a path. Partial views
+    get a move along an optimistic shortest path to a visible goal, or toward the nearest unexplored edge; when
+    the prompt allows runs ("steps between 1 and k") the whole known part of that route as ``direction n`` runs.
     """
 
     name = "oracle"
@@ -133,14 +134,22 @@ class OraclePolicy:
                     return PolicyReply("I cannot find a text maze in the prompt.")
         mode = self.mode
         if mode == "auto":
-            mode = "move" if (maze.partial or maze.agent is not None or _MOVE_QUESTION.search(text)) else "path"
+            mode = "move" if (maze.partial or _MOVE_QUESTION.search(text)) else "path"
         if mode == "move":
-            move = next_move(maze)
-            return PolicyReply(f"Move: {move}" if move else "I have no move that leads anywhere new.")
+            limit = _STEP_LIMIT.search(text)
+            if limit is None:
+                move = next_move(maze)
+                return PolicyReply(f"Move: {move}" if move else "I have no move that leads anywhere new.")
+            route = next_route(maze)
+            if route is None:
+                return PolicyReply("I have no move that leads anywhere new.")
+            return PolicyReply(", ".join(f"{move} {n}" for move, n in route_runs(route, int(limit[1]))))
         path = plan_path(maze)
         return PolicyReply(format_path(path) if path else "The goal cannot be reached.")
 
 
+# A prompt that takes "direction steps" runs says how long one may be (MazeBench's partial-observe prompt).
+_STEP_LIMIT = re.compile(r"steps? between 1 and (\d+)", re.IGNORECASE)
 _SIZE = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
 
 

@@ -1,0 +1,203 @@
+"""One episode of an agent on a benchmark maze, played move by move: the ai (``Maze-v0``, full map) and
+partial-observe (``Maze-PartialObs-v0``) modes of MazeBench (https://github.com/Aileen-90/MazeBench).
+
+The env plays the grid as shown (benchmark ``(row, col)``, no outer ring), so positions are benchmark cells.
+Three budgets stop an episode, each counted apart: ``max_calls`` API calls (MazeBench's ``sandbox.max_steps``;
+agents without a model make none), ``max_moves`` cells moved, and ``max_no_exploration`` decisions in a row
+that reach no new cell. A decision is one API call of a model agent (with every move it leads to) or one
+action of an agent without a model. As in MazeBench, a decision that reaches a new cell resets the
+no-exploration counter, any other adds 1, and one that only hit a wall adds 1 in the ai mode and 2 in the
+partial-observe mode (where the empty walk counts as well); the counter is checked when
+the agent makes its next decision, whose action is then discarded, as is an action that needed an API call
+beyond the budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from maze_envs.core.benchmark_frame import BenchmarkFrame
+from maze_envs.core.maze import MOVE_NAMES, MOVES, Cell, Grid
+from maze_envs.envs.wrappers import codes_to_text
+
+MODE_ENVS = {"ai": "Maze-v0", "partial-observe": "Maze-PartialObs-v0"}
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """What ends an episode besides the goal: ``max_calls`` API calls, ``max_moves`` cells moved and
+    ``max_no_exploration`` decisions in a row without a new cell."""
+
+    max_calls: int = 50
+    max_moves: int = 1000
+    max_no_exploration: int = 20
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One action of the episode: the ``view`` the agent saw (text rows), the ``call`` it came from (an index
+    into ``agent.calls``; None for agents without a model), the ``action`` (``up`` or ``up 3``), the env's
+    ``feedback``, the ``position`` after it and the cells ``moved``."""
+
+    view: str
+    call: int | None
+    action: str
+    feedback: str
+    position: Cell
+    moved: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the turn as a JSON-ready dict."""
+        return {"view": self.view, "call": self.call, "action": self.action, "feedback": self.feedback,
+                "position": list(self.position), "moved": self.moved}
+
+
+@dataclass
+class Episode:
+    """A played episode: the ``path`` walked (every cell in order, revisits included, start first), its
+    ``turns``, why it stopped, the counters the benchmark reports and the ``mazebench`` rewards' sum."""
+
+    path: list[Cell]
+    turns: list[Turn] = field(default_factory=list)
+    stopped_by: str = ""
+    reached_goal: bool = False
+    exploration_failed: bool = False
+    api_calls: int = 0
+    decisions: int = 0
+    cell_moves: int = 0
+    wall_collisions: int = 0
+    exploration_rate: float = 0.0
+    total_reward: float = 0.0
+
+    @property
+    def success(self) -> bool:
+        """Return whether the goal was reached without failing the exploration rule (MazeBench's success)."""
+        return self.reached_goal and not self.exploration_failed
+
+
+def bench_env(mode: str, grid: np.ndarray, start: Cell, goal: Cell, *, visibility: int = 3) -> gym.Env:
+    """Return the env of ``mode`` (ai: ``Maze-v0``; partial-observe: ``Maze-PartialObs-v0`` seeing ``visibility``
+    cells) on the benchmark ``grid`` (0 free, 1 wall) from ``start`` to ``goal`` under the ``mazebench``
+    protocol (its rewards), with no truncation of its own (the episode's budgets end it). The layout records
+    that its blocks are benchmark cells (no ring)."""
+    blocks = np.asarray(grid, dtype=np.uint8)
+    layout = Grid(blocks, tuple(start), tuple(goal), meta=BenchmarkFrame((0, 0), blocks.shape).to_meta())
+    options: dict[str, Any] = {"maze": layout, "protocol": "mazebench", "max_no_exploration_steps": None,
+                               "max_steps": 2 ** 31 - 1, "max_episode_steps": None}
+    if mode == "partial-observe":
+        options["visibility"] = visibility
+    return gym.make(MODE_ENVS[mode], **options)
+
+
+def decode_action(action: Any, action_space: spaces.Space) -> tuple[int, int]:
+    """Return ``(direction index, cells asked)`` of an env action (``Discrete(4)`` or ``MultiDiscrete([4, k])``)."""
+    if isinstance(action_space, spaces.Discrete):
+        return int(action), 1
+    return int(action[0]), int(action[1]) + 1
+
+
+def _feedback(direction: str, asked: int, moved: int, blocked: bool, outside: bool, reached: bool) -> str:
+    """Return MazeBench's sandbox feedback for one action."""
+    if reached:
+        return "Goal reached!"
+    if blocked:
+        what = "out of bounds" if outside else "hit wall"
+        return f"Wall collision after {moved} steps: {what}" if asked > 1 and moved else f"Wall collision: {what}"
+    return f"Moved {direction}" + (f" {moved}" if asked > 1 else "")
+
+
+def _view(observation: Any) -> str:
+    codes = observation["view"] if isinstance(observation, dict) else observation
+    return codes_to_text(np.asarray(codes))
+
+
+class _NoExploration:
+    """MazeBench's no-exploration counter, updated once per decision: a decision that only hit a wall adds
+    ``failed`` (1 in its ai loop, 2 in partial-observe, which also counts the empty walk)."""
+
+    def __init__(self, failed: int) -> None:
+        self.failed = failed
+        self.count = 0
+        self.new_cell = False
+        self.moved = 0
+        self.blocked = False
+
+    def close_decision(self) -> None:
+        """Fold the decision that just ended into the counter."""
+        if self.blocked and not self.moved:
+            self.count += self.failed
+        else:
+            self.count = 0 if self.new_cell else self.count + 1
+        self.new_cell, self.moved, self.blocked = False, 0, False
+
+
+def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed: int | None = None,
+                 record_views: bool = False) -> Episode:
+    """Return the episode of ``agent`` (``reset()``, ``act(observation, info)``; a model agent keeps its API calls
+    on ``agent.calls``) in ``env`` (from ``bench_env``) within ``budgets``. ``record_views`` keeps each turn's
+    view as text (for transcripts); otherwise views are empty. The agent sees no hidden coordinates in the
+    partial-observe mode (``position``/``goal``/``optimal_length`` are left out of its info)."""
+    base = env.unwrapped
+    partial = hasattr(base, "k")
+    hide = ("position", "goal", "optimal_length") if partial else ()
+    observation, info = env.reset(seed=seed)
+    agent.reset()
+    here: Cell = tuple(info["position"])
+    free_cells = int((base.layout.blocks == 0).sum())
+    episode = Episode(path=[here])
+    visited = {here}
+    tracker = _NoExploration(2 if partial else 1)
+    calls = getattr(agent, "calls", None)
+    while True:
+        made_before = len(calls) if calls is not None else 0
+        view = _view(observation) if record_views else ""
+        action = agent.act(observation, {k: v for k, v in info.items() if k not in hide})
+        made = len(calls) if calls is not None else 0
+        if made > budgets.max_calls:
+            episode.stopped_by = "max_steps"
+            break
+        episode.api_calls = made
+        if calls is None or made > made_before:
+            if episode.decisions:
+                tracker.close_decision()
+                if tracker.count >= budgets.max_no_exploration:
+                    episode.exploration_failed, episode.stopped_by = True, "exploration_failed"
+                    break
+            episode.decisions += 1
+        direction, asked = decode_action(action, env.action_space)
+        bumps = info["wall_bumps"]
+        observation, reward, terminated, _, info = env.step(action)
+        episode.total_reward += float(reward)
+        now: Cell = tuple(info["position"])
+        moved = abs(now[0] - here[0]) + abs(now[1] - here[1])
+        dr, dc = MOVES[direction]
+        cells = [(here[0] + dr * i, here[1] + dc * i) for i in range(1, moved + 1)]
+        blocked = info["wall_bumps"] > bumps
+        ahead = (now[0] + dr, now[1] + dc)
+        outside = not (0 <= ahead[0] < base.shape[0] and 0 <= ahead[1] < base.shape[1])
+        tracker.new_cell |= any(c not in visited for c in cells)
+        tracker.moved += moved
+        tracker.blocked |= blocked
+        visited.update(cells)
+        episode.path += cells
+        episode.cell_moves += moved
+        episode.wall_collisions += int(blocked)
+        name = MOVE_NAMES[direction]
+        episode.turns.append(Turn(view, made - 1 if calls is not None and made else None,
+                                  name if isinstance(env.action_space, spaces.Discrete) else f"{name} {asked}",
+                                  _feedback(name, asked, moved, blocked, outside, bool(terminated)), now, moved))
+        here = now
+        if terminated:
+            episode.reached_goal, episode.stopped_by = True, "goal"
+            break
+        if episode.cell_moves >= budgets.max_moves:
+            episode.stopped_by = "max_moves"
+            break
+    episode.exploration_rate = round(len(visited) / free_cells, 4) if free_cells else 0.0
+    episode.total_reward = round(episode.total_reward, 4)
+    return episode

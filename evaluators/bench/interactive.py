@@ -1,0 +1,63 @@
+"""One trial of the ai and partial-observe modes: the maze under the trial's presentation becomes an env, an
+agent (a chat model's or a baseline) plays one episode in it, and the walk is graded like a text2d path on the
+grid shown (revisits allowed: S and Q are 100 when the goal is reached without failing the exploration rule,
+O = 100 * optimal / cells moved, P compares the cells walked with the shortest path), then mapped back."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import gymnasium as gym
+
+from maze_envs.llm import RunStats
+
+from .anticheat import Presentation
+from .episode import Budgets, Episode, bench_env, play_episode
+from .mazes import BenchMaze
+from .oneshot import show
+from .scores import score
+from .validate import validate_path
+
+AgentFactory = Callable[[gym.Env], Any]
+
+
+def interactive_trial(make_agent: AgentFactory, maze: BenchMaze, presentation: Presentation, *, mode: str,
+                      scoring: str, budgets: Budgets, visibility: int, seed: int) -> dict[str, Any]:
+    """Return the record of one ai/partial-observe trial of the agent ``make_agent(env)`` builds: the walk (as
+    shown and mapped back), its validation and scores, success, why it stopped, API calls, cell moves, wall
+    collisions, invalid outputs, exploration rate, the actions with their feedback, usage and latency.
+    Raises the agent's errors (a chat client's included)."""
+    shown = show(maze, presentation)
+    env = bench_env(mode, shown.grid, shown.start, shown.goal, visibility=visibility)
+    try:
+        agent = make_agent(env)
+        began = time.perf_counter()
+        episode = play_episode(env, agent, budgets, seed=seed)
+        elapsed = time.perf_counter() - began
+    finally:
+        env.close()
+    verdict = validate_path(shown.grid, shown.start, shown.goal, episode.path, shown.shortest_path,
+                            allow_revisits=True)
+    return {
+        "presentation": presentation.to_dict(),
+        "parsed_path": [list(c) for c in episode.path],
+        "published_path": [list(c) for c in presentation.original_path(episode.path, maze.shape)],
+        "validation": verdict.to_dict(),
+        "success": episode.success,
+        "outcome": episode.stopped_by,
+        "scores": score(verdict, episode.path, shown.shortest_path, scoring).to_dict(),
+        **counters(episode),
+        "actions": [{"action": t.action, "feedback": t.feedback} for t in episode.turns],
+        "usage": RunStats().to_dict(),
+        "latency_s": 0.0,
+        "elapsed_s": round(elapsed, 4),
+    }
+
+
+def counters(episode: Episode) -> dict[str, Any]:
+    """Return the counters of an episode the benchmark reports (API calls and cell moves apart)."""
+    return {"api_calls": episode.api_calls, "decisions": episode.decisions, "cell_moves": episode.cell_moves,
+            "wall_collisions": episode.wall_collisions, "invalid_outputs": 0,
+            "exploration_rate": episode.exploration_rate, "exploration_failed": episode.exploration_failed,
+            "total_reward": episode.total_reward}

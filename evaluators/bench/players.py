@@ -1,0 +1,57 @@
+"""Who plays an ai/partial-observe trial: a chat model through an LLM agent, or a baseline without a model
+(``baseline:oracle`` walks a BFS shortest path on the true layout, ``baseline:random`` moves at random,
+``baseline:explorer`` explores the partial view frontier first), whose scores bound every table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+from maze_envs.core.errors import MazeConfigError
+
+BASELINE_PREFIX = "baseline:"
+BASELINES = ("oracle", "random", "explorer")
+
+
+def baseline_name(model: str, parameter: str = "models") -> str | None:
+    """Return the baseline a model name stands for (``baseline:oracle`` -> ``oracle``), or None for a chat model.
+    Raises ``MazeConfigError`` about ``parameter`` for an unknown baseline."""
+    if not model.startswith(BASELINE_PREFIX):
+        return None
+    name = model[len(BASELINE_PREFIX):]
+    if name not in BASELINES:
+        raise MazeConfigError(f"unknown baseline {model!r}; use one of "
+                              f"{', '.join(BASELINE_PREFIX + b for b in BASELINES)}", parameter=parameter)
+    return name
+
+
+def check_players(models: tuple[str, ...] | list[str], mode: str, parameter: str = "models") -> None:
+    """Raise ``MazeConfigError`` about ``parameter`` when one of ``models`` cannot play ``mode`` (baselines play
+    only ai and partial-observe, the explorer only partial-observe) or a baseline is unknown."""
+    for model in models:
+        name = baseline_name(model, parameter)
+        if name is None:
+            if mode in ("ai", "partial-observe"):
+                raise MazeConfigError(f"{model}: the {mode} mode plays baselines only until the LLM agent "
+                                      f"(agents.llm) is available", parameter=parameter)
+            continue
+        if mode not in ("ai", "partial-observe"):
+            raise MazeConfigError(f"{model} plays only the ai and partial-observe modes, not {mode}",
+                                  parameter=parameter)
+        if name == "explorer" and mode != "partial-observe":
+            raise MazeConfigError(f"{model} explores a partial view: use it with the partial-observe mode",
+                                  parameter=parameter)
+
+
+def baseline_agent(name: str, env: gym.Env, seed: int) -> Any:
+    """Return a fresh agent of baseline ``name`` for ``env`` (the random one seeded with ``seed``)."""
+    from agents.explorer import FrontierExplorer
+    from agents.oracle import OracleAgent
+    from agents.random_agent import RandomAgent
+
+    if name == "oracle":
+        return OracleAgent(env)
+    if name == "random":
+        return RandomAgent(env.action_space, seed=seed)
+    return FrontierExplorer(env.action_space)
