@@ -1,10 +1,10 @@
 """Numba kernels of the tile-based EWA splatting rasteriser (imported only by ``splat.py``, only when rendering).
 
-Per batch of views: ``prepare_views`` projects every Gaussian into every view (a 2D covariance, centre and
-tile rectangle), sorts the visible ones front to back, lists per 16x16 tile the Gaussians whose footprint
-reaches it (the exact x-span of the footprint in each tile row, not its bounding box) and packs their
-parameters once per Gaussian; ``rasterise`` then composites the tiles, splat by splat, visiting only the
-pixels inside each splat's footprint.
+Per view, ``prepare_view`` projects every Gaussian (a 2D covariance, centre and tile rectangle), sorts the
+visible ones front to back, packs their parameters once each and lists per 16x16 tile the Gaussians whose
+footprint reaches it (the exact x-span of the footprint in each tile row, not its bounding box).
+``rasterise`` composites the tiles of a batch of views, splat by splat, visiting only the pixels inside each
+splat's footprint.
 """
 
 from __future__ import annotations
@@ -176,63 +176,43 @@ def tile_columns(packed, row, band_top, band_bottom, tile, tiles_x):
 
 
 @nb.njit(cache=True, nogil=True)
-def prepare_views(means, cov3d, extents, opacities, colours, rotations, translations, intrinsics, width, height,
-                  tile):
-    """Return (offsets, ids, packed) of a batch of same-size views, tiles numbered view by view, row by row.
+def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy, width, height, tile):
+    """Return (offsets, ids, packed) of one view: tile k (row by row) is reached by the Gaussians
+    ``packed[ids[offsets[k]:offsets[k + 1]]]``, nearest first; ``packed`` has one row per visible Gaussian.
 
-    ``packed`` holds one row per (view, visible Gaussian), front to back within a view; tile k's Gaussians are
-    ``packed[ids[offsets[k]:offsets[k + 1]]]`` in that order. ``intrinsics`` rows are (fx, fy, cx, cy).
+    Releases the GIL, so threads can prepare several views at once.
     """
     n = means.shape[0]
-    num_views = rotations.shape[0]
     tiles_x = (width + tile - 1) // tile
     tiles_y = (height + tile - 1) // tile
-    tiles_per_view = tiles_x * tiles_y
     cov = np.empty((n, 3))
     centre = np.empty((n, 2))
     depth = np.empty(n)
     rect = np.empty((n, 4), np.int64)
-    tile_rows = []
-    total_visible = 0
-    counts = np.zeros(num_views * tiles_per_view + 1, np.int64)
-    packed_views = []
-    for view in range(num_views):
-        fx, fy, cx, cy = intrinsics[view, 0], intrinsics[view, 1], intrinsics[view, 2], intrinsics[view, 3]
-        project(means, cov3d, extents, rotations[view], translations[view], fx, fy, cx, cy, width, height, tile,
-                cov, centre, depth, rect)
-        visible = np.flatnonzero(rect[:, 2] > rect[:, 0])
-        order = visible[np.argsort(depth[visible], kind="mergesort")]
-        packed = np.empty((order.shape[0], PACKED_COLUMNS), np.float32)
-        rows = np.empty((order.shape[0], 2), np.int64)
-        for rank in range(order.shape[0]):
-            i = order[rank]
-            pack_row(packed, rank, centre[i], cov[i], extents[i], depth[i], opacities[i], colours[i])
-            rows[rank, 0], rows[rank, 1] = rect[i, 1], rect[i, 3]
-            for ty in range(rect[i, 1], rect[i, 3]):
-                first, end = tile_columns(packed, rank, ty * tile, min(height, (ty + 1) * tile), tile, tiles_x)
-                for tx in range(first, end):
-                    counts[view * tiles_per_view + ty * tiles_x + tx + 1] += 1
-        tile_rows.append(rows)
-        packed_views.append(packed)
-        total_visible += order.shape[0]
+    project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, tile, cov, centre, depth, rect)
+    visible = np.flatnonzero(rect[:, 2] > rect[:, 0])
+    order = visible[np.argsort(depth[visible], kind="mergesort")]
+    packed = np.empty((order.shape[0], PACKED_COLUMNS), np.float32)
+    counts = np.zeros(tiles_x * tiles_y + 1, np.int64)
+    for rank in range(order.shape[0]):
+        i = order[rank]
+        pack_row(packed, rank, centre[i], cov[i], extents[i], depth[i], opacities[i], colours[i])
+        for ty in range(rect[i, 1], rect[i, 3]):
+            first, end = tile_columns(packed, rank, ty * tile, min(height, (ty + 1) * tile), tile, tiles_x)
+            for tx in range(first, end):
+                counts[ty * tiles_x + tx + 1] += 1
     offsets = np.cumsum(counts)
     fill = offsets[:-1].copy()
     ids = np.empty(offsets[-1], np.int32)
-    all_packed = np.empty((total_visible, PACKED_COLUMNS), np.float32)
-    base = 0
-    for view in range(num_views):
-        packed = packed_views[view]
-        rows = tile_rows[view]
-        all_packed[base:base + packed.shape[0]] = packed
-        for rank in range(packed.shape[0]):
-            for ty in range(rows[rank, 0], rows[rank, 1]):
-                first, end = tile_columns(packed, rank, ty * tile, min(height, (ty + 1) * tile), tile, tiles_x)
-                for tx in range(first, end):
-                    k = view * tiles_per_view + ty * tiles_x + tx
-                    ids[fill[k]] = base + rank
-                    fill[k] += 1
-        base += packed.shape[0]
-    return offsets, ids, all_packed
+    for rank in range(order.shape[0]):
+        i = order[rank]
+        for ty in range(rect[i, 1], rect[i, 3]):
+            first, end = tile_columns(packed, rank, ty * tile, min(height, (ty + 1) * tile), tile, tiles_x)
+            for tx in range(first, end):
+                k = ty * tiles_x + tx
+                ids[fill[k]] = rank
+                fill[k] += 1
+    return offsets, ids, packed
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, inline="always")
@@ -252,7 +232,8 @@ def exp_neg(power):
 
 @nb.njit(cache=True, nogil=True, fastmath=True)
 def rasterise(offsets, ids, packed, width, height, tile, background, first_tile, tile_step, out_rgb, out_depth):
-    """Composite tiles first_tile, first_tile + tile_step, ... of the batch front to back (alpha capped at 0.99,
+    """Composite tiles first_tile, first_tile + tile_step, ... of a batch of views (``prepare_view``'s lists
+    joined, tiles numbered view by view) front to back (alpha capped at 0.99,
     early termination below transmittance 1e-4) into ``out_rgb`` (views, H, W, 3) in [0, 1] and ``out_depth``.
 
     Splat by splat, each tile visits only the pixels within a splat's footprint and stops once every pixel has

@@ -16,7 +16,7 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
 
@@ -27,6 +27,8 @@ from .errors import NavDependencyError
 from .ply import GaussianCloud
 
 TILE = 16
+T = TypeVar("T")
+R = TypeVar("R")
 # Tiles are dealt round-robin to this many chunks per worker thread, so a worker slowed by other load hands
 # its share to the others.
 CHUNKS_PER_WORKER = 4
@@ -56,6 +58,27 @@ def _forget_pool() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool)
+
+
+def _in_parallel(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """Return ``[fn(item) for item in items]``, computed on the worker pool and the calling thread together."""
+    items = list(items)
+    if len(items) < 2 or _workers() < 2:
+        return [fn(item) for item in items]
+    futures = [_pool().submit(fn, item) for item in items[1:]]
+    return [fn(items[0])] + [f.result() for f in futures]
+
+
+def join_views(prepared: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
+    """Return one (offsets, ids, packed) for the views of ``prepared`` (``prepare_view`` results), tiles numbered
+    view by view."""
+    if len(prepared) == 1:
+        return prepared[0]
+    id_bases = np.cumsum([0] + [len(ids) for _, ids, _ in prepared])
+    row_bases = np.cumsum([0] + [len(packed) for _, _, packed in prepared])
+    offsets = np.concatenate([off[:-1] + base for (off, _, _), base in zip(prepared, id_bases)] + [id_bases[-1:]])
+    ids = np.concatenate([ids + np.int32(base) for (_, ids, _), base in zip(prepared, row_bases)])
+    return offsets, ids, np.concatenate([packed for _, _, packed in prepared])
 
 
 def load_kernels():
@@ -134,11 +157,13 @@ class SplatRenderer:
             return []
         w, h = check_same_size(views)
         k = self._kernels
-        rotations = np.ascontiguousarray([v.R for v in views], np.float64)
-        translations = np.ascontiguousarray([v.t for v in views], np.float64)
-        intrinsics = np.array([(v.fx, v.fy, v.cx, v.cy) for v in views], np.float64)
-        offsets, ids, packed = k.prepare_views(self._means, self._cov3d, self._extents, self._opacities,
-                                               self._colours, rotations, translations, intrinsics, w, h, TILE)
+
+        def prepare(view: PinholeView) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return k.prepare_view(self._means, self._cov3d, self._extents, self._opacities, self._colours,
+                                  np.ascontiguousarray(view.R, np.float64), np.ascontiguousarray(view.t, np.float64),
+                                  float(view.fx), float(view.fy), float(view.cx), float(view.cy), w, h, TILE)
+
+        offsets, ids, packed = join_views(_in_parallel(prepare, views))
         rgb = np.empty((len(views), h, w, 3), np.float32)
         depth = np.empty((len(views), h, w), np.float32)
         chunks = min(CHUNKS_PER_WORKER * _workers(), len(offsets) - 1)
@@ -146,8 +171,5 @@ class SplatRenderer:
         def chunk(first: int) -> None:
             k.rasterise(offsets, ids, packed, w, h, TILE, self._background32, first, chunks, rgb, depth)
 
-        if chunks > 1:
-            list(_pool().map(chunk, range(chunks)))
-        else:
-            chunk(0)
+        _in_parallel(chunk, range(chunks))
         return [SplatImage(rgb[i], depth[i]) for i in range(len(views))]
