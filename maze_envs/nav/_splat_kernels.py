@@ -19,6 +19,8 @@ ALPHA_MIN = 1.0 / 255.0
 ALPHA_MAX = 0.99
 T_MIN = 1e-4
 BLUR = 0.3
+# Tiles are TILE x TILE pixels; ``rasterise`` composites whole tile rows at a time (two AVX registers).
+TILE = 16
 # Pixels of slack around a footprint when choosing which tiles and pixels to visit; the per-pixel alpha test
 # decides, so the slack only guards the float32 pixel test against the float64 footprint bounds.
 SLACK = 1.0
@@ -71,14 +73,14 @@ def band_span(u, slope, width, half_height, lo, hi):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True)
-def project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, tile, out_cov, out_centre, out_depth,
+def project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, out_cov, out_centre, out_depth,
             out_rect):
     """Fill per-Gaussian 2D covariance (a, b, c), pixel centre, depth and tile rectangle (x0, y0, x1, y1).
 
     A Gaussian behind the near plane, too faint, degenerate or off screen gets an empty rectangle (x1 <= x0).
     """
-    tiles_x = (width + tile - 1) // tile
-    tiles_y = (height + tile - 1) // tile
+    tiles_x = (width + TILE - 1) // TILE
+    tiles_y = (height + TILE - 1) // TILE
     lim_x = 1.3 * max(cx, width - cx) / fx
     lim_y = 1.3 * max(cy, height - cy) / fy
     for i in range(means.shape[0]):
@@ -122,10 +124,10 @@ def project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, tile, ou
         ry = extents[i] * math.sqrt(cc) + SLACK
         u = fx * px * inv_z + cx
         v = fy * py * inv_z + cy
-        x0 = max(0, int(math.floor((u - rx) / tile)))
-        x1 = min(tiles_x, int(math.floor((u + rx) / tile)) + 1)
-        y0 = max(0, int(math.floor((v - ry) / tile)))
-        y1 = min(tiles_y, int(math.floor((v + ry) / tile)) + 1)
+        x0 = max(0, int(math.floor((u - rx) / TILE)))
+        x1 = min(tiles_x, int(math.floor((u + rx) / TILE)) + 1)
+        y0 = max(0, int(math.floor((v - ry) / TILE)))
+        y1 = min(tiles_y, int(math.floor((v + ry) / TILE)) + 1)
         if x0 >= x1 or y0 >= y1:
             continue
         out_cov[i, 0] = ca
@@ -162,7 +164,7 @@ def pack_row(out, row, centre, cov, extent, depth, opacity, colour):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def tile_columns(packed, row, band_top, band_bottom, tile, tiles_x):
+def tile_columns(packed, row, band_top, band_bottom, tiles_x):
     """Return the range [first, end) of tile columns that packed Gaussian ``row`` reaches in the pixel rows
     [band_top, band_bottom) (an empty range when none)."""
     v = packed[row, V]
@@ -170,26 +172,26 @@ def tile_columns(packed, row, band_top, band_bottom, tile, tiles_x):
                             band_top + 0.5 - v - SLACK, band_bottom - 0.5 - v + SLACK)
     if left > right:
         return 0, 0
-    first = max(0, int(math.floor((left - 0.5 - SLACK) / tile)))
-    end = min(tiles_x, int(math.floor((right - 0.5 + SLACK) / tile)) + 1)
+    first = max(0, int(math.floor((left - 0.5 - SLACK) / TILE)))
+    end = min(tiles_x, int(math.floor((right - 0.5 + SLACK) / TILE)) + 1)
     return first, end
 
 
 @nb.njit(cache=True, nogil=True)
-def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy, width, height, tile):
+def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy, width, height):
     """Return (offsets, ids, packed) of one view: tile k (row by row) is reached by the Gaussians
     ``packed[ids[offsets[k]:offsets[k + 1]]]``, nearest first; ``packed`` has one row per visible Gaussian.
 
     Releases the GIL, so threads can prepare several views at once.
     """
     n = means.shape[0]
-    tiles_x = (width + tile - 1) // tile
-    tiles_y = (height + tile - 1) // tile
+    tiles_x = (width + TILE - 1) // TILE
+    tiles_y = (height + TILE - 1) // TILE
     cov = np.empty((n, 3))
     centre = np.empty((n, 2))
     depth = np.empty(n)
     rect = np.empty((n, 4), np.int64)
-    project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, tile, cov, centre, depth, rect)
+    project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, cov, centre, depth, rect)
     visible = np.flatnonzero(rect[:, 2] > rect[:, 0])
     order = visible[np.argsort(depth[visible], kind="mergesort")]
     packed = np.empty((order.shape[0], PACKED_COLUMNS), np.float32)
@@ -198,7 +200,7 @@ def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy
         i = order[rank]
         pack_row(packed, rank, centre[i], cov[i], extents[i], depth[i], opacities[i], colours[i])
         for ty in range(rect[i, 1], rect[i, 3]):
-            first, end = tile_columns(packed, rank, ty * tile, min(height, (ty + 1) * tile), tile, tiles_x)
+            first, end = tile_columns(packed, rank, ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
             for tx in range(first, end):
                 counts[ty * tiles_x + tx + 1] += 1
     offsets = np.cumsum(counts)
@@ -207,7 +209,7 @@ def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy
     for rank in range(order.shape[0]):
         i = order[rank]
         for ty in range(rect[i, 1], rect[i, 3]):
-            first, end = tile_columns(packed, rank, ty * tile, min(height, (ty + 1) * tile), tile, tiles_x)
+            first, end = tile_columns(packed, rank, ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
             for tx in range(first, end):
                 k = ty * tiles_x + tx
                 ids[fill[k]] = rank
@@ -231,16 +233,16 @@ def exp_neg(power):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True)
-def rasterise(offsets, ids, packed, width, height, tile, background, first_tile, tile_step, out_rgb, out_depth):
+def rasterise(offsets, ids, packed, width, height, background, first_tile, tile_step, out_rgb, out_depth):
     """Composite tiles first_tile, first_tile + tile_step, ... of a batch of views (``prepare_view``'s lists
     joined, tiles numbered view by view) front to back (alpha capped at 0.99,
     early termination below transmittance 1e-4) into ``out_rgb`` (views, H, W, 3) in [0, 1] and ``out_depth``.
 
-    Splat by splat, each tile visits only the pixels within a splat's footprint and stops once every pixel has
+    Splat by splat, each tile visits the pixel rows a splat's footprint reaches and stops once every pixel has
     terminated. Releases the GIL, so threads can share the tiles.
     """
-    tiles_x = (width + tile - 1) // tile
-    tiles_per_view = tiles_x * ((height + tile - 1) // tile)
+    tiles_x = (width + TILE - 1) // TILE
+    tiles_per_view = tiles_x * ((height + TILE - 1) // TILE)
     alpha_min = np.float32(ALPHA_MIN)
     alpha_max = np.float32(ALPHA_MAX)
     t_min = np.float32(T_MIN)
@@ -248,19 +250,21 @@ def rasterise(offsets, ids, packed, width, height, tile, background, first_tile,
     one = np.float32(1.0)
     zero = np.float32(0.0)
     # Per-pixel state of the current tile, row-major; indexed with unsigned ints, which lets LLVM vectorise.
-    trans = np.empty(tile * tile, np.float32)
-    alive = np.empty(tile * tile, np.float32)
-    acc_r = np.empty(tile * tile, np.float32)
-    acc_g = np.empty(tile * tile, np.float32)
-    acc_b = np.empty(tile * tile, np.float32)
-    acc_d = np.empty(tile * tile, np.float32)
+    trans = np.empty(TILE * TILE, np.float32)
+    alive = np.empty(TILE * TILE, np.float32)
+    acc_r = np.empty(TILE * TILE, np.float32)
+    acc_g = np.empty(TILE * TILE, np.float32)
+    acc_b = np.empty(TILE * TILE, np.float32)
+    acc_d = np.empty(TILE * TILE, np.float32)
     for k in range(first_tile, offsets.shape[0] - 1, tile_step):
         view = k // tiles_per_view
         ty, tx = (k % tiles_per_view) // tiles_x, k % tiles_x
-        y0, x0 = ty * tile, tx * tile
-        rows, cols = min(height - y0, tile), min(width - x0, tile)
+        y0, x0 = ty * TILE, tx * TILE
+        rows, cols = min(height - y0, TILE), min(width - x0, TILE)
         trans[:] = one
-        alive[:] = one
+        alive[:] = zero
+        for r in range(rows):
+            alive[r * TILE:r * TILE + cols] = one
         acc_r[:] = zero
         acc_g[:] = zero
         acc_b[:] = zero
@@ -278,17 +282,12 @@ def rasterise(offsets, ids, packed, width, height, tile, background, first_tile,
             row_first = max(0, int(math.ceil(v - reach - 0.5)) - y0)
             row_end = min(rows, int(math.floor(v + reach - 0.5)) - y0 + 1)
             for r in range(row_first, row_end):
-                py = np.float32(y0 + r) + half
-                left, right = row_span(u, packed[g, SLOPE], packed[g, WIDTH], packed[g, HALF_HEIGHT], py - v)
-                if left > right:
-                    left = right = u + packed[g, SLOPE] * (py - v)
-                col_first = max(0, int(math.ceil(left - SLACK - 0.5)) - x0)
-                col_end = min(cols, int(math.floor(right + SLACK - 0.5)) - x0 + 1)
-                dy = v - py
+                dy = v - (np.float32(y0 + r) + half)
                 stopped = 0
-                # Branch-free so that it vectorises: a skipped or finished pixel gets alpha 0, which changes nothing.
-                for c in range(col_first, col_end):
-                    i = np.uint64(r * tile + c)
+                # The whole tile row, branch-free, so that it vectorises: a pixel outside the footprint or the image,
+                # or already finished, gets alpha 0, which changes nothing.
+                for c in range(TILE):
+                    i = np.uint64(r * TILE + c)
                     dx = u - (np.float32(x0 + c) + half)
                     power = -half * (ca * dx * dx + cc * dy * dy) - cb * dx * dy
                     alpha = min(alpha_max, opacity * exp_neg(min(zero, max(power_min, power))))
@@ -308,7 +307,7 @@ def rasterise(offsets, ids, packed, width, height, tile, background, first_tile,
                 live -= stopped
         for r in range(rows):
             for c in range(cols):
-                i = r * tile + c
+                i = r * TILE + c
                 t = trans[i]
                 out_rgb[view, y0 + r, x0 + c, 0] = acc_r[i] + t * background[0]
                 out_rgb[view, y0 + r, x0 + c, 1] = acc_g[i] + t * background[1]

@@ -26,7 +26,6 @@ from .camera import PinholeView
 from .errors import NavDependencyError
 from .ply import GaussianCloud
 
-TILE = 16
 T = TypeVar("T")
 R = TypeVar("R")
 # Tiles are dealt round-robin to this many chunks per worker thread, so a worker slowed by other load hands
@@ -161,7 +160,7 @@ class SplatRenderer:
         def prepare(view: PinholeView) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             return k.prepare_view(self._means, self._cov3d, self._extents, self._opacities, self._colours,
                                   np.ascontiguousarray(view.R, np.float64), np.ascontiguousarray(view.t, np.float64),
-                                  float(view.fx), float(view.fy), float(view.cx), float(view.cy), w, h, TILE)
+                                  float(view.fx), float(view.fy), float(view.cx), float(view.cy), w, h)
 
         offsets, ids, packed = join_views(_in_parallel(prepare, views))
         rgb = np.empty((len(views), h, w, 3), np.float32)
@@ -169,7 +168,7 @@ class SplatRenderer:
         chunks = min(CHUNKS_PER_WORKER * _workers(), len(offsets) - 1)
 
         def chunk(first: int) -> None:
-            k.rasterise(offsets, ids, packed, w, h, TILE, self._background32, first, chunks, rgb, depth)
+            k.rasterise(offsets, ids, packed, w, h, self._background32, first, chunks, rgb, depth)
 
         _in_parallel(chunk, range(chunks))
         return [SplatImage(rgb[i], depth[i]) for i in range(len(views))]
