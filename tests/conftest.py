@@ -1,12 +1,14 @@
 """Shared test settings: headless pygame and matplotlib, a fixed hypothesis profile, and a hermetic session.
 
-The session gets its own HOME, XDG_CACHE_HOME, MAZE_ENVS_CACHE and temp directory under pytest's base temp
-(so nothing reaches the real ``~/.cache`` or leaves ``SB3-*``/``torchinductor_*`` folders in /tmp), and fails
-at its end if the repository root gained files (``git status`` and the root listing, before and after).
+The session gets its own HOME, XDG_CACHE_HOME, MAZE_ENVS_CACHE, numba compile cache and temp directory under
+pytest's base temp (so nothing reaches the real ``~/.cache``, ``maze_envs/nav/__pycache__`` or leaves
+``SB3-*``/``torchinductor_*`` folders in /tmp), and fails at its end if the repository root gained files
+(``git status`` and the root listing, before and after).
 """
 
 import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -41,9 +43,11 @@ def hermetic_session(tmp_path_factory):
     patch = pytest.MonkeyPatch()
     for name, value in (("HOME", root), ("XDG_CACHE_HOME", root / ".cache"),
                         ("MAZE_ENVS_CACHE", root / ".cache" / "maze-envs" / "llm"), ("TMPDIR", temp),
-                        ("TORCHINDUCTOR_CACHE_DIR", temp / "torchinductor")):
+                        ("TORCHINDUCTOR_CACHE_DIR", temp / "torchinductor"), ("NUMBA_CACHE_DIR", root / "numba")):
         patch.setenv(name, str(value))
     patch.setattr(tempfile, "tempdir", str(temp))
+    if "numba" in sys.modules:  # numba reads NUMBA_CACHE_DIR when a kernel module is imported (lazily, on first render)
+        sys.modules["numba"].core.config.reload_config()
     before = _repo_state()
     yield root
     patch.undo()

@@ -176,3 +176,9 @@ def test_missing_numba_names_the_extra(monkeypatch):
     monkeypatch.delattr(nav, "_splat_kernels", raising=False)
     with pytest.raises(NavDependencyError, match=r"pip install 'maze-envs\[nav\]'"):
         load_kernels()
+
+
+def test_kernels_are_cached_on_disk_in_the_test_cache_dir(hermetic_session):
+    SplatRenderer(one_gaussian((3.0, 0, 0.65))).render(small_view(pose_matrix(0, 0, 0.65)))
+    cached = {p.name.split(".")[1].split("-")[0] for p in (hermetic_session / "numba").rglob("_splat_kernels.*.nbi")}
+    assert {"prepare_view", "rasterise"} <= cached

@@ -1,7 +1,10 @@
 """Numba kernels of the tile-based EWA splatting rasteriser (imported only by ``splat.py``, only when rendering).
 
-Per view: ``project`` turns each 3D Gaussian into a 2D conic, colour weight and tile rectangle; ``bin_tiles``
-lists, per 16x16 tile, the Gaussians touching it in front-to-back order; ``rasterise`` composites each pixel.
+Per view, ``prepare_view`` projects every Gaussian (a 2D covariance, centre and tile rectangle), sorts the
+visible ones front to back, packs their parameters once each and lists per 16x16 tile the Gaussians whose
+footprint reaches it (the exact x-span of the footprint in each tile row, not its bounding box).
+``rasterise`` composites the tiles of a batch of views, splat by splat, visiting only the pixels inside each
+splat's footprint.
 """
 
 from __future__ import annotations
@@ -16,29 +19,79 @@ ALPHA_MIN = 1.0 / 255.0
 ALPHA_MAX = 0.99
 T_MIN = 1e-4
 BLUR = 0.3
+# Tiles are TILE x TILE pixels; ``rasterise`` composites whole tile rows at a time (two AVX registers).
+TILE = 16
+# Pixels of slack around a footprint when choosing which tiles and pixels to visit; the per-pixel alpha test
+# decides, so the slack only guards the float32 pixel test against the float64 footprint bounds.
+SLACK = 1.0
+# Packed row of a visible Gaussian (float32): centre, conic (inverse 2D covariance), opacity, lowest exponent
+# worth an exp (alpha >= 1/255), colour, depth, and the footprint's row-span terms (see ``row_span``).
+U, V, CONIC_A, CONIC_B, CONIC_C, OPACITY, POWER_MIN, RED, GREEN, BLUE, DEPTH, SLOPE, WIDTH, HALF_HEIGHT = range(14)
+PACKED_COLUMNS = 16
+
+
+def footprint_extents(opacities: np.ndarray) -> np.ndarray:
+    """Return, per Gaussian, the Mahalanobis radius of its footprint (where alpha reaches 1/255): sqrt(2 ln(o/amin)).
+
+    0 for a Gaussian too faint ever to reach 1/255.
+    """
+    o = np.asarray(opacities, np.float64)
+    return np.sqrt(2.0 * np.log(np.maximum(o, ALPHA_MIN) / ALPHA_MIN))
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def row_span(u, slope, width, half_height, dy):
+    """Return (left, right) x of the footprint ellipse on the row ``dy`` below its centre (empty if left > right).
+
+    The ellipse d^T S^-1 d <= e^2 of the 2D covariance S = [[a, b], [b, c]] spans x = u + (b / c) dy
+    +- sqrt(det S) / c * sqrt(e^2 c - dy^2) on that row: ``slope`` = b / c, ``width`` = sqrt(det S) / c and
+    ``half_height`` = e sqrt(c).
+    """
+    rest = half_height * half_height - dy * dy
+    if rest < 0.0:
+        return 1.0, 0.0
+    half = width * math.sqrt(rest)
+    return u + slope * dy - half, u + slope * dy + half
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def band_span(u, slope, width, half_height, lo, hi):
+    """Return (left, right) x of the footprint over the rows dy in [lo, hi] (empty if left > right).
+
+    The right edge u + slope dy + width sqrt(h^2 - dy^2) is concave in dy with its maximum at
+    dy* = h slope / sqrt(slope^2 + width^2), the left edge convex with its minimum at -dy*; each extreme over the
+    band is at that point clamped into the band.
+    """
+    lo = max(lo, -half_height)
+    hi = min(hi, half_height)
+    if lo > hi:
+        return 1.0, 0.0
+    turn = half_height * slope / math.sqrt(slope * slope + width * width)
+    right = row_span(u, slope, width, half_height, min(hi, max(lo, turn)))[1]
+    left = row_span(u, slope, width, half_height, min(hi, max(lo, -turn)))[0]
+    return left, right
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True)
-def project(means, cov3d, opacities, R, t, fx, fy, cx, cy, width, height, tile,
-            out_uv, out_conic, out_depth, out_rect):
-    """Fill per-Gaussian pixel centre, conic (inverse 2D covariance), depth and tile rectangle (x0, y0, x1, y1).
+def project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, out_cov, out_centre, out_depth,
+            out_rect):
+    """Fill per-Gaussian 2D covariance (a, b, c), pixel centre, depth and tile rectangle (x0, y0, x1, y1).
 
-    A culled Gaussian gets an empty rectangle (x1 <= x0).
+    A Gaussian behind the near plane, too faint, degenerate or off screen gets an empty rectangle (x1 <= x0).
     """
-    n = means.shape[0]
-    tiles_x = (width + tile - 1) // tile
-    tiles_y = (height + tile - 1) // tile
+    tiles_x = (width + TILE - 1) // TILE
+    tiles_y = (height + TILE - 1) // TILE
     lim_x = 1.3 * max(cx, width - cx) / fx
     lim_y = 1.3 * max(cy, height - cy) / fy
-    for i in range(n):
+    for i in range(means.shape[0]):
         out_rect[i, 0] = 0
         out_rect[i, 2] = 0
         mx, my, mz = means[i, 0], means[i, 1], means[i, 2]
+        pz = R[2, 0] * mx + R[2, 1] * my + R[2, 2] * mz + t[2]
+        if pz < NEAR or extents[i] <= 0.0:
+            continue
         px = R[0, 0] * mx + R[0, 1] * my + R[0, 2] * mz + t[0]
         py = R[1, 0] * mx + R[1, 1] * my + R[1, 2] * mz + t[1]
-        pz = R[2, 0] * mx + R[2, 1] * my + R[2, 2] * mz + t[2]
-        if pz < NEAR or opacities[i] < ALPHA_MIN:
-            continue
         inv_z = 1.0 / pz
         xc = min(lim_x, max(-lim_x, px * inv_z)) * pz
         yc = min(lim_y, max(-lim_y, py * inv_z)) * pz
@@ -64,27 +117,24 @@ def project(means, cov3d, opacities, R, t, fx, fy, cx, cy, width, height, tile,
         ca = a0 * t00 + a1 * t01 + a2 * t02 + BLUR
         cb = a0 * t10 + a1 * t11 + a2 * t12
         cc = b0 * t10 + b1 * t11 + b2 * t12 + BLUR
-        det = ca * cc - cb * cb
-        if det <= 0.0:
+        if ca * cc - cb * cb <= 0.0:
             continue
-        # The footprint is the ellipse where alpha >= ALPHA_MIN: Mahalanobis distance <= sqrt(2 ln(o / ALPHA_MIN)).
-        # Its axis-aligned box has half-sides extent * sqrt(ca) and extent * sqrt(cc).
-        extent = math.sqrt(2.0 * math.log(opacities[i] / ALPHA_MIN))
-        rx = extent * math.sqrt(ca)
-        ry = extent * math.sqrt(cc)
+        # The footprint's axis-aligned box has half-sides extent * sqrt(a) and extent * sqrt(c).
+        rx = extents[i] * math.sqrt(ca) + SLACK
+        ry = extents[i] * math.sqrt(cc) + SLACK
         u = fx * px * inv_z + cx
         v = fy * py * inv_z + cy
-        x0 = max(0, int(math.floor((u - rx) / tile)))
-        x1 = min(tiles_x, int(math.floor((u + rx) / tile)) + 1)
-        y0 = max(0, int(math.floor((v - ry) / tile)))
-        y1 = min(tiles_y, int(math.floor((v + ry) / tile)) + 1)
+        x0 = max(0, int(math.floor((u - rx) / TILE)))
+        x1 = min(tiles_x, int(math.floor((u + rx) / TILE)) + 1)
+        y0 = max(0, int(math.floor((v - ry) / TILE)))
+        y1 = min(tiles_y, int(math.floor((v + ry) / TILE)) + 1)
         if x0 >= x1 or y0 >= y1:
             continue
-        out_uv[i, 0] = u
-        out_uv[i, 1] = v
-        out_conic[i, 0] = cc / det
-        out_conic[i, 1] = -cb / det
-        out_conic[i, 2] = ca / det
+        out_cov[i, 0] = ca
+        out_cov[i, 1] = cb
+        out_cov[i, 2] = cc
+        out_centre[i, 0] = u
+        out_centre[i, 1] = v
         out_depth[i] = pz
         out_rect[i, 0] = x0
         out_rect[i, 1] = y0
@@ -92,47 +142,79 @@ def project(means, cov3d, opacities, R, t, fx, fy, cx, cy, width, height, tile,
         out_rect[i, 3] = y1
 
 
-@nb.njit(cache=True)
-def bin_tiles(order, rect, num_tiles, tiles_x):
-    """Return (offsets, ids): Gaussians ``ids[offsets[k]:offsets[k+1]]`` touch tile k, nearest first."""
-    counts = np.zeros(num_tiles + 1, np.int64)
-    for i in order:
+@nb.njit(cache=True, nogil=True)
+def pack_row(out, row, centre, cov, extent, depth, opacity, colour):
+    """Write the packed float32 row ``row`` of one visible Gaussian (layout: the column constants above)."""
+    ca, cb, cc = cov[0], cov[1], cov[2]
+    det = ca * cc - cb * cb
+    out[row, U] = centre[0]
+    out[row, V] = centre[1]
+    out[row, CONIC_A] = cc / det
+    out[row, CONIC_B] = -cb / det
+    out[row, CONIC_C] = ca / det
+    out[row, OPACITY] = opacity
+    out[row, POWER_MIN] = math.log(ALPHA_MIN / opacity)
+    out[row, RED] = colour[0]
+    out[row, GREEN] = colour[1]
+    out[row, BLUE] = colour[2]
+    out[row, DEPTH] = depth
+    out[row, SLOPE] = cb / cc
+    out[row, WIDTH] = math.sqrt(det) / cc
+    out[row, HALF_HEIGHT] = extent * math.sqrt(cc)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def tile_columns(packed, row, band_top, band_bottom, tiles_x):
+    """Return the range [first, end) of tile columns that packed Gaussian ``row`` reaches in the pixel rows
+    [band_top, band_bottom) (an empty range when none)."""
+    v = packed[row, V]
+    left, right = band_span(packed[row, U], packed[row, SLOPE], packed[row, WIDTH], packed[row, HALF_HEIGHT],
+                            band_top + 0.5 - v - SLACK, band_bottom - 0.5 - v + SLACK)
+    if left > right:
+        return 0, 0
+    first = max(0, int(math.floor((left - 0.5 - SLACK) / TILE)))
+    end = min(tiles_x, int(math.floor((right - 0.5 + SLACK) / TILE)) + 1)
+    return first, end
+
+
+@nb.njit(cache=True, nogil=True)
+def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy, width, height):
+    """Return (offsets, ids, packed) of one view: tile k (row by row) is reached by the Gaussians
+    ``packed[ids[offsets[k]:offsets[k + 1]]]``, nearest first; ``packed`` has one row per visible Gaussian.
+
+    Releases the GIL, so threads can prepare several views at once.
+    """
+    n = means.shape[0]
+    tiles_x = (width + TILE - 1) // TILE
+    tiles_y = (height + TILE - 1) // TILE
+    cov = np.empty((n, 3))
+    centre = np.empty((n, 2))
+    depth = np.empty(n)
+    rect = np.empty((n, 4), np.int64)
+    project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, cov, centre, depth, rect)
+    visible = np.flatnonzero(rect[:, 2] > rect[:, 0])
+    order = visible[np.argsort(depth[visible], kind="mergesort")]
+    packed = np.empty((order.shape[0], PACKED_COLUMNS), np.float32)
+    counts = np.zeros(tiles_x * tiles_y + 1, np.int64)
+    for rank in range(order.shape[0]):
+        i = order[rank]
+        pack_row(packed, rank, centre[i], cov[i], extents[i], depth[i], opacities[i], colours[i])
         for ty in range(rect[i, 1], rect[i, 3]):
-            for tx in range(rect[i, 0], rect[i, 2]):
+            first, end = tile_columns(packed, rank, ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
+            for tx in range(first, end):
                 counts[ty * tiles_x + tx + 1] += 1
     offsets = np.cumsum(counts)
     fill = offsets[:-1].copy()
     ids = np.empty(offsets[-1], np.int32)
-    for i in order:
+    for rank in range(order.shape[0]):
+        i = order[rank]
         for ty in range(rect[i, 1], rect[i, 3]):
-            for tx in range(rect[i, 0], rect[i, 2]):
+            first, end = tile_columns(packed, rank, ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
+            for tx in range(first, end):
                 k = ty * tiles_x + tx
-                ids[fill[k]] = i
+                ids[fill[k]] = rank
                 fill[k] += 1
-    return offsets, ids
-
-
-@nb.njit(cache=True)
-def pack(ids, uv, conic, depth, opacities, colours):
-    """Return the per-(tile, Gaussian) parameters in list order as float32 rows.
-
-    Row: u, v, conic a, b, c, opacity, lowest exponent worth an exp (alpha >= 1/255), r, g, b, depth.
-    """
-    out = np.empty((ids.shape[0], 11), np.float32)
-    for j in range(ids.shape[0]):
-        i = ids[j]
-        out[j, 0] = uv[i, 0]
-        out[j, 1] = uv[i, 1]
-        out[j, 2] = conic[i, 0]
-        out[j, 3] = conic[i, 1]
-        out[j, 4] = conic[i, 2]
-        out[j, 5] = opacities[i]
-        out[j, 6] = math.log(ALPHA_MIN / max(opacities[i], ALPHA_MIN))
-        out[j, 7] = colours[i, 0]
-        out[j, 8] = colours[i, 1]
-        out[j, 9] = colours[i, 2]
-        out[j, 10] = depth[i]
-    return out
+    return offsets, ids, packed
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, inline="always")
@@ -151,49 +233,83 @@ def exp_neg(power):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True)
-def rasterise(offsets, packed, width, height, tile, background, first_tile, last_tile, out_rgb, out_depth):
-    """Composite the pixels of tiles [first_tile, last_tile) front to back (alpha capped, early termination).
+def rasterise(offsets, ids, packed, width, height, background, first_tile, tile_step, out_rgb, out_depth):
+    """Composite tiles first_tile, first_tile + tile_step, ... of a batch of views (``prepare_view``'s lists
+    joined, tiles numbered view by view) front to back (alpha capped at 0.99,
+    early termination below transmittance 1e-4) into ``out_rgb`` (views, H, W, 3) in [0, 1] and ``out_depth``.
 
-    Writes RGB in [0,1] and depth into the output arrays. Releases the GIL, so threads can share the tiles.
+    Splat by splat, each tile visits the pixel rows a splat's footprint reaches and stops once every pixel has
+    terminated. Releases the GIL, so threads can share the tiles.
     """
-    tiles_x = (width + tile - 1) // tile
+    tiles_x = (width + TILE - 1) // TILE
+    tiles_per_view = tiles_x * ((height + TILE - 1) // TILE)
     alpha_min = np.float32(ALPHA_MIN)
     alpha_max = np.float32(ALPHA_MAX)
     t_min = np.float32(T_MIN)
     half = np.float32(0.5)
     one = np.float32(1.0)
     zero = np.float32(0.0)
-    for k in range(first_tile, last_tile):
-        ty, tx = k // tiles_x, k % tiles_x
-        start, end = offsets[k], offsets[k + 1]
-        for y in range(ty * tile, min(height, (ty + 1) * tile)):
-            py = np.float32(y) + half
-            for x in range(tx * tile, min(width, (tx + 1) * tile)):
-                px = np.float32(x) + half
-                trans = one
-                r = zero
-                g = zero
-                b = zero
-                d = zero
-                for j in range(start, end):
-                    dx = packed[j, 0] - px
-                    dy = packed[j, 1] - py
-                    power = -half * (packed[j, 2] * dx * dx + packed[j, 4] * dy * dy) - packed[j, 3] * dx * dy
-                    if power > zero or power < packed[j, 6]:
-                        continue
-                    alpha = min(alpha_max, packed[j, 5] * exp_neg(power))
-                    if alpha < alpha_min:
-                        continue
-                    next_t = trans * (one - alpha)
-                    if next_t < t_min:
-                        break
-                    w = alpha * trans
-                    r += packed[j, 7] * w
-                    g += packed[j, 8] * w
-                    b += packed[j, 9] * w
-                    d += packed[j, 10] * w
-                    trans = next_t
-                out_rgb[y, x, 0] = r + trans * background[0]
-                out_rgb[y, x, 1] = g + trans * background[1]
-                out_rgb[y, x, 2] = b + trans * background[2]
-                out_depth[y, x] = d / (one - trans) if trans < np.float32(1.0 - 1e-6) else zero
+    # Per-pixel state of the current tile, row-major; indexed with unsigned ints, which lets LLVM vectorise.
+    trans = np.empty(TILE * TILE, np.float32)
+    alive = np.empty(TILE * TILE, np.float32)
+    acc_r = np.empty(TILE * TILE, np.float32)
+    acc_g = np.empty(TILE * TILE, np.float32)
+    acc_b = np.empty(TILE * TILE, np.float32)
+    acc_d = np.empty(TILE * TILE, np.float32)
+    for k in range(first_tile, offsets.shape[0] - 1, tile_step):
+        view = k // tiles_per_view
+        ty, tx = (k % tiles_per_view) // tiles_x, k % tiles_x
+        y0, x0 = ty * TILE, tx * TILE
+        rows, cols = min(height - y0, TILE), min(width - x0, TILE)
+        trans[:] = one
+        alive[:] = zero
+        for r in range(rows):
+            alive[r * TILE:r * TILE + cols] = one
+        acc_r[:] = zero
+        acc_g[:] = zero
+        acc_b[:] = zero
+        acc_d[:] = zero
+        live = rows * cols
+        for j in range(offsets[k], offsets[k + 1]):
+            if live == 0:
+                break
+            g = ids[j]
+            u, v = packed[g, U], packed[g, V]
+            ca, cb, cc = packed[g, CONIC_A], packed[g, CONIC_B], packed[g, CONIC_C]
+            opacity, power_min = packed[g, OPACITY], packed[g, POWER_MIN]
+            red, green, blue, depth = packed[g, RED], packed[g, GREEN], packed[g, BLUE], packed[g, DEPTH]
+            reach = packed[g, HALF_HEIGHT] + SLACK
+            row_first = max(0, int(math.ceil(v - reach - 0.5)) - y0)
+            row_end = min(rows, int(math.floor(v + reach - 0.5)) - y0 + 1)
+            for r in range(row_first, row_end):
+                dy = v - (np.float32(y0 + r) + half)
+                stopped = 0
+                # The whole tile row, branch-free, so that it vectorises: a pixel outside the footprint or the image,
+                # or already finished, gets alpha 0, which changes nothing.
+                for c in range(TILE):
+                    i = np.uint64(r * TILE + c)
+                    dx = u - (np.float32(x0 + c) + half)
+                    power = -half * (ca * dx * dx + cc * dy * dy) - cb * dx * dy
+                    alpha = min(alpha_max, opacity * exp_neg(min(zero, max(power_min, power))))
+                    inside = (power <= zero) & (power >= power_min) & (alpha >= alpha_min)
+                    alpha = alpha * alive[i] if inside else zero
+                    t = trans[i]
+                    next_t = t * (one - alpha)
+                    stop = next_t < t_min
+                    stopped += np.int64(stop)
+                    alive[i] = zero if stop else alive[i]
+                    w = zero if stop else alpha * t
+                    acc_r[i] += red * w
+                    acc_g[i] += green * w
+                    acc_b[i] += blue * w
+                    acc_d[i] += depth * w
+                    trans[i] = t if stop else next_t
+                live -= stopped
+        for r in range(rows):
+            for c in range(cols):
+                i = r * TILE + c
+                t = trans[i]
+                out_rgb[view, y0 + r, x0 + c, 0] = acc_r[i] + t * background[0]
+                out_rgb[view, y0 + r, x0 + c, 1] = acc_g[i] + t * background[1]
+                out_rgb[view, y0 + r, x0 + c, 2] = acc_b[i] + t * background[2]
+                out_depth[view, y0 + r, x0 + c] = acc_d[i] / (one - t) if t < np.float32(1.0 - 1e-6) else zero

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
 from .camera import PinholeView
 from .errors import NavDependencyError
 from .ply import GaussianCloud
-from .splat import SplatImage, SplatRenderer
+from .splat import SplatImage, SplatRenderer, check_same_size
 
 BACKENDS = ("auto", "cpu", "gsplat")
 
 
 class SceneRenderer(Protocol):
-    """Anything that renders a loaded cloud from a pinhole view."""
+    """Anything that renders a loaded cloud from pinhole views."""
 
     def render(self, view: PinholeView) -> SplatImage:
         """Return the RGB and depth images of ``view``."""
+
+    def render_many(self, views: Sequence[PinholeView]) -> list[SplatImage]:
+        """Return the RGB and depth images of each of ``views`` (all the same image size)."""
 
 
 def cuda_available() -> bool:
@@ -51,19 +54,33 @@ class GsplatRenderer:
 
     def render(self, view: PinholeView) -> SplatImage:
         """Return the RGB and expected-depth images of ``view``."""
+        return self.render_many([view])[0]
+
+    def render_many(self, views: Sequence[PinholeView]) -> list[SplatImage]:
+        """Return the RGB and expected-depth images of each of ``views`` (all the same size), in one rasterisation.
+
+        Raises ``MazeConfigError`` naming ``views`` when they differ in size.
+        """
         from gsplat import rasterization
 
+        if not views:
+            return []
+        check_same_size(views)
         torch = self._torch
-        viewmat = np.eye(4, dtype=np.float32)
-        viewmat[:3, :3], viewmat[:3, 3] = view.R, view.t
-        k = np.array([[view.fx, 0, view.cx], [0, view.fy, view.cy], [0, 0, 1]], np.float32)
+        viewmats = np.tile(np.eye(4, dtype=np.float32), (len(views), 1, 1))
+        ks = np.zeros((len(views), 3, 3), np.float32)
+        for i, view in enumerate(views):
+            viewmats[i, :3, :3], viewmats[i, :3, 3] = view.R, view.t
+            ks[i] = [[view.fx, 0, view.cx], [0, view.fy, view.cy], [0, 0, 1]]
+        device = self._means.device
         with torch.no_grad():
             out, alpha, _ = rasterization(
                 self._means, self._quats, self._scales, self._opacities, self._colours,
-                torch.from_numpy(viewmat)[None].to(self._means.device), torch.from_numpy(k)[None].to(self._means.device),
-                int(view.width), int(view.height), render_mode="RGB+ED", backgrounds=self._background)
-        out = out[0].float().cpu().numpy()
-        return SplatImage(np.ascontiguousarray(out[..., :3]), np.ascontiguousarray(out[..., 3]))
+                torch.from_numpy(viewmats).to(device), torch.from_numpy(ks).to(device),
+                int(views[0].width), int(views[0].height), render_mode="RGB+ED",
+                backgrounds=self._background.expand(len(views), -1))
+        out = out.float().cpu().numpy()
+        return [SplatImage(np.ascontiguousarray(o[..., :3]), np.ascontiguousarray(o[..., 3])) for o in out]
 
 
 def renderer_factory(backend: str) -> Callable[[GaussianCloud], SceneRenderer]:

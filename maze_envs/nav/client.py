@@ -176,10 +176,11 @@ class CloudRenderer:
             if scene_id not in self._clouds:
                 raise RenderFailureError(f"unknown scene {scene_id!r}; known: {', '.join(sorted(self._clouds))}")
             self._renderers[scene_id] = self._factory(self._clouds[scene_id])
-        renderer = self._renderers[scene_id]
+        named = view_poses(pose, self.num_views)
+        rendered = self._renderers[scene_id].render_many([view_from_pose(p, self.camera_config) for _, p in named])
         images = []
-        for index, (name, view_pose) in enumerate(view_poses(pose, self.num_views)):
-            rgb = renderer.render(view_from_pose(view_pose, self.camera_config)).to_uint8()
+        for index, ((name, _), image) in enumerate(zip(named, rendered)):
+            rgb = image.to_uint8()
             images.append(Image.fromarray(rgb, mode="RGB"))
             if save_dir is not None and (save_img_idx is None or index in save_img_idx):
                 Path(save_dir).mkdir(parents=True, exist_ok=True)

@@ -16,25 +16,68 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
+
+from maze_envs.core.errors import MazeConfigError
 
 from .camera import PinholeView
 from .errors import NavDependencyError
 from .ply import GaussianCloud
 
-TILE = 16
+T = TypeVar("T")
+R = TypeVar("R")
+# Tiles are dealt round-robin to this many chunks per worker thread, so a worker slowed by other load hands
+# its share to the others.
+CHUNKS_PER_WORKER = 4
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 
 
+def _workers() -> int:
+    """Return the number of rasteriser threads: the CPUs this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def _pool() -> ThreadPoolExecutor:
-    """Return the shared worker pool (one thread per CPU) that rasterises tile rows in parallel."""
+    """Return the shared worker pool (one thread per usable CPU) that rasterises tiles in parallel."""
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="splat")
+            _POOL = ThreadPoolExecutor(max_workers=_workers(), thread_name_prefix="splat")
         return _POOL
+
+
+def _forget_pool() -> None:
+    """Drop the pool in a forked child, whose copy has no threads behind it."""
+    global _POOL, _POOL_LOCK
+    _POOL, _POOL_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
+def _in_parallel(fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """Return ``[fn(item) for item in items]``, computed on the worker pool and the calling thread together."""
+    items = list(items)
+    if len(items) < 2 or _workers() < 2:
+        return [fn(item) for item in items]
+    futures = [_pool().submit(fn, item) for item in items[1:]]
+    return [fn(items[0])] + [f.result() for f in futures]
+
+
+def join_views(prepared: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, ...]:
+    """Return one (offsets, ids, packed) for the views of ``prepared`` (``prepare_view`` results), tiles numbered
+    view by view."""
+    if len(prepared) == 1:
+        return prepared[0]
+    id_bases = np.cumsum([0] + [len(ids) for _, ids, _ in prepared])
+    row_bases = np.cumsum([0] + [len(packed) for _, _, packed in prepared])
+    offsets = np.concatenate([off[:-1] + base for (off, _, _), base in zip(prepared, id_bases)] + [id_bases[-1:]])
+    ids = np.concatenate([ids + np.int32(base) for (_, ids, _), base in zip(prepared, row_bases)])
+    return offsets, ids, np.concatenate([packed for _, _, packed in prepared])
 
 
 def load_kernels():
@@ -62,6 +105,15 @@ def covariances(cloud: GaussianCloud) -> np.ndarray:
     return np.ascontiguousarray(cov[:, [0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]])
 
 
+def check_same_size(views: Sequence[PinholeView]) -> tuple[int, int]:
+    """Return the (width, height) shared by ``views``; raises ``MazeConfigError`` naming ``views`` if they differ."""
+    sizes = {(int(v.width), int(v.height)) for v in views}
+    if len(sizes) != 1:
+        raise MazeConfigError("all views must have the same image size, got "
+                              + ", ".join(f"{v.width}x{v.height}" for v in views), parameter="views")
+    return sizes.pop()
+
+
 @dataclass
 class SplatImage:
     """A rendered view: ``rgb`` (H,W,3) float32 in [0,1] and ``depth`` (H,W) float32 metres (0 where empty)."""
@@ -75,40 +127,48 @@ class SplatImage:
 
 
 class SplatRenderer:
-    """Renders one ``GaussianCloud`` from any pinhole view on the CPU (thread-safe; kernels compile on first use)."""
+    """Renders one ``GaussianCloud`` from any pinhole views on the CPU (thread-safe; kernels compile on first use).
+
+    What depends only on the scene (3D covariances, footprint radii, float64 copies) is computed once here.
+    """
 
     def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0)):
         self._kernels = load_kernels()
         self.cloud = cloud
         self.background = np.asarray(background, np.float64)
+        self._background32 = self.background.astype(np.float32)
         self._cov3d = covariances(cloud)
         self._means = cloud.means.astype(np.float64)
         self._opacities = cloud.opacities.astype(np.float64)
+        self._extents = self._kernels.footprint_extents(self._opacities)
         self._colours = cloud.colours.astype(np.float64)
 
     def render(self, view: PinholeView) -> SplatImage:
         """Return the ``SplatImage`` of ``view``."""
+        return self.render_many([view])[0]
+
+    def render_many(self, views: Sequence[PinholeView]) -> list[SplatImage]:
+        """Return the ``SplatImage`` of each of ``views`` (all the same image size), rendered as one batch.
+
+        Raises ``MazeConfigError`` naming ``views`` when they differ in size.
+        """
+        if not views:
+            return []
+        w, h = check_same_size(views)
         k = self._kernels
-        n = len(self.cloud)
-        uv = np.zeros((n, 2))
-        conic = np.zeros((n, 3))
-        depth = np.zeros(n)
-        rect = np.zeros((n, 4), np.int64)
-        w, h = int(view.width), int(view.height)
-        k.project(self._means, self._cov3d, self._opacities, np.ascontiguousarray(view.R, np.float64),
-                  np.ascontiguousarray(view.t, np.float64), float(view.fx), float(view.fy), float(view.cx),
-                  float(view.cy), w, h, TILE, uv, conic, depth, rect)
-        visible = np.flatnonzero(rect[:, 2] > rect[:, 0])
-        order = visible[np.argsort(depth[visible], kind="stable")]
-        tiles_x, tiles_y = (w + TILE - 1) // TILE, (h + TILE - 1) // TILE
-        offsets, ids = k.bin_tiles(order, rect, tiles_x * tiles_y, tiles_x)
-        rgb = np.empty((h, w, 3), np.float32)
-        out_depth = np.empty((h, w), np.float32)
-        packed = k.pack(ids, uv, conic, depth, self._opacities, self._colours)
-        background = self.background.astype(np.float32)
 
-        def tile_row(row: int) -> None:
-            k.rasterise(offsets, packed, w, h, TILE, background, row * tiles_x, (row + 1) * tiles_x, rgb, out_depth)
+        def prepare(view: PinholeView) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return k.prepare_view(self._means, self._cov3d, self._extents, self._opacities, self._colours,
+                                  np.ascontiguousarray(view.R, np.float64), np.ascontiguousarray(view.t, np.float64),
+                                  float(view.fx), float(view.fy), float(view.cx), float(view.cy), w, h)
 
-        list(_pool().map(tile_row, range(tiles_y)))
-        return SplatImage(rgb, out_depth)
+        offsets, ids, packed = join_views(_in_parallel(prepare, views))
+        rgb = np.empty((len(views), h, w, 3), np.float32)
+        depth = np.empty((len(views), h, w), np.float32)
+        chunks = min(CHUNKS_PER_WORKER * _workers(), len(offsets) - 1)
+
+        def chunk(first: int) -> None:
+            k.rasterise(offsets, ids, packed, w, h, self._background32, first, chunks, rgb, depth)
+
+        _in_parallel(chunk, range(chunks))
+        return [SplatImage(rgb[i], depth[i]) for i in range(len(views))]
