@@ -13,13 +13,3 @@ def test_nav_render_server_example(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "start pose is free: True" in out.stdout
     assert sorted(p.name for p in (tmp_path / "views").iterdir()) == ["0_front.jpg", "0_left.jpg", "0_right.jpg"]
-
-
-def test_demo_step(tmp_path):
-    from PIL import Image
-
-    from maze_envs.cli.demo_steps import nav_step
-
-    summary = nav_step(tmp_path, 0)
-    assert summary.startswith("nav: scene maze_000")
-    assert Image.open(tmp_path / "nav_render" / "0_front.jpg").size == (720, 640)

@@ -69,7 +69,7 @@ def success_bars(rows: Sequence[BaselineRow], width: int = 640) -> str:
                      f'text-anchor="end">{html.escape(env_id)}</text>')
         for r in group:
             colour = PALETTE[agents.index(r.agent) % len(PALETTE)]
-            parts.append(f'<rect x="{left}" y="{y}" width="{plot_w * r.success_rate:.1f}" height="{bar - 2}" '
+            parts.append(f'<rect class="bar" x="{left}" y="{y}" width="{plot_w * r.success_rate:.1f}" height="{bar - 2}" '
                          f'fill="{colour}"><title>{html.escape(f"{env_id} {r.agent}")}: '
                          f"{r.successes}/{r.episodes}</title></rect>")
             y += bar
