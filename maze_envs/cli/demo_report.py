@@ -69,8 +69,8 @@ def success_bars(rows: Sequence[BaselineRow], width: int = 640) -> str:
                      f'text-anchor="end">{html.escape(env_id)}</text>')
         for r in group:
             colour = PALETTE[agents.index(r.agent) % len(PALETTE)]
-            parts.append(f'<rect class="bar" x="{left}" y="{y}" width="{plot_w * r.success_rate:.1f}" height="{bar - 2}" '
-                         f'fill="{colour}"><title>{html.escape(f"{env_id} {r.agent}")}: '
+            parts.append(f'<rect class="bar" x="{left}" y="{y}" width="{plot_w * r.success_rate:.1f}" '
+                         f'height="{bar - 2}" fill="{colour}"><title>{html.escape(f"{env_id} {r.agent}")}: '
                          f"{r.successes}/{r.episodes}</title></rect>")
             y += bar
         y += gap
@@ -165,8 +165,8 @@ def render_report(outcomes: Sequence[StepOutcome], settings: DemoSettings) -> st
     skipped = "".join(f'<p class="bad">{html.escape(o.line)}</p>' for o in outcomes if o.result is None)
     sections = "".join(f"<section>{section(o.result)}</section>" for o in outcomes if o.result is not None)
     return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>maze-envs demo report</title>'
-            f"<style>{STYLE}{EXTRA_STYLE}</style></head><body><h1>maze-envs demo</h1><p>Seed {settings.seed}; every part run "
-            f"offline on embedded defaults.</p>{skipped}{chart}{sections}</body></html>")
+            f"<style>{STYLE}{EXTRA_STYLE}</style></head><body><h1>maze-envs demo</h1><p>Seed {settings.seed}; every "
+            f"part run offline on embedded defaults.</p>{skipped}{chart}{sections}</body></html>")
 
 
 def write_report(path: str | os.PathLike, outcomes: Sequence[StepOutcome], settings: DemoSettings) -> Path:
