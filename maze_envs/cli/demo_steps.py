@@ -48,7 +48,7 @@ class DemoSettings:
     generations: int = 8
 
     @classmethod
-    def quick(cls, seed: int = 0) -> "DemoSettings":
+    def quick(cls, seed: int = 0) -> DemoSettings:
         """Return the smallest settings that still exercise every step."""
         return cls(seed=seed, episodes=3, grid_size=6, bench_mazes=1, bench_trials=1, nav_scenes=1, nav_maze=3,
                    nav_view=48, generations=4)
