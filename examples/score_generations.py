@@ -6,8 +6,9 @@
    (correct routes, wrong routes, routes through a wall, changed walls) under OUT_DIR;
 2. scores them with the pixel evaluator (``maze-envs eval-image``);
 3. judges them through the real ``openai`` client against the local embedded model server, whose stand-in judge
-   (``case_judge`` below) answers what a careful VLM would say of each synthetic case: it knows the case of each
-   task by its text maze, so the agreement shows what the report looks like, not how good a real judge is;
+   (``evaluators.judge.synthetic.case_judge``) answers what a careful VLM would say of each synthetic case: it
+   knows the case of each task by its text maze, so the agreement shows what the report looks like, not how good
+   a real judge is;
 4. prints the agreement (Cohen's kappa) between the two evaluators.
 
 Everything stays in OUT_DIR: ``image_results/`` (the generations), ``data/solution/`` (the tasks), ``pixel/``
@@ -20,32 +21,20 @@ OUT_DIR/data/solution --model MODEL --base-url URL --pixel-results OUT_DIR/pixel
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from evaluators.judge.synthetic import case_judge, cases_by_maze  # noqa: E402
 from evaluators.pixel.synthetic import write_synthetic_dataset  # noqa: E402
 from maze_envs.cli import main as maze_envs  # noqa: E402
-from maze_envs.core.formats import maze_from_dict, read_json  # noqa: E402
-from maze_envs.core.render import ImageStyle, render_text  # noqa: E402
+from maze_envs.core.formats import read_json  # noqa: E402
+from maze_envs.core.render import ImageStyle  # noqa: E402
 from maze_envs.core.tasks import task_specs  # noqa: E402
 from maze_envs.llm import ModelServer  # noqa: E402
 
 CASES = ("correct", "wrong", "through_wall", "walls_changed")
-VERDICTS = {"correct": (1, 1, 0), "wrong": (1, 0, 0), "through_wall": (0, 1, 1), "walls_changed": (0, 1, 0)}
-
-
-def case_judge(cases_by_maze: dict[str, str]):
-    """Return a local-server policy that grades each request by the synthetic case of the maze in its prompt."""
-    def judge(request) -> str:
-        text = request.text()
-        case = next((c for maze, c in cases_by_maze.items() if maze in text), "wrong")
-        valid, goal, wall = VERDICTS[case]
-        return (f"VALID_ROUTE: {valid}\nREACHES_GOAL: {goal}\nWALL_CROSSING: {wall}\nACTION_REFLECTION: 0\n"
-                f"EXPLANATION: {case.replace('_', ' ')} route")
-    return judge
 
 
 def main(out: Path) -> int:
@@ -62,11 +51,8 @@ def main(out: Path) -> int:
     pixel_results = out / "pixel" / "evaluation_results_round1_latest.json"
     print(f"2. pixel scores in {pixel_results}")
 
-    cases_by_maze = {}
-    for line in (solutions / "metadata.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        cases_by_maze[render_text(maze_from_dict(record["maze"]))] = cases[f"{record['id']}_targeted_solution.png"]
-    with ModelServer(case_judge(cases_by_maze), model_name="maze-envs-local", policy_name="case_judge") as server:
+    judge = case_judge(cases_by_maze(solutions, cases))
+    with ModelServer(judge, model_name="maze-envs-local", policy_name="case_judge") as server:
         status = maze_envs(["judge", "--task", "maze", "--input-dir", str(generations), "--tasks", str(solutions),
                             "--model", "maze-envs-local", "--base-url", server.base_url, "--no-cache",
                             "--pixel-results", str(pixel_results), "--output-dir", str(out / "judge")])

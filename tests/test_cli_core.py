@@ -1,4 +1,4 @@
-"""The command line: dataset generation, one-line errors for bad flags, and the demo."""
+"""The command line: dataset generation and one-line errors for bad flags."""
 
 import argparse
 import json
@@ -130,24 +130,6 @@ def test_every_subcommand_has_help():
                  ["demo", "--help"]):
         result = _cli(*args)
         assert result.returncode == 0 and "usage: maze-envs" in result.stdout
-
-
-def test_demo_runs_offline(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "maze_envs", "demo", "--out", str(tmp_path / "demo")],
-                            capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
-    assert "core: 6x10 wilson maze solved" in result.stdout
-    assert (tmp_path / "demo" / "tasks" / "metadata.jsonl").exists()
-
-
-def test_demo_skips_a_step_whose_extra_is_missing(tmp_path):
-    script = ("import sys; sys.modules['numba'] = None\n"
-              "from maze_envs.cli import main\n"
-              f"sys.exit(main(['demo', '--out', {str(tmp_path)!r}]))\n")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
-    assert "nav: skipped" in result.stdout and "maze-envs[nav]" in result.stdout
-    assert "pixel eval:" in result.stdout
 
 
 @pytest.mark.parametrize("args, flag", [

@@ -15,11 +15,12 @@ def test_nav_render_server_example(tmp_path):
     assert sorted(p.name for p in (tmp_path / "views").iterdir()) == ["0_front.jpg", "0_left.jpg", "0_right.jpg"]
 
 
-def test_demo_step(tmp_path):
-    from PIL import Image
-
-    from maze_envs.cli.demo_steps import nav_step
-
-    summary = nav_step(tmp_path, 0)
-    assert summary.startswith("nav: scene maze_000")
-    assert Image.open(tmp_path / "nav_render" / "0_front.jpg").size == (720, 640)
+def test_nav_eval_example_keeps_everything_in_its_folder(tmp_path):
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "nav_eval.py"), "evaluated"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "8 tasks played" in out.stdout and "SR 1.00, SPL_NEW 1.00" in out.stdout
+    run = tmp_path / "evaluated" / "run"
+    assert (run / "eval_summary.json").is_file() and len(list(run.glob("*/*/result.json"))) == 8
+    assert sorted(p.name for p in run.glob("*/trajectories.png")) == ["trajectories.png"] * 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["evaluated"]

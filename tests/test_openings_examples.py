@@ -1,11 +1,9 @@
-"""The openings example and demo step run end to end."""
+"""The openings example runs end to end."""
 
 import os
 import subprocess
 import sys
 from pathlib import Path
-
-from maze_envs.cli.demo_steps import openings_step
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,9 +15,3 @@ def test_openings_quickstart_example_runs(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "OpeningsOracleAgent: 20/20 correct" in result.stdout
     assert (tmp_path / "openings_example.png").stat().st_size > 0
-
-
-def test_openings_demo_step(tmp_path):
-    summary = openings_step(tmp_path, 0)
-    assert "oracle answered 4/4" in summary and "3/3 Maze-Openings-v0" in summary
-    assert len(list((tmp_path / "openings" / "images").glob("maze_*.png"))) == 4

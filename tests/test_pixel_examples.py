@@ -16,14 +16,6 @@ def test_pixel_eval_synthetic_example(tmp_path):
     assert (tmp_path / "image_evaluation.png").is_file() and (tmp_path / "video_evaluation.png").is_file()
 
 
-def test_pixel_demo_step(tmp_path):
-    from maze_envs.cli.demo_steps import pixel_eval_step
-
-    line = pixel_eval_step(tmp_path, 0)
-    assert line.startswith("pixel eval: scored 4 images") and "4 videos" in line
-    assert list((tmp_path / "pixel_eval/video_evaluation_results/synthetic").glob("*_round1_latest.json"))
-
-
 def test_score_generations_example_keeps_everything_in_its_folder(tmp_path):
     out = tmp_path / "scored"
     proc = subprocess.run([sys.executable, str(REPO / "examples/score_generations.py"), str(out)], cwd=tmp_path,

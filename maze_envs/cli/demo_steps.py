@@ -1,168 +1,391 @@
 """The steps of ``maze-envs demo``, one per part of the suite, all offline on embedded defaults.
 
-Each step is ``step(out_dir, seed) -> str``: it writes under ``out_dir``, may print what it shows, and returns a
-one-line summary. A step whose optional extra is missing raises ``MissingExtraError``.
+Each step is ``step(out_dir, settings) -> result``: it writes under ``out_dir`` and returns a dataclass whose
+``line`` is its one-line summary; ``maze_envs.cli.demo_report`` draws each kind of result as a report section.
+A step whose optional extra is missing raises ``MissingExtraError``. Every step is deterministic for a seed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import gymnasium as gym
+import numpy as np
 
 from agents.base import run_episode
 from agents.explorer import FrontierExplorer
-from agents.openings import OpeningsOracleAgent
+from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
 from agents.oracle import OracleAgent
 from agents.random_agent import RandomAgent
-from evaluators.judge import maze_items_from_dir, maze_task, run_judge
-from evaluators.pixel.batch import BatchConfig, evaluate_batch
-from evaluators.pixel.image import ImageParams
-from evaluators.pixel.synthetic import write_synthetic_dataset
-from evaluators.pixel.video import VideoParams
-from maze_envs.core.formats import load_layout, mazebench_files, read_jsonl
-from maze_envs.core.generators import generate
-from maze_envs.core.openings import connected_labels
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record
-from maze_envs.core.render import ImageStyle, render_text, solution_blocks
-from maze_envs.core.solve import shortest_path, validate_path
+from maze_envs.core.openings_dataset import OpeningsDatasetConfig
+from maze_envs.core.progress import progress
 from maze_envs.core.tasks import task_specs
-from maze_envs.core.textmaze import parse_path
-from maze_envs.datasets import generate_nav_scenes, generate_tasks, generate_text_mazes, write_openings_dataset
-from maze_envs.envs.openings import QUESTION_FORMS
-from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy, PolicyReply, ScriptedPolicy
-from maze_envs.llm.policies import ScriptEntry
-from maze_envs.nav import GaussianScene, LocalGaussianRenderer, SceneParams
+from maze_envs.datasets import generate_tasks, generate_text_mazes, write_openings_dataset
 
-AGENT_SEEDS = 5
-SCRIPTED_VERDICTS = (
-    "VALID_ROUTE: 0\nREACHES_GOAL: 0\nWALL_CROSSING: 0\nACTION_REFLECTION: 0\n"
-    "EXPLANATION: No route is drawn; only the start and goal squares are shown.",
-    "**VALID_ROUTE:** 1\n**REACHES_GOAL:** 1\n**WALL_CROSSING:** 0\n**ACTION_REFLECTION:** 0\n"
-    "**EXPLANATION:** The blue route runs through free cells from start to goal without backtracking.",
-)
+LOCAL_MODEL = "maze-envs-local"
+GRID_ENVS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("Maze-v0", {}), ("Maze-PartialObs-v0", {"visibility": 3}), ("Maze-Openings-v0", {}))
+NAV_ENVS = ("GaussianNav-PointGoal-v0", "GaussianNav-PoiGoal-v0")
+VIDEO_CASES = ("correct", "detour", "through_wall", "still")
+JUDGED_IMAGE_CASES = ("correct", "wrong", "through_wall", "walls_changed")
 
 
-def core_step(out_dir: Path, seed: int) -> str:
-    """Return a summary after printing a solved maze and writing task images and benchmark mazes under ``out_dir``."""
-    maze = generate(6, 10, "wilson", seed)
-    path = shortest_path(maze)
-    print(render_text(maze, route=solution_blocks(maze)))
-    specs = task_specs(["dfs", "wilson"], ["easy", "medium", "hard"], 1, seed)
-    generate_tasks(specs, out_dir / "tasks", overwrite=True)
-    mazes = generate_text_mazes(["5x5", "9x9"], 2, seed, out_dir / "mazes", overwrite=True)
-    reloaded = [load_layout(f) for f in mazebench_files(out_dir / "mazes")]
-    return (f"core: 6x10 wilson maze solved in {len(path) - 1} moves; wrote {len(specs)} task image pairs "
-            f"to {out_dir / 'tasks'} and {len(mazes.records)} benchmark mazes ({len(reloaded)} reloaded) "
-            f"to {out_dir / 'mazes'}")
+@dataclass(frozen=True)
+class DemoSettings:
+    """How big each step is: ``quick()`` is the small setting the tests run, the defaults the full demo."""
+
+    seed: int = 0
+    episodes: int = 10
+    grid_size: int = 10
+    bench_sizes: tuple[str, ...] = ("5x5", "9x9")
+    bench_mazes: int = 2
+    bench_trials: int = 3
+    nav_scenes: int = 2
+    nav_maze: int = 4
+    nav_view: int = 96
+    generations: int = 8
+
+    @classmethod
+    def quick(cls, seed: int = 0) -> DemoSettings:
+        """Return the smallest settings that still exercise every step."""
+        return cls(seed=seed, episodes=3, grid_size=6, bench_mazes=1, bench_trials=1, nav_scenes=1, nav_maze=3,
+                   nav_view=48, generations=4)
 
 
-def openings_step(out_dir: Path, seed: int) -> str:
-    """Return a summary after writing 4 openings samples under ``out_dir/openings`` and scoring the oracle on them and the env."""
-    config = OpeningsDatasetConfig(count=4, rows=(8, 12), cols=(8, 12), seed=seed)
-    summary = write_openings_dataset(config, out_dir / "openings", overwrite=True)
-    right = 0
-    records = read_jsonl(summary.indexes[0])
-    for record in records:
-        maze, openings = maze_from_record(record, source=str(summary.indexes[0]))
-        right += ["-".join(pair) for pair in connected_labels(maze, openings)] == [record["answer"]]
-    agent, rewards = OpeningsOracleAgent(), 0.0
-    for form in QUESTION_FORMS:
-        env = gym.make("Maze-Openings-v0", question=form, rows=(8, 12), cols=(8, 12))
-        obs, info = env.reset(seed=seed)
-        agent.reset()
-        rewards += env.step(agent.act(obs, info))[1]
+@dataclass(frozen=True)
+class DatasetsResult:
+    """The datasets written: task image pairs, benchmark mazes and openings samples, with one sample task."""
+
+    tasks_dir: Path
+    task_pairs: int
+    mazes_dir: Path
+    benchmark_mazes: int
+    openings_dir: Path
+    openings_samples: int
+    sample_puzzle: Path
+    sample_solution: Path
+
+    @property
+    def line(self) -> str:
+        """Return the one-line summary."""
+        return (f"datasets: {self.task_pairs} task image pairs in {self.tasks_dir}, {self.benchmark_mazes} benchmark "
+                f"mazes in {self.mazes_dir}, {self.openings_samples} openings samples in {self.openings_dir}")
+
+
+@dataclass(frozen=True)
+class BaselineRow:
+    """One agent on one env over ``episodes`` seeds: goals reached, mean actions and (navigation) mean SPL."""
+
+    env_id: str
+    agent: str
+    episodes: int
+    successes: int
+    mean_steps: float
+    spl: float | None = None
+
+    @property
+    def success_rate(self) -> float:
+        """Return the share of episodes that reached the goal."""
+        return self.successes / self.episodes if self.episodes else 0.0
+
+
+@dataclass(frozen=True)
+class EnvView:
+    """A rendered view of an env at reset: ``image`` is an RGB uint8 array."""
+
+    env_id: str
+    caption: str
+    image: np.ndarray
+
+
+@dataclass(frozen=True)
+class BaselinesResult:
+    """The grid baselines: one row per env and agent, and a view of each env."""
+
+    rows: tuple[BaselineRow, ...]
+    views: tuple[EnvView, ...]
+
+    @property
+    def line(self) -> str:
+        """Return the one-line summary."""
+        return "baselines: goals reached " + ", ".join(
+            f"{r.env_id} {r.agent} {r.successes}/{r.episodes}" for r in self.rows)
+
+
+@dataclass(frozen=True)
+class NavResult:
+    """The navigation baselines through ``evaluators.nav``: rows, a front view of the env and the trajectory
+    pictures of the point-goal runs ({agent: picture})."""
+
+    rows: tuple[BaselineRow, ...]
+    view: EnvView
+    pictures: dict[str, Path]
+    run_dir: Path
+
+    @property
+    def line(self) -> str:
+        """Return the one-line summary."""
+        return "nav: success " + ", ".join(
+            f"{r.env_id} {r.agent} {r.successes}/{r.episodes} (SPL {r.spl:.2f})" for r in self.rows) \
+            + f"; runs in {self.run_dir}"
+
+
+@dataclass(frozen=True)
+class BenchSize:
+    """The benchmark headline of one maze size: trials, mean success (%) and mean total score."""
+
+    size: str
+    trials: int
+    success: float
+    total: float
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """A small LLM benchmark run against the local server: the headline per size and the files written."""
+
+    mode: str
+    sizes: tuple[BenchSize, ...]
+    local_server: bool
+    report_path: Path
+    summary_path: Path
+
+    @property
+    def line(self) -> str:
+        """Return the one-line summary."""
+        where = "the local embedded server's oracle" if self.local_server else "a hosted model"
+        per_size = ", ".join(f"{s.size} success {s.success:.0f}% over {s.trials} trials" for s in self.sizes)
+        return f"bench {self.mode} ({where}): {per_size}; report {self.report_path}"
+
+
+@dataclass(frozen=True)
+class PixelScores:
+    """The pixel evaluator over one kind of synthetic generation."""
+
+    kind: str
+    evaluated: int
+    passes: int | None
+    wall_crossings: int
+    mean_target: float
+
+
+@dataclass(frozen=True)
+class Generation:
+    """One judged synthetic image: its case and the verdicts of both evaluators (1 pass, 0 fail, None unknown)."""
+
+    path: Path
+    case: str
+    pixel_pass: int | None
+    judge_pass: int | None
+
+
+@dataclass(frozen=True)
+class GenerationsResult:
+    """Synthetic generations scored by the pixel evaluator and the stand-in judge, and their agreement on success
+    (``matrix`` rows: pixel fail/pass, columns: judge fail/pass)."""
+
+    pixel: tuple[PixelScores, ...]
+    generations: tuple[Generation, ...]
+    agreement_n: int
+    kappa: float | None
+    matrix: tuple[tuple[int, int], tuple[int, int]]
+    root: Path
+
+    @property
+    def line(self) -> str:
+        """Return the one-line summary."""
+        scored = " and ".join(f"{p.evaluated} {p.kind}s ({p.wall_crossings} wall crossings)" for p in self.pixel)
+        return (f"generations: pixel evaluator scored {scored}; judge agreement on {self.agreement_n} images, "
+                f"Cohen's kappa {self.kappa}; results in {self.root}")
+
+
+def datasets_step(out_dir: Path, settings: DemoSettings) -> DatasetsResult:
+    """Return what was written: task image pairs (``tasks/``), benchmark mazes (``mazes/``) and labelled-openings
+    samples (``openings/``) under ``out_dir``."""
+    specs = task_specs(["dfs", "wilson"], ["easy", "medium", "hard"], 1, settings.seed)
+    records = generate_tasks(specs, out_dir / "tasks", overwrite=True).records
+    files = generate_text_mazes(["5x5", "9x9"], 2, settings.seed, out_dir / "mazes", overwrite=True).records
+    openings = write_openings_dataset(OpeningsDatasetConfig(count=4, rows=(8, 12), cols=(8, 12), seed=settings.seed),
+                                      out_dir / "openings", overwrite=True)
+    first = records[0]["id"]
+    return DatasetsResult(out_dir / "tasks", len(records), out_dir / "mazes", len(files), out_dir / "openings",
+                          openings.written, out_dir / "tasks" / f"{first}.png",
+                          out_dir / "tasks" / f"{first}_solution.png")
+
+
+def _grid_agents(env_id: str, env: gym.Env, seed: int) -> list[tuple[str, Any]]:
+    if env_id == "Maze-Openings-v0":
+        return [("random", OpeningsRandomAgent(seed)), ("oracle", OpeningsOracleAgent())]
+    agents = [("random", RandomAgent(env.action_space, seed)), ("oracle", OracleAgent(env))]
+    if env_id == "Maze-PartialObs-v0":
+        agents.append(("explorer", FrontierExplorer(env.action_space)))
+    return agents
+
+
+def baselines_step(out_dir: Path, settings: DemoSettings) -> BaselinesResult:
+    """Return the random, oracle and (partial view) frontier-explorer agents' results on every grid env, one
+    episode per seed ``seed .. seed + episodes - 1``, and a view of each env at reset (nothing is written)."""
+    rows, views = [], []
+    size = {"rows": settings.grid_size, "cols": settings.grid_size}
+    for env_id, kwargs in GRID_ENVS:
+        env = gym.make(env_id, render_mode="rgb_array", **({} if env_id == "Maze-Openings-v0" else size), **kwargs)
+        env.reset(seed=settings.seed)
+        views.append(EnvView(env_id, f"{env_id} at reset (seed {settings.seed})", env.render()))
+        for name, agent in _grid_agents(env_id, env, settings.seed):
+            seeds = range(settings.seed, settings.seed + settings.episodes)
+            results = [run_episode(env, agent, s, hide=("position", "goal"))
+                       for s in progress(seeds, desc=f"{env_id} {name}")]
+            reached = [r.success if env_id != "Maze-Openings-v0" else r.total_reward > 0 for r in results]
+            rows.append(BaselineRow(env_id, name, len(results), int(sum(reached)),
+                                    float(np.mean([r.steps for r in results]))))
         env.close()
-    return (f"openings: wrote {summary.written} labelled-openings samples to {out_dir / 'openings'}; oracle answered "
-            f"{right}/{len(records)} from the annotations and {int(rewards)}/{len(QUESTION_FORMS)} Maze-Openings-v0 questions")
+    return BaselinesResult(tuple(rows), tuple(views))
 
 
-def grid_agents_step(out_dir: Path, seed: int) -> str:
-    """Return a summary after printing the success and steps of the oracle in Maze-v0, and of the frontier explorer
-    and a random agent in Maze-PartialObs-v0, on a few 10x10 mazes."""
-    full = gym.make("Maze-v0", rows=10, cols=10)
-    partial = gym.make("Maze-PartialObs-v0", rows=10, cols=10, visibility=3)
-    agents = [("oracle", full, OracleAgent(full)), ("explorer", partial, FrontierExplorer(partial.action_space)),
-              ("random", partial, RandomAgent(partial.action_space, seed))]
-    summary = []
-    for name, env, agent in agents:
-        results = [run_episode(env, agent, seed + i, hide=("position", "goal")) for i in range(AGENT_SEEDS)]
-        reach = getattr(env.action_space, "nvec", [4, 1])[-1]
-        stride = f"; one action moves up to {reach} blocks" if reach > 1 else ""
-        for i, r in enumerate(results):
-            print(f"  {name:<8} {env.spec.id:<19} seed {seed + i}: {'goal' if r.success else 'failed'} in "
-                  f"{r.steps} actions (shortest path {r.info['optimal_length']} block moves{stride})")
-        summary.append(f"{name} {sum(r.success for r in results)}/{AGENT_SEEDS}")
-    return "envs: 10x10 mazes, goals reached: " + ", ".join(summary)
+def _nav_row(env_id: str, agent: str, summary: dict[str, Any]) -> BaselineRow:
+    overall = summary["overall"]
+    spl = overall["spl_new"] if "spl_new" in overall else overall["spl"]
+    return BaselineRow(env_id, agent, overall["count"], round(overall["success_rate"] * overall["count"]),
+                       float(overall["avg_steps"]), float(spl))
 
 
-def llm_judge_step(out_dir: Path, seed: int) -> str:
-    """Return a summary after the local embedded server's oracle solves a text maze through the real ``openai``
-    client and the maze judge grades a task's puzzle and solution images with scripted replies, under ``out_dir/llm``."""
-    root = out_dir / "llm"
-    maze = generate(5, 7, "dfs", seed)
-    prompt = (f"Find a path from S to G in this maze ('█' is a wall). Answer with the (row,col) characters of "
-              f"the path.\n{render_text(maze)}")
-    with ModelServer(OraclePolicy(), model_name="maze-envs-local", policy_name="oracle") as server:
-        client = ChatClient(ModelConfig(model="maze-envs-local", base_url=server.base_url, timeout=10))
-        reply = client.chat(prompt, temperature=0)
-    check = validate_path(maze.to_grid(), parse_path(reply.text))
-    where = "local embedded server" if reply.local_server else server.base_url
+def nav_step(out_dir: Path, settings: DemoSettings) -> NavResult:
+    """Return the random-walk and oracle navigation agents' results on both GaussianNav tasks (point goal, POI) over
+    procedural splat scenes rendered in-process (``maze-envs[nav]``), played by ``evaluators.nav`` into
+    ``out_dir/nav_eval``, with a front view of ``GaussianNav-PointGoal-v0`` and the point-goal trajectory pictures."""
+    from agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
+    from agents.nav.random_agent import RandomWalkPointGoalAgent
+    from evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
+    from evaluators.nav.pictures import draw_run
+    from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
+    from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
+    from maze_envs.envs.nav.config import PoiGoalEvalConfig, make_eval_config
+    from maze_envs.envs.nav.world import camera_for_size
+    from maze_envs.nav.procedural import SceneParams
 
-    generate_tasks(task_specs(["dfs"], ["easy"], 1, seed), root / "tasks", overwrite=True)
-    items, _ = maze_items_from_dir(root / "tasks", root / "tasks")
-    script = ScriptedPolicy([ScriptEntry(PolicyReply(text)) for text in SCRIPTED_VERDICTS])
-    with ModelServer(script, model_name="maze-envs-local", policy_name="scripted") as server:
-        client = ChatClient(ModelConfig(model="maze-envs-local", base_url=server.base_url, timeout=10))
-        run = run_judge(maze_task(), items, client, root / "judge", params={"temperature": 0})
-    overall = run.summary["metrics"]["overall"]
-    return (f"llm: the oracle policy of the {where} answered a {len(parse_path(reply.text))}-block path for a 5x7 "
-            f"maze through the openai client (valid: {check.valid}); the maze judge (scripted replies) graded "
-            f"{overall['n_judged']} task images, success rate {overall['accuracy']:.2f}; summary {run.summary_path}")
+    side = settings.nav_maze
+    env = gym.make(NAV_ENVS[0], scenes=1, maze_size=(side, side), scene_seed=settings.seed,
+                   view_width=settings.nav_view * 2, view_height=settings.nav_view * 2)
+    observation, _ = env.reset(seed=settings.seed)
+    view = EnvView(NAV_ENVS[0], f"{NAV_ENVS[0]} front view at reset (seed {settings.seed})",
+                   observation["images"]["front"])
+    env.close()
+
+    root = out_dir / "nav_eval"
+    scenes = ensure_procedural_scenes(root / "scenes", settings.nav_scenes, side, side, settings.seed,
+                                      params=SceneParams(num_landmarks=2, num_trajectories=3))
+    camera = camera_for_size(settings.nav_view, settings.nav_view)
+    common = dict(provide_occ_map=True, camera_config=camera, max_steps=40, save_render_images=False)
+    runs = ((NAV_ENVS[0], make_eval_config("outdoor", **common), point_report,
+             (("random", RandomWalkPointGoalAgent(seed=settings.seed)), ("oracle", OraclePointGoalAgent()))),
+            (NAV_ENVS[1], PoiGoalEvalConfig(**common), poi_report,
+             (("random", RandomWalkPointGoalAgent(seed=settings.seed)), ("oracle", OraclePoiGoalAgent()))))
+    rows, pictures = [], {}
+    for env_id, config, report, agents in runs:
+        for name, agent in agents:
+            run_dir = root / f"{env_id}-{name}"
+            run_evaluation(agent, config, scenes, run_dir=run_dir)
+            rows.append(_nav_row(env_id, name, report(run_dir, quiet=True)))
+            if env_id == NAV_ENVS[0]:
+                pictures[name] = draw_run(run_dir)[0]
+    return NavResult(tuple(rows), view, pictures, root)
 
 
-def nav_step(out_dir: Path, seed: int) -> str:
-    """Return a summary after writing a 4x4 maze scene under ``out_dir/nav_scenes`` and rendering its first start
-    view in-process (numba, ``maze-envs[nav]``)."""
-    root = out_dir / "nav_scenes"
-    summary = generate_nav_scenes(root, 1, 4, 4, seed=seed, params=SceneParams(num_landmarks=2, num_trajectories=2),
-                                  overwrite=True).records[0]
-    scene = GaussianScene(root)
-    episode, task = next(scene.iter_tasks())
-    renderer = LocalGaussianRenderer(root, num_views=1)
-    renderer.render_at_pose(scene.get_gaussian_pose(task.start_pose), episode.episode_id,
-                            save_dir=out_dir / "nav_render", image_id=0)
-    return (f"nav: scene {episode.episode_id} with {summary['num_gaussians']} Gaussians and {episode.num_tasks} "
-            f"trajectories (goal {task.goal_label!r}, {task.label['shortest_path_length']:.1f} m); front view "
-            f"rendered on the CPU to {out_dir / 'nav_render' / '0_front.jpg'}")
+def bench_step(out_dir: Path, settings: DemoSettings) -> BenchResult:
+    """Return the headline of a text2d benchmark of the local embedded server's oracle policy through the real
+    ``openai`` client, on ``bench_mazes`` generated mazes per size, written to ``out_dir/bench``."""
+    from evaluators.bench.config import BenchConfig
+    from evaluators.bench.mazes import prepare_mazes
+    from evaluators.bench.run import run_bench
+    from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy
+
+    root = out_dir / "bench"
+    config = BenchConfig(mode="text2d", models=(LOCAL_MODEL,), sizes=settings.bench_sizes,
+                         trials=settings.bench_trials, workers=2, mazes_dir=str(root / "mazes"),
+                         output_dir=str(root), generate_mazes=True, maze_count=settings.bench_mazes,
+                         seed=settings.seed).validated()
+    mazes = prepare_mazes(config)
+    with ModelServer(OraclePolicy(), model_name=LOCAL_MODEL, policy_name="oracle", keep_requests=False) as server:
+        client = ChatClient(ModelConfig(model=LOCAL_MODEL, base_url=server.base_url, timeout=10))
+        run = run_bench(config, mazes, {LOCAL_MODEL: client})
+    per_size = run.summary["models"][LOCAL_MODEL]
+    sizes = tuple(BenchSize(size, per_size[size]["trials"], per_size[size]["success"]["mean"],
+                            per_size[size]["total"]["mean"]) for size in settings.bench_sizes)
+    return BenchResult(config.mode, sizes, bool(run.summary["local_embedded_server"]), run.report_path,
+                       run.summary_path)
 
 
-def pixel_eval_step(out_dir: Path, seed: int) -> str:
-    """Return a summary after scoring synthetic images and videos of easy core tasks under ``out_dir/pixel_eval``."""
-    root = out_dir / "pixel_eval"
-    specs = task_specs(["dfs"], ["easy"], 4, seed)
-    write_synthetic_dataset(root, specs, style=ImageStyle(24, 6), image_cases=("correct", "wrong", "through_wall",
-                            "missing_markers"), video_cases=("correct", "detour", "through_wall", "still"), frames=36)
-    lines = []
+def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult:
+    """Return the pixel scores of synthetic image and video generations of easy tasks, the stand-in judge's
+    verdicts on the images (through the local server and the ``openai`` client) and the agreement of the two,
+    all written under ``out_dir/generations``."""
+    from evaluators.judge import agreement_report, load_pixel_results, maze_items_from_dir, maze_task, pixel_pass, \
+        run_judge
+    from evaluators.judge.synthetic import case_judge, cases_by_maze
+    from evaluators.pixel.batch import BatchConfig, evaluate_batch
+    from evaluators.pixel.image import ImageParams
+    from evaluators.pixel.synthetic import write_synthetic_dataset
+    from evaluators.pixel.video import VideoParams
+    from maze_envs.core.render import ImageStyle
+    from maze_envs.llm import ChatClient, ModelConfig, ModelServer
+
+    root = out_dir / "generations"
+    specs = task_specs(["dfs", "wilson"], ["easy"], max(1, settings.generations // 2), settings.seed)
+    cases = write_synthetic_dataset(root, specs, style=ImageStyle(24, 6), image_cases=JUDGED_IMAGE_CASES,
+                                    video_cases=VIDEO_CASES, frames=36)
+    solutions = root / "data" / "solution"
+    pixel, results = [], {}
     for kind, params in (("image", ImageParams()), ("video", VideoParams(num_frames=36))):
-        config = BatchConfig(kind=kind, solution_dir=root / "data" / "solution", params=params, model_name="synthetic",
+        config = BatchConfig(kind=kind, solution_dir=solutions, params=params, model_name="synthetic",
                              input_dir=root / f"{kind}_results" / "synthetic" / "easy_round1",
-                             output_dir=root / f"{kind}_evaluation_results" / "synthetic")
-        summary, _, _ = evaluate_batch(config)
-        gated = summary.get("gated_metrics", {}).get("overall_score_gated_count")
-        lines.append(f"{summary['evaluated']} {kind}s (crossings {summary['wall_crossing']['count']}, mean target "
-                     f"{summary['path_matching']['mean_target_achievement']:.2f}"
-                     + (f", gated passes {gated}" if gated is not None else "") + ")")
-    return f"pixel eval: scored {' and '.join(lines)}; results in {root}"
+                             output_dir=root / f"{kind}_pixel", visualize=False)
+        summary, results[kind], _ = evaluate_batch(config)
+        pixel.append(PixelScores(kind, summary["evaluated"],
+                                 summary.get("gated_metrics", {}).get("overall_score_gated_count"),
+                                 summary["wall_crossing"]["count"],
+                                 float(summary["path_matching"]["mean_target_achievement"])))
+
+    images = root / "image_results" / "synthetic" / "easy_round1"
+    items, _ = maze_items_from_dir(images, solutions)
+    with ModelServer(case_judge(cases_by_maze(solutions, cases)), model_name=LOCAL_MODEL, policy_name="case_judge",
+                     keep_requests=False) as server:
+        client = ChatClient(ModelConfig(model=LOCAL_MODEL, base_url=server.base_url, timeout=10))
+        run = run_judge(maze_task(), items, client, root / "judge", params={"temperature": 0},
+                        extra_summary=lambda records: {"agreement": agreement_report(records, results["image"])})
+    agreement = run.summary["agreement"]["success"]
+    pixel_records = load_pixel_results(results["image"])
+    judged = {Path(r["file"]).name: r for r in run.records}
+    generations = tuple(
+        Generation(images / name, cases[name], pixel_pass(pixel_records[name]) if name in pixel_records else None,
+                   judged[name]["scores"]["SUCCESS"] if judged.get(name, {}).get("status") == "ok" else None)
+        for name in sorted(judged))
+    matrix = agreement["matrix"]
+    return GenerationsResult(tuple(pixel), generations, agreement["n"], agreement["cohen_kappa"],
+                             (tuple(matrix[0]), tuple(matrix[1])), root)
 
 
-# In the order the demo runs them, each with the name its summary (or its skip note) starts with.
-DEMO_STEPS: tuple[tuple[str, Callable[[Path, int], str]], ...] = (
-    ("core", core_step),
-    ("openings", openings_step),
-    ("envs", grid_agents_step),
-    ("llm", llm_judge_step),
+@dataclass(frozen=True)
+class StepOutcome:
+    """What running one step gave: its ``result``, or the ``note`` saying why it was skipped, and its wall time."""
+
+    name: str
+    result: Any
+    note: str | None
+    seconds: float
+
+    @property
+    def line(self) -> str:
+        """Return the step's summary line, or its skip note."""
+        return self.result.line if self.result is not None else f"{self.name}: {self.note}"
+
+
+# In the order the demo runs them, each with the name its skip note starts with.
+DEMO_STEPS: tuple[tuple[str, Callable[[Path, DemoSettings], Any]], ...] = (
+    ("datasets", datasets_step),
+    ("baselines", baselines_step),
     ("nav", nav_step),
-    ("pixel eval", pixel_eval_step),
+    ("bench", bench_step),
+    ("generations", generations_step),
 )

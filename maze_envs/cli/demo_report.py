@@ -1,0 +1,176 @@
+"""``report.html`` of ``maze-envs demo``: one self-contained page (inline SVG and base64 PNG, no scripts, no
+external files) with a section per step result, drawn by ``section`` for each result type."""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+from functools import singledispatch
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from evaluators.bench.report import PALETTE, STYLE
+from maze_envs.core.atomic import atomic_write
+
+from .demo_steps import (BaselineRow, BaselinesResult, BenchResult, DatasetsResult, DemoSettings, GenerationsResult,
+                         NavResult, StepOutcome)
+
+VIEW_PX = 240
+EXTRA_STYLE = "figcaption{overflow-wrap:anywhere}"
+
+
+def png_img(image: np.ndarray | Path, alt: str, width: int = VIEW_PX) -> str:
+    """Return an ``<img>`` holding ``image`` (an RGB array or a PNG/JPEG file) as a base64 PNG, ``width`` px wide."""
+    pixels = cv2.imread(str(image), cv2.IMREAD_COLOR) if isinstance(image, Path) else \
+        cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_RGB2BGR)
+    height = max(1, round(pixels.shape[0] * width / pixels.shape[1]))
+    interpolation = cv2.INTER_NEAREST if width >= pixels.shape[1] else cv2.INTER_AREA
+    ok, data = cv2.imencode(".png", cv2.resize(pixels, (width, height), interpolation=interpolation))
+    encoded = base64.b64encode(data.tobytes()).decode("ascii")
+    return (f'<img src="data:image/png;base64,{encoded}" width="{width}" height="{height}" '
+            f'alt="{html.escape(alt)}">')
+
+
+def figure(body: str, caption: str) -> str:
+    """Return a ``<figure>`` of ``body`` with an escaped ``caption``."""
+    return f"<figure>{body}<figcaption>{html.escape(caption)}</figcaption></figure>"
+
+
+def table(head: Sequence[str], rows: Sequence[Sequence[object]], label: str) -> str:
+    """Return an HTML table (first column left-aligned) of escaped cells; ``label`` names it for assistive tech."""
+    def cells(tag: str, values: Sequence[object]) -> str:
+        return "".join(f'<{tag}{" class=l" if i == 0 else ""}>{html.escape(str(v))}</{tag}>'
+                       for i, v in enumerate(values))
+    body = "".join(f"<tr>{cells('td', row)}</tr>" for row in rows)
+    return f'<table aria-label="{html.escape(label)}"><tr>{cells("th", head)}</tr>{body}</table>'
+
+
+def success_bars(rows: Sequence[BaselineRow], width: int = 640) -> str:
+    """Return an inline SVG bar chart of the success rate (%) of each agent (coloured) on each env (grouped)."""
+    agents = sorted({r.agent for r in rows})
+    envs = list(dict.fromkeys(r.env_id for r in rows))
+    bar, gap, left, top = 14, 10, 200, 10
+    height = top + sum(len([r for r in rows if r.env_id == e]) * bar + gap for e in envs) + 30
+    plot_w = width - left - 110
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+             f'aria-label="success rate by env and agent">']
+    for tick in (0, 25, 50, 75, 100):
+        x = left + plot_w * tick / 100
+        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{height - 25}" stroke="#eee"/>'
+                     f'<text x="{x:.1f}" y="{height - 10}" font-size="11" text-anchor="middle">{tick}%</text>')
+    y = top
+    for env_id in envs:
+        group = [r for r in rows if r.env_id == env_id]
+        parts.append(f'<text x="{left - 8}" y="{y + len(group) * bar / 2 + 4:.1f}" font-size="12" '
+                     f'text-anchor="end">{html.escape(env_id)}</text>')
+        for r in group:
+            colour = PALETTE[agents.index(r.agent) % len(PALETTE)]
+            parts.append(f'<rect class="bar" x="{left}" y="{y}" width="{plot_w * r.success_rate:.1f}" '
+                         f'height="{bar - 2}" fill="{colour}"><title>{html.escape(f"{env_id} {r.agent}")}: '
+                         f"{r.successes}/{r.episodes}</title></rect>")
+            y += bar
+        y += gap
+    for i, agent in enumerate(agents):
+        ly = top + 14 + 18 * i
+        parts.append(f'<rect x="{left + plot_w + 14}" y="{ly - 9}" width="12" height="12" '
+                     f'fill="{PALETTE[i % len(PALETTE)]}"/><text x="{left + plot_w + 30}" y="{ly + 1}" '
+                     f'font-size="11">{html.escape(agent)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def baseline_table(rows: Sequence[BaselineRow]) -> str:
+    """Return the table of baseline rows: env, agent, episodes, goals reached, success %, mean actions, SPL."""
+    return table(("env", "agent", "episodes", "reached", "success %", "mean actions", "SPL"),
+                 [(r.env_id, r.agent, r.episodes, r.successes, f"{100 * r.success_rate:.0f}", f"{r.mean_steps:.1f}",
+                   "–" if r.spl is None else f"{r.spl:.2f}") for r in rows], "baselines")
+
+
+@singledispatch
+def section(result: object) -> str:
+    """Return the report section of one step's ``result`` (one function per result type)."""
+    raise TypeError(f"no report section for {type(result).__name__}")
+
+
+@section.register
+def _(result: DatasetsResult) -> str:
+    return ("<h2>Datasets</h2>"
+            f"<p>{result.task_pairs} task image pairs, {result.benchmark_mazes} benchmark mazes (JSON) and "
+            f"{result.openings_samples} labelled-openings samples, each in its own folder of the output.</p>"
+            f'<div class="trials">{figure(png_img(result.sample_puzzle, "task puzzle"), result.sample_puzzle.name)}'
+            f'{figure(png_img(result.sample_solution, "task solution"), result.sample_solution.name)}</div>')
+
+
+@section.register
+def _(result: BaselinesResult) -> str:
+    views = "".join(figure(png_img(v.image, v.caption), v.caption) for v in result.views)
+    return ("<h2>Grid envs: baseline agents</h2><p>One episode per seed; Maze-Openings-v0 counts right answers. "
+            "The oracle reads the true layout; the frontier explorer builds its map from the partial view.</p>"
+            f'{baseline_table(result.rows)}<div class="trials">{views}</div>')
+
+
+@section.register
+def _(result: NavResult) -> str:
+    pictures = "".join(figure(png_img(path, f"{agent} trajectories", 320),
+                              f"nav-eval, GaussianNav-PointGoal-v0, {agent}: trajectories over the dilated "
+                              f"occupancy map (start dot, goal ring, collisions crossed)")
+                       for agent, path in result.pictures.items())
+    return ("<h2>GaussianNav: navigation baselines (nav-eval)</h2><p>Procedural splat scenes drawn by the "
+            "embedded CPU renderer; the random agent walks blind, the oracle follows A* on the occupancy map. "
+            "SPL: SPL_NEW for point goal, SPL for POI.</p>"
+            f"{baseline_table(result.rows)}<div class=\"trials\">"
+            f"{figure(png_img(result.view.image, result.view.caption), result.view.caption)}{pictures}</div>")
+
+
+@section.register
+def _(result: BenchResult) -> str:
+    who = "the local embedded server's oracle policy (not a hosted model)" if result.local_server else "a model"
+    rows = [(s.size, s.trials, f"{s.success:.0f}", f"{s.total:.1f}") for s in result.sizes]
+    link = html.escape(f"{result.report_path.parent.name}/{result.report_path.name}")
+    return (f"<h2>LLM benchmark ({html.escape(result.mode)})</h2><p>Answers from {who}, through the openai "
+            f'client; <a href="{link}">{link}</a> is the benchmark\'s own report, with every trial\'s path.'
+            f"</p>{table(('size', 'trials', 'success %', 'total score'), rows, 'benchmark')}")
+
+
+@section.register
+def _(result: GenerationsResult) -> str:
+    pixel = table(("kind", "scored", "gated passes", "wall crossings", "mean target reached"),
+                  [(p.kind, p.evaluated, "–" if p.passes is None else p.passes, p.wall_crossings,
+                    f"{p.mean_target:.2f}") for p in result.pixel], "pixel metrics")
+    (ff, fp), (pf, pp) = result.matrix
+    agreement = table(("pixel \\ judge", "judge fail", "judge pass"),
+                      [("pixel fail", ff, fp), ("pixel pass", pf, pp)], "judge agreement")
+
+    def verdict(value: int | None) -> str:
+        return "?" if value is None else ("pass" if value else "fail")
+    gallery = "".join(figure(png_img(g.path, g.case, 160), f"{g.case}: pixel {verdict(g.pixel_pass)}, "
+                                                           f"judge {verdict(g.judge_pass)}")
+                      for g in result.generations)
+    return ("<h2>Synthetic generations: pixel evaluator and judge</h2><p>Synthetic image and video "
+            "&ldquo;model outputs&rdquo; of easy tasks, scored by the pixel evaluator; the images also by a "
+            "stand-in judge on the local server that knows each image's case (it shows the agreement report, "
+            "not how good a real judge is).</p>"
+            f"<h3>Pixel metrics</h3>{pixel}<h3>Agreement on success</h3><p>n = {result.agreement_n}, "
+            f"Cohen's kappa {result.kappa}</p>{agreement}<div class=\"trials\">{gallery}</div>")
+
+
+def render_report(outcomes: Sequence[StepOutcome], settings: DemoSettings) -> str:
+    """Return the whole report: the success chart over every baseline row, then each step's section or skip note."""
+    rows = [row for o in outcomes if isinstance(o.result, (BaselinesResult, NavResult)) for row in o.result.rows]
+    chart = f"<h2>Success by env and agent</h2>{success_bars(rows)}" if rows else ""
+    skipped = "".join(f'<p class="bad">{html.escape(o.line)}</p>' for o in outcomes if o.result is None)
+    sections = "".join(f"<section>{section(o.result)}</section>" for o in outcomes if o.result is not None)
+    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>maze-envs demo report</title>'
+            f"<style>{STYLE}{EXTRA_STYLE}</style></head><body><h1>maze-envs demo</h1><p>Seed {settings.seed}; every "
+            f"part run offline on embedded defaults.</p>{skipped}{chart}{sections}</body></html>")
+
+
+def write_report(path: str | os.PathLike, outcomes: Sequence[StepOutcome], settings: DemoSettings) -> Path:
+    """Write the report of ``outcomes`` to ``path`` atomically; return the path."""
+    with atomic_write(path) as fh:
+        fh.write(render_report(outcomes, settings))
+    return Path(path)

@@ -1,0 +1,92 @@
+"""``maze-envs demo --quick`` end to end: every step's summary, the summary table, a report that loads in a real
+headless browser without console errors, the same report for the same seed, and a skipped step's note."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from maze_envs.cli.demo_steps import GRID_ENVS, NAV_ENVS
+from maze_envs.envs.registration import ENV_ENTRIES
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_demo(out: Path, *flags: str, prelude: str = "") -> subprocess.CompletedProcess:
+    script = (f"import sys\n{prelude}from maze_envs.cli import main\n"
+              f"sys.exit(main(['demo', '--quick', '--out', {str(out)!r}, *{list(flags)!r}]))\n")
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, cwd=out.parent,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(out.parent), "PYTHONPATH": str(REPO)})
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    out = tmp_path_factory.mktemp("demo") / "maze-envs-demo"
+    return out, run_demo(out, "--seed", "3")
+
+
+def test_every_step_runs_and_the_summary_table_is_printed(demo):
+    out, done = demo
+    assert done.returncode == 0, done.stderr
+    for start in ("datasets: 6 task image pairs", "baselines: goals reached", "nav: success",
+                  "bench text2d (the local embedded server's oracle): 5x5 success 100%",
+                  "generations: pixel evaluator scored 4 images", "Cohen's kappa 1.0"):
+        assert start in done.stdout
+    table = done.stdout.split("step ", 1)[1]
+    for env_id in [e.id for e in ENV_ENTRIES]:
+        assert f"{env_id} " in table
+    assert "Maze-v0                    oracle         3/3       100" in table
+    assert f"report: {out / 'report.html'}" in done.stdout
+    assert (out / "tasks" / "metadata.jsonl").is_file() and (out / "bench" / "report.html").is_file()
+    assert list((out / "nav_eval").glob("GaussianNav-PointGoal-v0-oracle/*/trajectories.png"))
+    assert sorted(p.name for p in out.parent.iterdir()) == ["maze-envs-demo"]
+
+
+def test_the_baselines_cover_every_registered_env():
+    assert {env_id for env_id, _ in GRID_ENVS} | set(NAV_ENVS) == {e.id for e in ENV_ENTRIES}
+
+
+def test_the_same_seed_gives_the_same_report(demo, tmp_path):
+    out, _ = demo
+    again = tmp_path / "again"
+    assert run_demo(again, "--seed", "3").returncode == 0
+    assert (again / "report.html").read_bytes() == (out / "report.html").read_bytes()
+
+
+def test_report_loads_in_a_headless_browser_without_console_errors(demo):
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("/usr/bin/chromium is absent (apt-get install -y chromium)")
+    playwright = pytest.importorskip("playwright.sync_api")
+    out, _ = demo
+    problems: list[str] = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        page = browser.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+        page.goto((out / "report.html").as_uri())
+        sections = page.locator("section h2").all_inner_texts()
+        bars = page.locator("svg[aria-label='success rate by env and agent'] rect.bar").count()
+        images = page.locator("img").evaluate_all("imgs => imgs.map(i => i.complete && i.naturalWidth > 0)")
+        baseline_rows = page.locator("table[aria-label='baselines'] tr").count()
+        browser.close()
+    assert problems == []
+    assert sections == ["Datasets", "Grid envs: baseline agents", "GaussianNav: navigation baselines (nav-eval)",
+                        "LLM benchmark (text2d)", "Synthetic generations: pixel evaluator and judge"]
+    assert bars == 11 and baseline_rows == (1 + 7) + (1 + 4)
+    # two task images, three grid views, a nav view, two trajectory pictures, four judged generations
+    assert len(images) == 12 and all(images)
+
+
+def test_a_step_whose_extra_is_missing_is_skipped_with_a_note(tmp_path):
+    done = run_demo(tmp_path / "demo", prelude="sys.modules['numba'] = None\n")
+    assert done.returncode == 0, done.stderr
+    assert "nav: skipped" in done.stdout and "maze-envs[nav]" in done.stdout and "generations:" in done.stdout
+    report = (tmp_path / "demo" / "report.html").read_text()
+    assert "nav: skipped" in report and "GaussianNav: navigation baselines" not in report
