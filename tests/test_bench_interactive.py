@@ -57,7 +57,7 @@ def test_ai_episode_reports_each_move_wall_hit_and_the_walk():
             episode.api_calls, episode.exploration_rate) == (True, "goal", 4, 2, 6, 0, 1.0)
     assert episode.total_reward == round(2 * -1 + 3 * -0.1 + 100, 4)   # MazeBench's rewards
     assert episode.turns[0].view == "A █\n█ █\n█ G"
-    assert episode.turns[-1].position == (2, 2) and episode.turns[-1].call is None
+    assert episode.turns[-1].position == (2, 2) and episode.turns[-1].calls == ()
 
 
 def test_partial_observe_multi_cell_moves_stop_at_the_first_wall():
