@@ -4,6 +4,7 @@ budgets, MazeBench's no-exploration rule) and `maze-envs bench` runs of the base
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import signal
@@ -56,7 +57,7 @@ def test_ai_episode_reports_each_move_wall_hit_and_the_walk():
             episode.api_calls, episode.exploration_rate) == (True, "goal", 4, 2, 6, 0, 1.0)
     assert episode.total_reward == round(2 * -1 + 3 * -0.1 + 100, 4)   # MazeBench's rewards
     assert episode.turns[0].view == "A █\n█ █\n█ G"
-    assert episode.turns[-1].position == (2, 2) and episode.turns[-1].call is None
+    assert episode.turns[-1].position == (2, 2) and episode.turns[-1].calls == ()
 
 
 def test_partial_observe_multi_cell_moves_stop_at_the_first_wall():
@@ -184,3 +185,53 @@ def test_killed_partial_observe_run_resumes_without_losing_or_duplicating(tmp_pa
                              text=True, timeout=120)
     assert changed.returncode == 0, changed.stderr
     assert read_json(out / "summary.json")["counts"]["resumed"] == 0
+
+
+@pytest.mark.parametrize("mode", ["ai", "partial-observe"])
+def test_llm_agent_driven_by_the_oracle_policy_scores_100_on_every_size(tmp_path, mode):
+    write_mazes(tmp_path / "mazes", sizes=("5x5", "9x9", "15x15"), count=2)
+    summary, records = bench(tmp_path, "--mode", mode, "--sizes", "5x5", "9x9", "15x15", "--local-policy",
+                             "oracle", "--max-steps", "200", "--explored-map", "--workers", "4", "--timeout", "5")
+    assert len(records) == 6 and summary["local_embedded_server"]
+    for size, stats in summary["models"]["maze-envs-local"].items():
+        assert stats["S"]["mean"] == stats["Q"]["mean"] == stats["success"]["mean"] == 100, size
+        assert stats["tokens"]["mean"] > 0 and stats["invalid_outputs"]["mean"] == 0
+    for record in records:
+        assert record["local_server"] and record["usage"]["requests"] == record["api_calls"] == len(record["calls"])
+        assert all(c["outcome"] == "ok" and c["prompt_sha256"] for c in record["calls"])
+    if mode == "ai":   # the whole shortest path in one reply
+        assert all(r["api_calls"] == 1 and r["scores"]["O"] == 100 for r in records)
+
+
+MAZE_3x3 = {"width": 3, "height": 3, "grid": [[0, 0, 1], [1, 0, 1], [1, 0, 0]], "start": [0, 0], "goal": [2, 2],
+            "shortest_path": [[0, 0], [0, 1], [1, 1], [2, 1], [2, 2]], "nonce": 0}
+
+
+def test_scripted_wall_hitting_model_is_graded_exactly(tmp_path):
+    (tmp_path / "mazes" / "3x3").mkdir(parents=True)
+    (tmp_path / "mazes" / "3x3" / "maze_3x3_0.json").write_text(json.dumps(MAZE_3x3))
+    script = tmp_path / "replies.jsonl"
+    replies = ["(1, 0)", "Path: (0, 1), (0, 2)", "up", "I am not sure.", "(0,1),(1,1),(2,1),(2,2)"]
+    script.write_text("".join(json.dumps(r) + "\n" for r in replies))
+    summary, (record,) = bench(tmp_path, "--mode", "ai", "--sizes", "3x3", "--no-anti-cheat", "--local-policy",
+                               "scripted", "--local-script", str(script), "--workers", "1")
+    assert [(c["raw_reply"], c["outcome"], c["feedback"]) for c in record["calls"]] == [
+        ("(1, 0)", "wall_collision", "Wall collision: hit wall at (1, 0)"),
+        ("Path: (0, 1), (0, 2)", "wall_collision", "Wall collision: hit wall at (0, 2)"),
+        ("up", "ok", ""),
+        ("I am not sure.", "invalid_output", "no coordinates or moves found"),
+        ("(0,1),(1,1),(2,1),(2,2)", "ok", "")]
+    assert record["actions"] == [
+        {"action": "up", "feedback": "Wall collision: out of bounds"},
+        {"action": "right", "feedback": "Moved right"}, {"action": "down", "feedback": "Moved down"},
+        {"action": "down", "feedback": "Moved down"}, {"action": "right", "feedback": "Goal reached!"}]
+    assert {k: record[k] for k in ("success", "outcome", "api_calls", "decisions", "cell_moves", "wall_collisions",
+                                   "invalid_outputs", "invalid_jumps", "exploration_rate", "total_reward")} == {
+        "success": True, "outcome": "goal", "api_calls": 5, "decisions": 5, "cell_moves": 4, "wall_collisions": 3,
+        "invalid_outputs": 1, "invalid_jumps": 0, "exploration_rate": 1.0, "total_reward": round(-1 - 0.3 + 100, 4)}
+    assert record["parsed_path"] == MAZE_3x3["shortest_path"]
+    assert record["scores"] == {"scoring": "v2", "S": 100.0, "Q": 100.0, "O": 100.0, "P": 100.0, "A": 100.0,
+                                "total": 100.0}
+    stats = summary["models"]["maze-envs-local"]["3x3"]
+    assert (stats["wall_collisions"]["mean"], stats["invalid_outputs"]["mean"], stats["api_calls"]["mean"]) == \
+        (3, 1, 5)

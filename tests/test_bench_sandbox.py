@@ -140,7 +140,7 @@ def test_sandbox_ai_prints_each_step_of_the_oracle(mazes_dir, capsys):
                            "  move: right -> Moved right (now at (0, 1))\n")
     assert "Step 4\n" in text and "Step 5" not in text and "move: right -> Goal reached! (now at (2, 2))" in text
     assert text.endswith("Result: success, stopped by goal; cell moves 4, API calls 0, decisions 4, wall collisions "
-                         "0, exploration rate 100.00%\n")
+                         "0, invalid outputs 0, exploration rate 100.00%\n")
 
 
 def test_sandbox_partial_observe_masks_the_view_and_reports_budget_stops(mazes_dir, capsys):
@@ -153,3 +153,18 @@ def test_sandbox_partial_observe_masks_the_view_and_reports_budget_stops(mazes_d
     assert "Result: failed, stopped by max_moves; cell moves 1" in capsys.readouterr().out
     assert main(["sandbox", "ai", "--mazes-dir", str(mazes_dir), "--model", "baseline:explorer"]) == 2
     assert "--model: baseline:explorer explores a partial view" in capsys.readouterr().err
+
+
+def test_sandbox_ai_shows_each_reply_and_why_it_was_not_played(mazes_dir, tmp_path, capsys):
+    script = tmp_path / "replies.jsonl"
+    script.write_text("".join(json.dumps(r) + "\n" for r in ["(1, 0)", "right", "(1,1),(2,1),(2,2)"]))
+    argv = ["sandbox", "ai", "--mazes-dir", str(mazes_dir), "--local-policy", "scripted", "--local-script",
+            str(script), "--timeout", "5"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert ("Step 1\n  view:\n    A █\n    █ █\n    █ G\n  reply (API call 1):\n    (1, 0)\n"
+            "  not played: wall_collision (Wall collision: hit wall at (1, 0))\n  reply (API call 2):\n    right\n"
+            "  move: right -> Moved right (now at (0, 1))\nStep 2\n") in text
+    assert "  reply (API call 3):\n    (1,1),(2,1),(2,2)\n  move: down -> Moved down (now at (1, 1))" in text
+    assert text.endswith("Result: success, stopped by goal; cell moves 4, API calls 3, decisions 3, wall "
+                         "collisions 1, invalid outputs 0, exploration rate 100.00%\n")

@@ -5,7 +5,7 @@ The YAML files use MazeBench's keys (``model``/``models``, ``temperature``, ``OP
 ``mode``, ``output_dir``, ``mazes_path``, ``generate_mazes``, ``maze_output_dir``, ``maze_count``,
 ``max_workers``, ``text2d``/``image2d`` {size, seed, start_goal, algorithm, cell_px} and ``sandbox``
 {max_steps, memory, visibility, max_no_exploration_steps, mazes_path}) plus this benchmark's ``sizes``,
-``trials``, ``scoring``, ``anti_cheat`` and ``max_moves`` (top level or in ``sandbox``). ``local.yaml`` is merged key by key into nested blocks (a
+``trials``, ``scoring``, ``anti_cheat``, ``max_moves`` and ``explored_map`` (top level or in ``sandbox``). ``local.yaml`` is merged key by key into nested blocks (a
 ``sandbox:`` block in it changes only the keys it names), an environment variable overrides both files
 even where they hold ``null``, and API keys are never read from a file.
 """
@@ -42,7 +42,8 @@ class BenchConfig:
     ``max_steps`` is the API-call budget of ai/partial-observe trials and ``max_moves`` their budget of cells
     moved (None: 4 x the grid's cell count), counted apart; ``max_no_exploration_steps`` ends a trial after
     that many decisions in a row without a new cell; ``memory`` is how many past actions the agent is reminded
-    of (0 none, -1 all), ``visibility`` the partial-observe radius k. Maze generation
+    of (0 none, -1 all), ``explored_map`` whether partial-observe prompts also show the map explored so far,
+    ``visibility`` the partial-observe radius k. Maze generation
     (``generate_mazes``) writes ``maze_count`` mazes per size into ``maze_output_dir`` (default: the mazes
     directory) with ``algorithm``, ``start_goal`` and seeds ``seed + i``.
     """
@@ -70,6 +71,7 @@ class BenchConfig:
     max_steps: int = 50
     max_moves: int | None = None
     memory: int = 5
+    explored_map: bool = False
     visibility: int = 3
     max_no_exploration_steps: int = 20
 
@@ -188,7 +190,7 @@ def from_yaml(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
     for key, value in sandbox.items():
         if key == "mazes_path":
             out.setdefault("mazes_dir", value)
-        elif key in ("max_steps", "max_moves", "memory", "visibility", "max_no_exploration_steps"):
+        elif key in ("max_steps", "max_moves", "memory", "explored_map", "visibility", "max_no_exploration_steps"):
             if not (key == "visibility" and value is not None and value <= 0):  # -1/0 mean "full" in MazeBench
                 out[key] = value
         elif key not in ("enabled", "symbols"):

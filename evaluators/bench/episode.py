@@ -3,13 +3,14 @@ partial-observe (``Maze-PartialObs-v0``) modes of MazeBench (https://github.com/
 
 The env plays the grid as shown (benchmark ``(row, col)``, no outer ring), so positions are benchmark cells.
 Three budgets stop an episode, each counted apart: ``max_calls`` API calls (MazeBench's ``sandbox.max_steps``;
-agents without a model make none), ``max_moves`` cells moved, and ``max_no_exploration`` decisions in a row
+the LLM agent enforces it, agents without a model make none), ``max_moves`` cells moved, and ``max_no_exploration`` decisions in a row
 that reach no new cell. A decision is one API call of a model agent (with every move it leads to) or one
 action of an agent without a model. As in MazeBench, a decision that reaches a new cell resets the
 no-exploration counter, any other adds 1, and one that only hit a wall adds 1 in the ai mode and 2 in the
 partial-observe mode (where the empty walk counts as well); the counter is checked when
-the agent makes its next decision, whose action is then discarded, as is an action that needed an API call
-beyond the budget.
+the agent makes its next decision, whose action is then discarded. A reply the LLM agent rejects (a path
+into a wall or off the grid, a jump, an invalid output) is a decision that moved nothing; walls and the
+grid's edge count as wall collisions, whether the agent's path check or the env found them.
 """
 
 from __future__ import annotations
@@ -40,12 +41,13 @@ class Budgets:
 
 @dataclass(frozen=True)
 class Turn:
-    """One action of the episode: the ``view`` the agent saw (text rows), the ``call`` it came from (an index
-    into ``agent.calls``; None for agents without a model), the ``action`` (``up`` or ``up 3``), the env's
-    ``feedback``, the ``position`` after it and the cells ``moved``."""
+    """One action of the episode: the ``view`` the agent saw (text rows), the ``calls`` the agent made to choose
+    it (indices into ``agent.calls``; none for agents without a model or when it played on from an earlier
+    reply), the ``action`` (``up`` or ``up 3``), the env's ``feedback``, the ``position`` after it and the
+    cells ``moved``."""
 
     view: str
-    call: int | None
+    calls: tuple[int, ...]
     action: str
     feedback: str
     position: Cell
@@ -53,7 +55,7 @@ class Turn:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the turn as a JSON-ready dict."""
-        return {"view": self.view, "call": self.call, "action": self.action, "feedback": self.feedback,
+        return {"view": self.view, "calls": list(self.calls), "action": self.action, "feedback": self.feedback,
                 "position": list(self.position), "moved": self.moved}
 
 
@@ -71,6 +73,8 @@ class Episode:
     decisions: int = 0
     cell_moves: int = 0
     wall_collisions: int = 0
+    invalid_outputs: int = 0
+    invalid_jumps: int = 0
     exploration_rate: float = 0.0
     total_reward: float = 0.0
 
@@ -118,30 +122,42 @@ def _view(observation: Any) -> str:
 
 class _NoExploration:
     """MazeBench's no-exploration counter, updated once per decision: a decision that only hit a wall adds
-    ``failed`` (1 in its ai loop, 2 in partial-observe, which also counts the empty walk)."""
+    ``failed`` (1 in its ai loop, 2 in partial-observe, which also counts the empty walk); an invalid output
+    changes nothing."""
 
     def __init__(self, failed: int) -> None:
         self.failed = failed
         self.count = 0
-        self.new_cell = False
-        self.moved = 0
-        self.blocked = False
+        self._open()
+
+    def _open(self) -> None:
+        self.new_cell, self.moved, self.blocked, self.invalid = False, 0, False, False
 
     def close_decision(self) -> None:
         """Fold the decision that just ended into the counter."""
-        if self.blocked and not self.moved:
+        if self.invalid:
+            pass
+        elif self.blocked and not self.moved:
             self.count += self.failed
         else:
             self.count = 0 if self.new_cell else self.count + 1
-        self.new_cell, self.moved, self.blocked = False, 0, False
+        self._open()
+
+
+REJECTED = {"wall_collision": "wall", "out_of_bounds": "wall", "invalid_jump": "jump", "invalid_output": "output"}
 
 
 def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed: int | None = None,
                  record_views: bool = False) -> Episode:
-    """Return the episode of ``agent`` (``reset()``, ``act(observation, info)``; a model agent keeps its API calls
-    on ``agent.calls``) in ``env`` (from ``bench_env``) within ``budgets``. ``record_views`` keeps each turn's
-    view as text (for transcripts); otherwise views are empty. The agent sees no hidden coordinates in the
-    partial-observe mode (``position``/``goal``/``optimal_length`` are left out of its info)."""
+    """Return the episode of ``agent`` in ``env`` (from ``bench_env``) within ``budgets``.
+
+    ``agent`` has ``reset()`` and ``act(observation, info)``; a model agent (``agents.llm.LLMAgent``) keeps its
+    API calls on ``agent.calls`` (one ``CallRecord`` each, whose ``outcome`` says whether the reply was used)
+    and enforces the API-call budget itself by raising ``AgentStopped``. ``record_views`` keeps each turn's
+    view as text (for transcripts). The agent sees no hidden coordinates in the partial-observe mode
+    (``position``/``goal``/``optimal_length`` are left out of its info)."""
+    from agents.llm.agent import AgentStopped
+
     base = env.unwrapped
     partial = hasattr(base, "k")
     hide = ("position", "goal", "optimal_length") if partial else ()
@@ -153,22 +169,47 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
     visited = {here}
     tracker = _NoExploration(2 if partial else 1)
     calls = getattr(agent, "calls", None)
+
+    def decide() -> bool:
+        """Start a decision; return False when the exploration rule ends the episode first."""
+        if episode.decisions:
+            tracker.close_decision()
+            if tracker.count >= budgets.max_no_exploration:
+                episode.exploration_failed, episode.stopped_by = True, "exploration_failed"
+                return False
+        episode.decisions += 1
+        return True
+
     while True:
         made_before = len(calls) if calls is not None else 0
         view = _view(observation) if record_views else ""
-        action = agent.act(observation, {k: v for k, v in info.items() if k not in hide})
-        made = len(calls) if calls is not None else 0
-        if made > budgets.max_calls:
-            episode.stopped_by = "max_steps"
+        stopped = None
+        try:
+            action = agent.act(observation, {k: v for k, v in info.items() if k not in hide})
+        except AgentStopped as stop:
+            stopped, action = stop.reason, None
+        new = list(range(made_before, len(calls))) if calls is not None else []
+        episode.api_calls = len(calls) if calls is not None else 0
+        going = True
+        for i in new if calls is not None else [None]:
+            going = decide()
+            if not going:
+                break
+            outcome = calls[i].outcome if i is not None else "ok"
+            if i is not None and (i != new[-1] or action is None) and outcome in REJECTED:
+                # a reply the agent could not use: nothing moved
+                tracker.invalid = outcome == "invalid_output"
+                tracker.blocked = True
+                episode.invalid_outputs += outcome == "invalid_output"
+                episode.invalid_jumps += outcome == "invalid_jump"
+                episode.wall_collisions += REJECTED[outcome] == "wall"
+        if not going:
             break
-        episode.api_calls = made
-        if calls is None or made > made_before:
-            if episode.decisions:
-                tracker.close_decision()
-                if tracker.count >= budgets.max_no_exploration:
-                    episode.exploration_failed, episode.stopped_by = True, "exploration_failed"
-                    break
-            episode.decisions += 1
+        if stopped is not None:
+            episode.stopped_by = "max_steps" if stopped == "max_calls" else stopped
+            break
+        if new and calls[new[-1]].outcome == "invalid_output":
+            episode.invalid_outputs += 1   # answered by the policy's default move
         direction, asked = decode_action(action, env.action_space)
         bumps = info["wall_bumps"]
         observation, reward, terminated, _, info = env.step(action)
@@ -188,7 +229,7 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
         episode.cell_moves += moved
         episode.wall_collisions += int(blocked)
         name = MOVE_NAMES[direction]
-        episode.turns.append(Turn(view, made - 1 if calls is not None and made else None,
+        episode.turns.append(Turn(view, tuple(new),
                                   name if isinstance(env.action_space, spaces.Discrete) else f"{name} {asked}",
                                   _feedback(name, asked, moved, blocked, outside, bool(terminated)), now, moved))
         here = now

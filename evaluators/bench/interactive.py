@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import gymnasium as gym
 
-from maze_envs.llm import RunStats
+from maze_envs.llm import ChatClient, Reply, RunStats, Usage
 
 from .anticheat import Presentation
 from .episode import Budgets, Episode, bench_env, play_episode
@@ -23,10 +23,12 @@ AgentFactory = Callable[[gym.Env], Any]
 
 
 def interactive_trial(make_agent: AgentFactory, maze: BenchMaze, presentation: Presentation, *, mode: str,
-                      scoring: str, budgets: Budgets, visibility: int, seed: int) -> dict[str, Any]:
-    """Return the record of one ai/partial-observe trial of the agent ``make_agent(env)`` builds: the walk (as
-    shown and mapped back), its validation and scores, success, why it stopped, API calls, cell moves, wall
-    collisions, invalid outputs, exploration rate, the actions with their feedback, usage and latency.
+                      scoring: str, budgets: Budgets, visibility: int, seed: int,
+                      client: ChatClient | None = None) -> dict[str, Any]:
+    """Return the record of one ai/partial-observe trial of the agent ``make_agent(env)`` builds (on ``client``
+    when it is a model's): the walk (as shown and mapped back), its validation and scores, success, why it
+    stopped, API calls, cell moves, wall collisions, invalid outputs, exploration rate, the actions with their
+    feedback, each API call (prompt hash, raw reply, parsed, outcome), usage and latency.
     Raises the agent's errors (a chat client's included)."""
     shown = show(maze, presentation)
     env = bench_env(mode, shown.grid, shown.start, shown.goal, visibility=visibility)
@@ -35,6 +37,7 @@ def interactive_trial(make_agent: AgentFactory, maze: BenchMaze, presentation: P
         began = time.perf_counter()
         episode = play_episode(env, agent, budgets, seed=seed)
         elapsed = time.perf_counter() - began
+        calls = list(getattr(agent, "calls", ()))
     finally:
         env.close()
     verdict = validate_path(shown.grid, shown.start, shown.goal, episode.path, shown.shortest_path,
@@ -49,15 +52,28 @@ def interactive_trial(make_agent: AgentFactory, maze: BenchMaze, presentation: P
         "scores": score(verdict, episode.path, shown.shortest_path, scoring).to_dict(),
         **counters(episode),
         "actions": [{"action": t.action, "feedback": t.feedback} for t in episode.turns],
-        "usage": RunStats().to_dict(),
-        "latency_s": 0.0,
+        "calls": [c.to_dict() for c in calls],
+        "usage": call_usage(calls, client),
+        "latency_s": round(sum(c.latency_s for c in calls), 4),
+        "local_server": bool(client and client.stats.local_server),
         "elapsed_s": round(elapsed, 4),
     }
+
+
+def call_usage(calls: list, client: ChatClient | None) -> dict[str, Any]:
+    """Return the usage totals (``RunStats.to_dict()``) of an agent's call records, priced by ``client``."""
+    stats = RunStats()
+    for c in calls:
+        usage = Usage(c.prompt_tokens, c.completion_tokens, c.prompt_tokens + c.completion_tokens)
+        stats.add(Reply(c.raw_reply, usage, c.latency_s, {}, cached=c.cached), client.config)
+    stats.local_server = bool(client and client.stats.local_server)
+    return stats.to_dict()
 
 
 def counters(episode: Episode) -> dict[str, Any]:
     """Return the counters of an episode the benchmark reports (API calls and cell moves apart)."""
     return {"api_calls": episode.api_calls, "decisions": episode.decisions, "cell_moves": episode.cell_moves,
-            "wall_collisions": episode.wall_collisions, "invalid_outputs": 0,
+            "wall_collisions": episode.wall_collisions, "invalid_outputs": episode.invalid_outputs,
+            "invalid_jumps": episode.invalid_jumps,
             "exploration_rate": episode.exploration_rate, "exploration_failed": episode.exploration_failed,
             "total_reward": episode.total_reward}

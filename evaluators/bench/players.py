@@ -1,5 +1,5 @@
-"""Who plays an ai/partial-observe trial: a chat model through an LLM agent, or a baseline without a model
-(``baseline:oracle`` walks a BFS shortest path on the true layout, ``baseline:random`` moves at random,
+"""Who plays an ai/partial-observe trial: a chat model through ``agents.llm.LLMAgent``, or a baseline without a
+model (``baseline:oracle`` walks a BFS shortest path on the true layout, ``baseline:random`` moves at random,
 ``baseline:explorer`` explores the partial view frontier first), whose scores bound every table."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any
 import gymnasium as gym
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.llm import ChatClient
 
 BASELINE_PREFIX = "baseline:"
 BASELINES = ("oracle", "random", "explorer")
@@ -32,9 +33,6 @@ def check_players(models: tuple[str, ...] | list[str], mode: str, parameter: str
     for model in models:
         name = baseline_name(model, parameter)
         if name is None:
-            if mode in ("ai", "partial-observe"):
-                raise MazeConfigError(f"{model}: the {mode} mode plays baselines only until the LLM agent "
-                                      f"(agents.llm) is available", parameter=parameter)
             continue
         if mode not in ("ai", "partial-observe"):
             raise MazeConfigError(f"{model} plays only the ai and partial-observe modes, not {mode}",
@@ -55,3 +53,13 @@ def baseline_agent(name: str, env: gym.Env, seed: int) -> Any:
     if name == "random":
         return RandomAgent(env.action_space, seed=seed)
     return FrontierExplorer(env.action_space)
+
+
+def model_agent(env: gym.Env, client: ChatClient, *, memory: int, explored_map: bool, max_calls: int,
+                params: dict[str, Any]) -> Any:
+    """Return a fresh ``LLMAgent`` of the model behind ``client`` for ``env`` (it reminds the model of its last
+    ``memory`` turns, shows the map explored so far with ``explored_map``, makes at most ``max_calls`` calls and
+    sends ``params`` with each)."""
+    from agents.llm.agent import LLMAgent
+
+    return LLMAgent(env, client, memory=memory, explored_map=explored_map, max_calls=max_calls, params=params)

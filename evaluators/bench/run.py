@@ -24,7 +24,7 @@ from .episode import MODE_ENVS, Budgets
 from .interactive import interactive_trial
 from .mazes import BenchMaze
 from .oneshot import one_shot_trial
-from .players import baseline_agent, baseline_name, check_players
+from .players import baseline_agent, baseline_name, check_players, model_agent
 from .summary import summarise
 
 LOG_NAME = "results.jsonl"
@@ -83,7 +83,7 @@ def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Tri
                           config.max_no_exploration_steps)
         body = interactive_trial(partial(player, clients, config, trial), trial.maze, presentation,
                                  mode=config.mode, scoring=config.scoring, budgets=budgets,
-                                 visibility=config.visibility, seed=trial.seed)
+                                 visibility=config.visibility, seed=trial.seed, client=clients.get(trial.model))
         return {**head, **body}
     params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
     body = one_shot_trial(clients[trial.model], trial.maze, presentation, mode=config.mode, scoring=config.scoring,
@@ -92,19 +92,25 @@ def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Tri
 
 
 def player(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial, env: gym.Env) -> Any:
-    """Return a fresh agent of ``trial.model`` for ``env`` (a baseline; ``check_players`` refused the rest)."""
-    return baseline_agent(baseline_name(trial.model), env, trial.seed)
+    """Return a fresh agent of ``trial.model`` for ``env``: its baseline, or an LLM agent on its client."""
+    name = baseline_name(trial.model)
+    if name is not None:
+        return baseline_agent(name, env, trial.seed)
+    return model_agent(env, clients[trial.model], memory=config.memory, explored_map=config.explored_map,
+                       max_calls=config.max_steps,
+                       params={"temperature": config.temperature, "max_tokens": config.max_tokens})
 
 
 def protocol(config: BenchConfig) -> dict[str, Any]:
     """Return the settings a trial's record must share with the run to be kept on resume: mode, scoring,
-    anti-cheat and, in the ai/partial-observe modes, the budgets (and the partial-observe visibility)."""
+    anti-cheat and, in the ai/partial-observe modes, the budgets and the agent's memory (and the partial-observe
+    visibility and explored map)."""
     out: dict[str, Any] = {"mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
     if config.mode in MODE_ENVS:
         out["budgets"] = {"max_steps": config.max_steps, "max_moves": config.max_moves,
-                          "max_no_exploration_steps": config.max_no_exploration_steps}
+                          "max_no_exploration_steps": config.max_no_exploration_steps, "memory": config.memory}
         if config.mode == "partial-observe":
-            out["budgets"]["visibility"] = config.visibility
+            out["budgets"].update(visibility=config.visibility, explored_map=config.explored_map)
     return out
 
 

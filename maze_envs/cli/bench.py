@@ -49,6 +49,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--max-no-exploration-steps", dest="max_no_exploration_steps", type=int,
                       help="stop (failed) after this many decisions in a row reach no new cell (default 20)")
     play.add_argument("--visibility", type=int, help="partial-observe sight radius k in cells (default 3)")
+    play.add_argument("--memory", type=int, help="past turns recalled in each prompt, with their feedback "
+                                                 "(0 none, -1 all; default 5)")
+    play.add_argument("--explored-map", dest="explored_map", action="store_const", const=True,
+                      help="partial-observe prompts also show the map explored so far")
     gen = parser.add_argument_group("maze generation")
     gen.add_argument("--generate-mazes", dest="generate_mazes", action="store_const", const=True,
                      help="generate MAZE_COUNT mazes per size first (into --maze-output-dir or --mazes-dir)")
@@ -66,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 SETTINGS = ("mode", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat", "temperature",
             "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
             "cell_px", "workers", "base_url", "provider", "max_steps", "max_moves", "max_no_exploration_steps",
-            "visibility")
+            "visibility", "memory", "explored_map")
 
 
 @contextlib.contextmanager

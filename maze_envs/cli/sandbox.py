@@ -4,11 +4,12 @@ baseline play one (full map or partial view) move by move, or serve MazeBench's 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from maze_envs.core.errors import MazeConfigError
 
-from .model_flags import add_model_flags
+from .model_flags import add_model_flags, model_client
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,8 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                         "(default 4 x the grid's cells)")
         play.add_argument("--max-no-exploration-steps", type=int, default=20,
                           help="stop (failed) after this many decisions in a row reach no new cell (default 20)")
+        play.add_argument("--memory", type=int, default=5, help="past turns recalled in each prompt (0 none, "
+                                                                "-1 all; default 5)")
         if mode == "partial-observe":
             play.add_argument("--visibility", type=int, default=3, help="sight radius k in cells (default 3)")
+            play.add_argument("--explored-map", action="store_true", help="prompts also show the map explored so far")
         play.add_argument("--seed", type=int, default=0, help="seed of the env and of baseline:random (default 0)")
         add_model_flags(play)
         play.set_defaults(func=_run_play, mode=mode)
@@ -81,13 +85,17 @@ def _run_cli(args: argparse.Namespace) -> int:
 
 def _run_play(args: argparse.Namespace) -> int:
     from evaluators.bench.episode import Budgets, bench_env, play_episode
-    from evaluators.bench.players import baseline_agent, baseline_name, check_players
+    from evaluators.bench.players import baseline_agent, baseline_name, check_players, model_agent
     from evaluators.bench.sandbox.transcript import write_transcript
 
-    if not args.model:
+    if not args.model and not args.local_policy:
         raise MazeConfigError("name who plays: a chat model, or baseline:oracle, baseline:random or "
                               "baseline:explorer", parameter="model")
-    check_players([args.model], args.mode, parameter="model")
+    who = args.model or "maze-envs-local"
+    check_players([who], args.mode, parameter="model")
+    if args.memory < -1:
+        raise MazeConfigError(f"must be -1 (all), 0 (none) or a positive count, got {args.memory}",
+                              parameter="memory")
     for flag in ("max_steps", "max_moves", "max_no_exploration_steps", "visibility"):
         value = getattr(args, flag, None)
         if value is not None and value < 1:
@@ -95,13 +103,18 @@ def _run_play(args: argparse.Namespace) -> int:
     maze = _load_maze(args)
     budgets = Budgets(args.max_steps, args.max_moves or 4 * maze.grid.size, args.max_no_exploration_steps)
     env = bench_env(args.mode, maze.grid, maze.start, maze.goal, visibility=getattr(args, "visibility", 3))
-    try:
-        agent = baseline_agent(baseline_name(args.model), env, args.seed)
+    with contextlib.ExitStack() as stack:
+        stack.callback(env.close)
+        name = baseline_name(who)
+        if name is not None:
+            agent = baseline_agent(name, env, args.seed)
+        else:
+            client = stack.enter_context(model_client(args))
+            agent = model_agent(env, client, memory=args.memory, explored_map=getattr(args, "explored_map", False),
+                                max_calls=args.max_steps, params={"temperature": 0.1})
         episode = play_episode(env, agent, budgets, seed=args.seed, record_views=True)
-    finally:
-        env.close()
-    write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, {args.model}",
-                     budgets=budgets)
+    write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, {who}",
+                     budgets=budgets, calls=getattr(agent, "calls", ()))
     return 0 if episode.success else 1
 
 
