@@ -175,3 +175,14 @@ def test_a_spent_call_budget_stops_the_agent(corridor):
             observation, *_, info = env.step(agent.act(observation, info))
         with pytest.raises(AgentStopped, match="max_calls"):
             agent.act(observation, info)
+
+
+def test_the_oracle_policy_reads_the_benchmark_prompts_questions():
+    grid = "S.#\n#.#\n#.G"
+    legend = "Legend: '#' = wall, '.' = passage, 'S' = start, 'G' = goal, 'A' = agent (you)"
+    with ModelServer(OraclePolicy()) as server:
+        client = client_for(server)
+        move = client.chat(f"{grid}\n{legend}\nWhich move next?").text
+        path = client.chat(f"{grid}\n{legend}\nPlease reply with the path coordinate sequence:").text
+        runs = client.chat(f"steps between 1 and 2.\n{grid}\n{legend}\nformat \"direction steps\"").text
+    assert move == "Move: right" and path == "(0,0),(0,1),(1,1),(2,1),(2,2)" and runs == "right 1, down 2, right 1"
