@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.generate import generate
+from maze_envs.core.generators import generate
 from maze_envs.nav.camera import CameraConfig
 from maze_envs.nav.client import CloudRenderer, GaussianRenderer, LocalGaussianRenderer
 from maze_envs.nav.procedural import SceneParams, build_scene
