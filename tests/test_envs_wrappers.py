@@ -52,6 +52,16 @@ def test_wrapper_contents_on_a_known_layout():
     assert partial == "?█?\n█A \n?█?"
 
 
+def test_text_observation_shows_the_explored_map_when_the_env_has_one():
+    env = TextObservation(gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, explored_map=True))
+    env.reset(seed=0)
+    text = env.step(np.array([1, 0]))[0]
+    assert text == "view:\n?█?\n AG\n?█?\n\nexplored:\n?██??\n█  G?\n?██??"
+    assert env.observation_space.contains(text)
+    only_view = TextObservation(gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, explored_map=True), key="view")
+    assert only_view.reset(seed=0)[0] == "?█?\n█A \n?█?"
+
+
 def test_stable_baselines3_checker_accepts_the_flat_wrapper():
     sb3 = pytest.importorskip("stable_baselines3", reason="stable-baselines3 is not installed (the rl extra)")
     from stable_baselines3.common.env_checker import check_env as sb3_check_env

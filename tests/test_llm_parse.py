@@ -93,3 +93,10 @@ def test_moves_longer_than_any_limit_are_kept_and_counts_below_one_reported():
 def test_prose_words_that_only_contain_move_letters_are_not_moves():
     parsed = parse_moves("I'd go upward? No: dull. Move: left")
     assert parsed.moves == [("left", 1)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(cells, st.randoms(use_true_random=False))
+def test_mixed_tuples_and_lists_keep_their_order(path, rng):
+    text = " -> ".join(rng.choice(["({}, {})", "[{},{}]"]).format(r, c) for r, c in path)
+    assert parse_path(f"Path: {text}.").cells == path

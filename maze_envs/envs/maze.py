@@ -93,7 +93,8 @@ class MazeEnv(MazeEnvBase):
         check_idle_limit(max_no_exploration_steps)
         self.rules = replace(self.rules, max_idle_steps=max_no_exploration_steps)
         # The full map reveals nothing new, so any no-exploration limit here counts newly visited blocks.
-        self._count_visits = self.protocol.exploration == "visited" or max_no_exploration_steps is not None
+        self._counted = (self.protocol.exploration == "visited" or max_no_exploration_steps is not None
+                         or self.rules.wall_reward is not None)
         self._stop_after_goal = self.protocol.stop_after_goal
         self.action_space = spaces.Discrete(4)
         self.observation_space = spaces.Box(0, GOAL, self.shape, np.uint8)
@@ -117,6 +118,26 @@ class MazeEnv(MazeEnvBase):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Move one block; return ``(observation, reward, terminated, truncated, info)``."""
         a = action if type(action) is int and 0 <= action < 4 else int(checked_action(self.action_space, action))
+        if self._counted:
+            return self._counted_step(a)
+        self.steps += 1
+        self._pos, blocked = move(self._free, self._pos, self._deltas[a])
+        if blocked:
+            self.wall_bumps += 1
+        else:
+            self._obs_flat[self._obs_index] = FREE
+            self._obs_index += self._obs_steps[a]
+            self._obs_flat[self._obs_index] = AGENT
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps)
+        return self._obs.copy(), reward, terminated, truncated, self._info()
+
+    def _move_agent_mark(self, a: int) -> None:
+        self._obs_flat[self._obs_index] = FREE
+        self._obs_index += self._obs_steps[a]
+        self._obs_flat[self._obs_index] = AGENT
+
+    def _counted_step(self, a: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """``step`` under a protocol or limit that counts: wall rewards, visited blocks, nothing after the goal."""
         if self._stop_after_goal and self._pos == self._goal:
             return self._obs.copy(), 0.0, True, False, self._info()
         self.steps += 1
@@ -125,13 +146,10 @@ class MazeEnv(MazeEnvBase):
         if blocked:
             self.wall_bumps += 1
         else:
-            self._obs_flat[self._obs_index] = FREE
-            self._obs_index += self._obs_steps[a]
-            self._obs_flat[self._obs_index] = AGENT
-        if self._count_visits:
-            self.cells_moved += not blocked
-            self.no_exploration_steps = idle_after_visit(self.no_exploration_steps,
-                                                         self._visit(before, self._deltas[a], int(not blocked)), blocked)
+            self._move_agent_mark(a)
+            self.cells_moved += 1
+        entered_new = self._visit(before, self._deltas[a], int(not blocked))
+        self.no_exploration_steps = idle_after_visit(self.no_exploration_steps, entered_new, blocked)
         reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps,
                                                            self.no_exploration_steps, blocked)
         return self._obs.copy(), reward, terminated, truncated, self._info()

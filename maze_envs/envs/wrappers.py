@@ -135,24 +135,41 @@ class TextObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """Observation: a ``Text`` description for LLM agents: ``"grid"`` (ASCII rows: ``█`` wall, space free, ``A``
     agent, ``G`` goal, ``?`` unseen), ``"coordinates"`` (the grid with row/column numbers) or ``"adjacency"``
     (each open block with its open neighbours). Coordinates are those of the observed grid (the partial
-    env's window has the agent at ``(k, k)``)."""
+    env's window has the agent at ``(k, k)``). A ``Dict`` observation (the partial env with
+    ``explored_map=True``) is described key by key under ``view:`` and ``explored:`` headings, or only
+    ``key`` when one is given."""
 
-    def __init__(self, env: gym.Env, format: str = "grid", key: str = "view", symbols: Symbols = Symbols()) -> None:
+    def __init__(self, env: gym.Env, format: str = "grid", key: str | None = None,
+                 symbols: Symbols = Symbols()) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, format=format, key=key, symbols=symbols)
         gym.ObservationWrapper.__init__(self, env)
         if format not in TEXT_FORMATS:
             raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, got {format!r}")
-        box, self.key = _code_box(env.observation_space, key)
+        space = env.observation_space
+        if isinstance(space, spaces.Dict) and key is None:
+            self.keys: list[str | None] = sorted(space.spaces, key=lambda name: name != "view")
+            boxes = [space.spaces[k] for k in self.keys]
+        else:
+            box, chosen = _code_box(space, key or "view")
+            self.keys, boxes = [chosen], [box]
         self.format = format
         self.symbols = symbols
-        h, w = box.shape
-        per_block = {"grid": 2, "coordinates": 3 * (len(str(max(h, w))) + 1), "adjacency": 60}[format]
-        self.observation_space = spaces.Text(max_length=(h + 3) * (w + 3) * per_block + 64, min_length=1,
-                                             charset=TEXT_CHARSET)
+        length = 64
+        for box in boxes:
+            h, w = box.shape
+            per_block = {"grid": 2, "coordinates": 3 * (len(str(max(h, w))) + 1), "adjacency": 60}[format]
+            length += (h + 3) * (w + 3) * per_block + 16
+        self.observation_space = spaces.Text(max_length=length, min_length=1, charset=TEXT_CHARSET)
 
-    def observation(self, observation: Any) -> str:
-        """Return the text description of the observation."""
-        codes = observation[self.key] if self.key else observation
+    def _describe(self, codes: np.ndarray) -> str:
         if self.format == "adjacency":
             return codes_to_adjacency(codes)
         return codes_to_text(codes, self.symbols, coordinates=self.format == "coordinates")
+
+    def observation(self, observation: Any) -> str:
+        """Return the text description of the observation."""
+        if self.keys == [None]:
+            return self._describe(observation)
+        if len(self.keys) == 1:
+            return self._describe(observation[self.keys[0]])
+        return "\n\n".join(f"{k}:\n{self._describe(observation[k])}" for k in self.keys)
