@@ -280,7 +280,8 @@ class PPOResult:
 
 def ppo_step(out_dir: Path, settings: DemoSettings) -> PPOResult:
     """Return a ``ppo_steps`` run of the single-file PPO (``agents.rl.ppo_native``, ego map, one torch thread,
-    seeded) on 5x5 partial-view mazes, written to ``out_dir/ppo``, evaluated on ``episodes`` held-out seeds."""
+    seeded) on 5x5 partial-view mazes, written to ``out_dir/ppo``, evaluated on ``episodes`` held-out seeds with
+    sampled actions (torch's generator, seeded by the run, keeps them the same for a seed)."""
     try:
         from agents.rl.egomap import EgocentricMap
         from agents.rl.ppo_native import Args, load_policy, train
@@ -295,7 +296,7 @@ def ppo_step(out_dir: Path, settings: DemoSettings) -> PPOResult:
     with open(run_dir / "progress.csv", encoding="utf-8") as f:
         curve = tuple((int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
                       if r["charts/success_rate"] != "nan")
-    policy, _ = load_policy(run_dir / "model.pt")
+    policy, _ = load_policy(run_dir / "model.pt", deterministic=False)
     seeds = range(HELD_OUT_SEED + settings.seed, HELD_OUT_SEED + settings.seed + settings.episodes)
     agents = (("ppo", policy, (EgocentricMap,)),
               ("random", lambda env: RandomAgent(env.action_space, settings.seed), ()), ("oracle", OracleAgent, ()))
