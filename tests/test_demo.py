@@ -31,7 +31,8 @@ def demo(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
 def test_every_step_runs_and_the_summary_table_is_printed(demo):
     out, done = demo
     assert done.returncode == 0, done.stderr
-    for start in ("datasets: 6 task image pairs", "baselines: goals reached", "nav: success",
+    for start in ("datasets: 6 task image pairs", "baselines: goals reached",
+                  "ppo: 2,048 steps on Maze-PartialObs-v0 5x5; held-out success ppo ", "nav: success",
                   "bench text2d (the local embedded server's oracle): 5x5 success 100%",
                   "generations: pixel evaluator scored 4 images", "Cohen's kappa 1.0"):
         assert start in done.stdout
@@ -39,6 +40,7 @@ def test_every_step_runs_and_the_summary_table_is_printed(demo):
     for env_id in [e.id for e in ENV_ENTRIES]:
         assert f"{env_id} " in table
     assert "Maze-v0                    oracle         3/3       100" in table
+    assert (out / "ppo" / "model.pt").is_file()
     assert f"report: {out / 'report.html'}" in done.stdout
     assert (out / "tasks" / "metadata.jsonl").is_file() and (out / "bench" / "report.html").is_file()
     assert list((out / "nav_eval").glob("GaussianNav-PointGoal-v0-oracle/*/trajectories.png"))
@@ -75,18 +77,33 @@ def test_report_loads_in_a_headless_browser_without_console_errors(demo):
         bars = page.locator("svg[aria-label='success rate by env and agent'] rect.bar").count()
         images = page.locator("img").evaluate_all("imgs => imgs.map(i => i.complete && i.naturalWidth > 0)")
         baseline_rows = page.locator("table[aria-label='baselines'] tr").count()
+        ppo_rows = page.locator("table[aria-label='ppo evaluation'] tr").all_inner_texts()
+        curve_points = page.locator("svg[aria-label='learning curve'] polyline").count()
         browser.close()
     assert problems == []
-    assert sections == ["Datasets", "Grid envs: baseline agents", "GaussianNav: navigation baselines (nav-eval)",
+    assert sections == ["Datasets", "Grid envs: baseline agents", "PPO on Maze-PartialObs-v0 5x5", "GaussianNav: navigation baselines (nav-eval)",
                         "LLM benchmark (text2d)", "Synthetic generations: pixel evaluator and judge"]
     assert bars == 11 and baseline_rows == (1 + 7) + (1 + 4)
+    assert [row.split("\t")[1] for row in ppo_rows[1:]] == ["ppo", "random", "oracle"] and curve_points == 1
     # two task images, three grid views, a nav view, two trajectory pictures, four judged generations
     assert len(images) == 12 and all(images)
 
 
-def test_a_step_whose_extra_is_missing_is_skipped_with_a_note(tmp_path):
-    done = run_demo(tmp_path / "demo", prelude="sys.modules['numba'] = None\n")
+# numba is hidden by a None entry; torch by an importer that refuses it (scipy looks up sys.modules["torch"])
+HIDE_NUMBA_AND_TORCH = """sys.modules['numba'] = None
+class NoTorch:
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] == 'torch':
+            raise ImportError('No module named torch')
+sys.meta_path.insert(0, NoTorch())
+"""
+
+
+def test_steps_whose_extra_is_missing_are_skipped_with_a_note(tmp_path):
+    done = run_demo(tmp_path / "demo", prelude=HIDE_NUMBA_AND_TORCH)
     assert done.returncode == 0, done.stderr
     assert "nav: skipped" in done.stdout and "maze-envs[nav]" in done.stdout and "generations:" in done.stdout
+    assert "ppo: skipped" in done.stdout and "maze-envs[rl]" in done.stdout
     report = (tmp_path / "demo" / "report.html").read_text()
     assert "nav: skipped" in report and "GaussianNav: navigation baselines" not in report
+    assert "ppo: skipped" in report and "PPO on" not in report

@@ -15,9 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "demo", help="run every part of the suite once on embedded defaults and write a report",
         description="Write datasets, play the baseline agents on every registered env (the GaussianNav envs "
-                    "through nav-eval on the embedded renderer), run a small LLM benchmark and score synthetic "
-                    "generations with the pixel evaluator and a judge on the local model server, all offline; "
-                    "then write OUT/report.html and print a summary table.")
+                    "through nav-eval on the embedded renderer), train a short PPO run, run a small LLM benchmark "
+                    "and score synthetic generations with the pixel evaluator and a judge on the local model server, "
+                    "all offline; then write OUT/report.html and print a summary table.")
     parser.add_argument("--out", default="maze-envs-demo", help="output directory (default ./maze-envs-demo)")
     parser.add_argument("--seed", type=int, default=0, help="seed (default 0); the same seed gives the same report")
     parser.add_argument("--quick", action="store_true", help="the smallest settings (fewer episodes, scenes, trials)")
@@ -30,10 +30,11 @@ def summary_table(outcomes) -> str:
     lines += [f"{o.name:<12} {o.seconds:>7.1f}  {o.line}" for o in outcomes]
     rows = [row for o in outcomes if o.result is not None for row in getattr(o.result, "rows", ())]
     if rows:
-        lines += ["", f"{'env':<26} {'agent':<9} {'reached':>8} {'success %':>9} {'mean actions':>12} {'SPL':>5}",
-                  "-" * 74]
+        lines += ["", f"{'env':<26} {'agent':<9} {'reached':>8} {'success %':>9} {'mean actions':>12} {'SPL':>5} "
+                      f"{'path eff.':>9}", "-" * 84]
         lines += [f"{r.env_id:<26} {r.agent:<9} {f'{r.successes}/{r.episodes}':>8} {100 * r.success_rate:>9.0f} "
-                  f"{r.mean_steps:>12.1f} {'-' if r.spl is None else f'{r.spl:.2f}':>5}" for r in rows]
+                  f"{r.mean_steps:>12.1f} {'-' if r.spl is None else f'{r.spl:.2f}':>5} "
+                  f"{'-' if r.path_efficiency is None else f'{r.path_efficiency.mean:.2f}':>9}" for r in rows]
     return "\n".join(lines)
 
 

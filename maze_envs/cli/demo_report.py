@@ -17,7 +17,7 @@ from evaluators.bench.report import PALETTE, STYLE
 from maze_envs.core.atomic import atomic_write
 
 from .demo_steps import (BaselineRow, BaselinesResult, BenchResult, DatasetsResult, DemoSettings, GenerationsResult,
-                         NavResult, StepOutcome)
+                         NavResult, PPOResult, StepOutcome)
 
 VIEW_PX = 240
 EXTRA_STYLE = "figcaption{overflow-wrap:anywhere}"
@@ -83,11 +83,41 @@ def success_bars(rows: Sequence[BaselineRow], width: int = 640) -> str:
     return "".join(parts)
 
 
-def baseline_table(rows: Sequence[BaselineRow]) -> str:
-    """Return the table of baseline rows: env, agent, episodes, goals reached, success %, mean actions, SPL."""
-    return table(("env", "agent", "episodes", "reached", "success %", "mean actions", "SPL"),
-                 [(r.env_id, r.agent, r.episodes, r.successes, f"{100 * r.success_rate:.0f}", f"{r.mean_steps:.1f}",
-                   "–" if r.spl is None else f"{r.spl:.2f}") for r in rows], "baselines")
+def learning_curve(curve: Sequence[tuple[int, float]], width: int = 480, height: int = 220) -> str:
+    """Return an inline SVG line chart of the success rate (0-1) over training steps."""
+    left, right, top, bottom = 44, 12, 10, 34
+    plot_w, plot_h = width - left - right, height - top - bottom
+    last = max((step for step, _ in curve), default=1) or 1
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+             f'aria-label="learning curve">']
+    for tick in (0.0, 0.5, 1.0):
+        y = top + plot_h * (1 - tick)
+        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eee"/>'
+                     f'<text x="{left - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{tick:.1f}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" font-size="11" text-anchor="middle">'
+                 f"training steps (0 to {last:,}); success rate of the episodes that ended</text>")
+    points = " ".join(f"{left + plot_w * step / last:.1f},{top + plot_h * (1 - rate):.1f}" for step, rate in curve)
+    if points:
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{PALETTE[0]}" stroke-width="2"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _interval(low_high: tuple[float, float] | None, scale: float = 100.0, digits: int = 0) -> str:
+    return "–" if low_high is None else f"[{scale * low_high[0]:.{digits}f}, {scale * low_high[1]:.{digits}f}]"
+
+
+def baseline_table(rows: Sequence[BaselineRow], label: str = "baselines") -> str:
+    """Return the table of baseline rows: env, agent, episodes, goals reached, success % with its 95% interval,
+    path efficiency with its 95% interval, mean actions and SPL (cells a row lacks show a dash)."""
+    def efficiency(r: BaselineRow) -> str:
+        e = r.path_efficiency
+        return "–" if e is None else f"{e.mean:.2f} {_interval((e.low, e.high), 1.0, 2)}"
+    return table(("env", "agent", "episodes", "reached", "success %", "95% interval", "path efficiency [95%]",
+                  "mean actions", "SPL"),
+                 [(r.env_id, r.agent, r.episodes, r.successes, f"{100 * r.success_rate:.0f}",
+                   _interval(r.success_interval), efficiency(r), f"{r.mean_steps:.1f}",
+                   "–" if r.spl is None else f"{r.spl:.2f}") for r in rows], label)
 
 
 @singledispatch
@@ -108,9 +138,22 @@ def _(result: DatasetsResult) -> str:
 @section.register
 def _(result: BaselinesResult) -> str:
     views = "".join(figure(png_img(v.image, v.caption), v.caption) for v in result.views)
-    return ("<h2>Grid envs: baseline agents</h2><p>One episode per seed; Maze-Openings-v0 counts right answers. "
-            "The oracle reads the true layout; the frontier explorer builds its map from the partial view.</p>"
+    return ("<h2>Grid envs: baseline agents</h2><p>One episode per seed, measured by <code>agents.evaluate."
+            "evaluate()</code>; Maze-Openings-v0 counts right answers. The oracle reads the true layout; the frontier "
+            "explorer builds its map from the partial view. Path efficiency: shortest over actual moves on success, "
+            "0 on failure.</p>"
             f'{baseline_table(result.rows)}<div class="trials">{views}</div>')
+
+
+@section.register
+def _(result: PPOResult) -> str:
+    return (f"<h2>PPO on {html.escape(result.env_id)} {html.escape(result.setting)}</h2><p>The single-file PPO "
+            f"(<code>agents.rl.ppo_native</code>, egocentric map as memory, one torch thread, seeded) trained "
+            f"{result.timesteps:,} steps on mazes generated per reset, then played on held-out seeds by "
+            "<code>evaluate()</code> beside random and oracle, sampling its actions (a policy this young loops when "
+            "greedy). A short run: the README's RL table trains the same setting for 1,000,000 steps to 98% "
+            f"success.</p>{figure(learning_curve(result.curve), 'learning curve')}"
+            f"{baseline_table(result.evaluation, 'ppo evaluation')}")
 
 
 @section.register

@@ -7,6 +7,7 @@ A step whose optional extra is missing raises ``MissingExtraError``. Every step 
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -14,13 +15,13 @@ from typing import Any, Callable
 import gymnasium as gym
 import numpy as np
 
-from agents.base import run_episode
+from agents.evaluate import EvaluationTable, MetricSummary, evaluate
 from agents.explorer import FrontierExplorer
 from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
 from agents.oracle import OracleAgent
 from agents.random_agent import RandomAgent
+from maze_envs.core.errors import MissingExtraError
 from maze_envs.core.openings_dataset import OpeningsDatasetConfig
-from maze_envs.core.progress import progress
 from maze_envs.core.tasks import task_specs
 from maze_envs.datasets import generate_tasks, generate_text_mazes, write_openings_dataset
 
@@ -30,6 +31,8 @@ GRID_ENVS: tuple[tuple[str, dict[str, Any]], ...] = (
 NAV_ENVS = ("GaussianNav-PointGoal-v0", "GaussianNav-PoiGoal-v0")
 VIDEO_CASES = ("correct", "detour", "through_wall", "still")
 JUDGED_IMAGE_CASES = ("correct", "wrong", "through_wall", "walls_changed")
+PPO_ENV: tuple[str, dict[str, Any]] = ("Maze-PartialObs-v0", {"rows": 5, "cols": 5})
+HELD_OUT_SEED = 1_000_000  # evaluation seeds of the PPO step start here, far from its training seeds
 
 
 @dataclass(frozen=True)
@@ -46,12 +49,13 @@ class DemoSettings:
     nav_maze: int = 4
     nav_view: int = 96
     generations: int = 8
+    ppo_steps: int = 16_384
 
     @classmethod
     def quick(cls, seed: int = 0) -> DemoSettings:
         """Return the smallest settings that still exercise every step."""
         return cls(seed=seed, episodes=3, grid_size=6, bench_mazes=1, bench_trials=1, nav_scenes=1, nav_maze=3,
-                   nav_view=48, generations=4)
+                   nav_view=48, generations=4, ppo_steps=2048)
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,8 @@ class DatasetsResult:
 
 @dataclass(frozen=True)
 class BaselineRow:
-    """One agent on one env over ``episodes`` seeds: goals reached, mean actions and (navigation) mean SPL."""
+    """One agent on one env over ``episodes`` seeds: goals reached, mean actions, (navigation) mean SPL and, from
+    ``evaluate()``, the success rate's 95% interval and the path efficiency summary."""
 
     env_id: str
     agent: str
@@ -84,6 +89,16 @@ class BaselineRow:
     successes: int
     mean_steps: float
     spl: float | None = None
+    success_interval: tuple[float, float] | None = None
+    path_efficiency: MetricSummary | None = None
+
+    @classmethod
+    def from_table(cls, table: EvaluationTable, agent: str) -> BaselineRow:
+        """Return the row of an ``evaluate()`` table, naming its agent ``agent``."""
+        summary = table.summary
+        success = summary["success"]
+        return cls(table.env_id, agent, success.count, round(success.mean * success.count), summary["steps"].mean,
+                   success_interval=(success.low, success.high), path_efficiency=summary.get("path_efficiency"))
 
     @property
     def success_rate(self) -> float:
@@ -215,33 +230,79 @@ def datasets_step(out_dir: Path, settings: DemoSettings) -> DatasetsResult:
                           out_dir / "tasks" / f"{first}_solution.png")
 
 
-def _grid_agents(env_id: str, env: gym.Env, seed: int) -> list[tuple[str, Any]]:
+def _grid_agents(env_id: str, seed: int) -> list[tuple[str, Any]]:
+    """Return ``(name, agent or factory of the env)`` of the baseline agents of ``env_id``."""
     if env_id == "Maze-Openings-v0":
         return [("random", OpeningsRandomAgent(seed)), ("oracle", OpeningsOracleAgent())]
-    agents = [("random", RandomAgent(env.action_space, seed)), ("oracle", OracleAgent(env))]
+    agents: list[tuple[str, Any]] = [("random", lambda env: RandomAgent(env.action_space, seed)),
+                                     ("oracle", OracleAgent)]
     if env_id == "Maze-PartialObs-v0":
-        agents.append(("explorer", FrontierExplorer(env.action_space)))
+        agents.append(("explorer", lambda env: FrontierExplorer(env.action_space)))
     return agents
 
 
 def baselines_step(out_dir: Path, settings: DemoSettings) -> BaselinesResult:
-    """Return the random, oracle and (partial view) frontier-explorer agents' results on every grid env, one
-    episode per seed ``seed .. seed + episodes - 1``, and a view of each env at reset (nothing is written)."""
+    """Return the random, oracle and (partial view) frontier-explorer agents' ``evaluate()`` rows on every grid env,
+    one episode per seed ``seed .. seed + episodes - 1``, and a view of each env at reset (nothing is written)."""
     rows, views = [], []
     size = {"rows": settings.grid_size, "cols": settings.grid_size}
+    seeds = range(settings.seed, settings.seed + settings.episodes)
     for env_id, kwargs in GRID_ENVS:
-        env = gym.make(env_id, render_mode="rgb_array", **({} if env_id == "Maze-Openings-v0" else size), **kwargs)
+        kwargs = {**({} if env_id == "Maze-Openings-v0" else size), **kwargs}
+        env = gym.make(env_id, render_mode="rgb_array", **kwargs)
         env.reset(seed=settings.seed)
         views.append(EnvView(env_id, f"{env_id} at reset (seed {settings.seed})", env.render()))
-        for name, agent in _grid_agents(env_id, env, settings.seed):
-            seeds = range(settings.seed, settings.seed + settings.episodes)
-            results = [run_episode(env, agent, s, hide=("position", "goal"))
-                       for s in progress(seeds, desc=f"{env_id} {name}")]
-            reached = [r.success if env_id != "Maze-Openings-v0" else r.total_reward > 0 for r in results]
-            rows.append(BaselineRow(env_id, name, len(results), int(sum(reached)),
-                                    float(np.mean([r.steps for r in results]))))
         env.close()
+        rows += [BaselineRow.from_table(evaluate(agent, env_id, seeds, **kwargs), name)
+                 for name, agent in _grid_agents(env_id, settings.seed)]
     return BaselinesResult(tuple(rows), tuple(views))
+
+
+@dataclass(frozen=True)
+class PPOResult:
+    """A short single-file PPO run: its learning curve ``(steps, sampled success rate)`` and the held-out
+    ``evaluate()`` rows of the trained policy beside random and oracle."""
+
+    env_id: str
+    setting: str
+    timesteps: int
+    curve: tuple[tuple[int, float], ...]
+    evaluation: tuple[BaselineRow, ...]
+    run_dir: Path
+
+    @property
+    def line(self) -> str:
+        """Return the one-line summary."""
+        return (f"ppo: {self.timesteps:,} steps on {self.env_id} {self.setting}; held-out success "
+                + ", ".join(f"{r.agent} {r.successes}/{r.episodes}" for r in self.evaluation)
+                + f"; log and model in {self.run_dir}")
+
+
+def ppo_step(out_dir: Path, settings: DemoSettings) -> PPOResult:
+    """Return a ``ppo_steps`` run of the single-file PPO (``agents.rl.ppo_native``, ego map, one torch thread,
+    seeded) on 5x5 partial-view mazes, written to ``out_dir/ppo``, evaluated on ``episodes`` held-out seeds with
+    sampled actions (torch's generator, seeded by the run, keeps them the same for a seed)."""
+    try:
+        from agents.rl.egomap import EgocentricMap
+        from agents.rl.ppo_native import Args, load_policy, train
+    except ImportError as exc:
+        raise MissingExtraError(f"the PPO step needs torch ({exc}); install it with: pip install 'maze-envs[rl]'") \
+            from exc
+
+    env_id, size = PPO_ENV
+    run_dir = train(Args(env_id=env_id, env_kwargs=size, ego_map=True, seed=settings.seed,
+                         total_timesteps=settings.ppo_steps, num_envs=16, num_steps=64, learning_rate=5e-4,
+                         torch_threads=1, out=str(out_dir / "ppo")))
+    with open(run_dir / "progress.csv", encoding="utf-8") as f:
+        curve = tuple((int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
+                      if r["charts/success_rate"] != "nan")
+    policy, _ = load_policy(run_dir / "model.pt", deterministic=False)
+    seeds = range(HELD_OUT_SEED + settings.seed, HELD_OUT_SEED + settings.seed + settings.episodes)
+    agents = (("ppo", policy, (EgocentricMap,)),
+              ("random", lambda env: RandomAgent(env.action_space, settings.seed), ()), ("oracle", OracleAgent, ()))
+    evaluation = tuple(BaselineRow.from_table(evaluate(agent, env_id, seeds, wrappers=wrappers, **size), name)
+                       for name, agent, wrappers in agents)
+    return PPOResult(env_id, f"{size['rows']}x{size['cols']}", settings.ppo_steps, curve, evaluation, run_dir)
 
 
 def _nav_row(env_id: str, agent: str, summary: dict[str, Any]) -> BaselineRow:
@@ -385,6 +446,7 @@ class StepOutcome:
 DEMO_STEPS: tuple[tuple[str, Callable[[Path, DemoSettings], Any]], ...] = (
     ("datasets", datasets_step),
     ("baselines", baselines_step),
+    ("ppo", ppo_step),
     ("nav", nav_step),
     ("bench", bench_step),
     ("generations", generations_step),
