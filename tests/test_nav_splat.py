@@ -182,3 +182,13 @@ def test_kernels_are_cached_on_disk_in_the_test_cache_dir(hermetic_session):
     SplatRenderer(one_gaussian((3.0, 0, 0.65))).render(small_view(pose_matrix(0, 0, 0.65)))
     cached = {p.name.split(".")[1].split("-")[0] for p in (hermetic_session / "numba").rglob("_splat_kernels.*.nbi")}
     assert {"prepare_view", "rasterise"} <= cached
+
+
+def test_depth_order_is_a_stable_ascending_sort():
+    from maze_envs.nav._splat_kernels import depth_order
+
+    depth = np.random.default_rng(3).uniform(0.2, 40.0, 5000)
+    depth[100:300] = depth[7]  # ties keep index order
+    depth[400:410] = [0.2, 1e-3, 1e3, 5.0, 5.0, 0.5, 2.0, 2.0 + 1e-12, 2.0, 0.2]
+    assert np.array_equal(depth_order(depth), np.argsort(depth, kind="stable"))
+    assert depth_order(np.zeros(0)).shape == (0,)

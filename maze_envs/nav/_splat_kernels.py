@@ -164,9 +164,14 @@ def pack_row(out, row, centre, cov, extent, depth, opacity, colour):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def tile_columns(packed, row, band_top, band_bottom, tiles_x):
-    """Return the range [first, end) of tile columns that packed Gaussian ``row`` reaches in the pixel rows
-    [band_top, band_bottom) (an empty range when none)."""
+def tile_columns(packed, row, rect, band_top, band_bottom, tiles_x):
+    """Return the range [first, end) of tile columns that packed Gaussian ``row``, whose tile rectangle is
+    ``rect``, reaches in the pixel rows [band_top, band_bottom) (an empty range when none).
+
+    A rectangle one tile wide is returned as it is: a tile it lists in vain only costs the rasteriser a test.
+    """
+    if rect[2] - rect[0] == 1:
+        return rect[0], rect[2]
     v = packed[row, V]
     left, right = band_span(packed[row, U], packed[row, SLOPE], packed[row, WIDTH], packed[row, HALF_HEIGHT],
                             band_top + 0.5 - v - SLACK, band_bottom - 0.5 - v + SLACK)
@@ -175,6 +180,40 @@ def tile_columns(packed, row, band_top, band_bottom, tiles_x):
     first = max(0, int(math.floor((left - 0.5 - SLACK) / TILE)))
     end = min(tiles_x, int(math.floor((right - 0.5 + SLACK) / TILE)) + 1)
     return first, end
+
+
+@nb.njit(cache=True, nogil=True)
+def depth_order(depth):
+    """Return the indices that sort the positive ``depth`` ascending, ties in index order.
+
+    An LSD radix sort, byte by byte, of the float64 bit patterns (which order like the values for positive
+    floats): the same order as ``np.argsort(depth, kind="stable")``, several times faster than numba's sorts.
+    """
+    n = depth.shape[0]
+    keys = depth.view(np.uint64).copy()
+    order = np.arange(n)
+    keys_out = np.empty(n, np.uint64)
+    order_out = np.empty(n, np.int64)
+    counts = np.empty(256, np.int64)
+    mask = np.uint64(255)
+    for byte in range(8):
+        shift = np.uint64(8 * byte)
+        counts[:] = 0
+        for i in range(n):
+            counts[(keys[i] >> shift) & mask] += 1
+        if counts.max() == n:
+            continue
+        start = 0
+        for d in range(256):
+            start, counts[d] = start + counts[d], start
+        for i in range(n):
+            d = (keys[i] >> shift) & mask
+            keys_out[counts[d]] = keys[i]
+            order_out[counts[d]] = order[i]
+            counts[d] += 1
+        keys, keys_out = keys_out, keys
+        order, order_out = order_out, order
+    return order
 
 
 @nb.njit(cache=True, nogil=True)
@@ -193,14 +232,14 @@ def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy
     rect = np.empty((n, 4), np.int64)
     project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, cov, centre, depth, rect)
     visible = np.flatnonzero(rect[:, 2] > rect[:, 0])
-    order = visible[np.argsort(depth[visible], kind="mergesort")]
+    order = visible[depth_order(depth[visible])]
     packed = np.empty((order.shape[0], PACKED_COLUMNS), np.float32)
     counts = np.zeros(tiles_x * tiles_y + 1, np.int64)
     for rank in range(order.shape[0]):
         i = order[rank]
         pack_row(packed, rank, centre[i], cov[i], extents[i], depth[i], opacities[i], colours[i])
         for ty in range(rect[i, 1], rect[i, 3]):
-            first, end = tile_columns(packed, rank, ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
+            first, end = tile_columns(packed, rank, rect[i], ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
             for tx in range(first, end):
                 counts[ty * tiles_x + tx + 1] += 1
     offsets = np.cumsum(counts)
@@ -209,7 +248,7 @@ def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy
     for rank in range(order.shape[0]):
         i = order[rank]
         for ty in range(rect[i, 1], rect[i, 3]):
-            first, end = tile_columns(packed, rank, ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
+            first, end = tile_columns(packed, rank, rect[i], ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
             for tx in range(first, end):
                 k = ty * tiles_x + tx
                 ids[fill[k]] = rank
