@@ -192,3 +192,42 @@ def test_depth_order_is_a_stable_ascending_sort():
     depth[400:410] = [0.2, 1e-3, 1e3, 5.0, 5.0, 0.5, 2.0, 2.0 + 1e-12, 2.0, 0.2]
     assert np.array_equal(depth_order(depth), np.argsort(depth, kind="stable"))
     assert depth_order(np.zeros(0)).shape == (0,)
+
+
+def test_render_many_matches_single_renders_and_checks_sizes():
+    from maze_envs.core.errors import MazeConfigError
+
+    cloud = random_cloud(4, 40)
+    renderer = SplatRenderer(cloud, background=(0.2, 0.1, 0.0))
+    views = [small_view(pose_matrix(0, 0, 0.65, 0, 0, yaw)) for yaw in (0.3, -0.2, 0.0)]
+    batch = renderer.render_many(views)
+    for view, image in zip(views, batch):
+        single = renderer.render(view)
+        assert np.array_equal(image.rgb, single.rgb) and np.array_equal(image.depth, single.depth)
+    assert renderer.render_many([]) == []
+    with pytest.raises(MazeConfigError, match="views: .*40x32, 20x16"):
+        renderer.render_many([views[0], views[1].scaled(0.5)])
+
+
+def _red_sum(point) -> float:
+    return float(SplatRenderer(one_gaussian(point)).render(view_from_pose(pose_matrix(0, 0, 0.65))).rgb[..., 0].sum())
+
+
+def _send_red_sum(queue, point) -> None:
+    queue.put(_red_sum(point))
+
+
+def test_a_forked_child_renders_after_its_parent_did():
+    import multiprocessing
+
+    expected = _red_sum((4.0, 0.0, 0.65))  # the parent's worker pool is running now
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_send_red_sum, args=(queue, (4.0, 0.0, 0.65)))
+    child.start()
+    child.join(timeout=120)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked child hung rendering")
+    assert child.exitcode == 0 and queue.get(timeout=10) == pytest.approx(expected)

@@ -21,7 +21,7 @@ T_MIN = 1e-4
 BLUR = 0.3
 # Tiles are TILE x TILE pixels; ``rasterise`` composites whole tile rows at a time (two AVX registers).
 TILE = 16
-# Pixels of slack around a footprint when choosing which tiles and pixels to visit; the per-pixel alpha test
+# Pixels of slack around a footprint when choosing which tiles and pixel rows to visit; the per-pixel alpha test
 # decides, so the slack only guards the float32 pixel test against the float64 footprint bounds.
 SLACK = 1.0
 # Packed row of a visible Gaussian (float32): centre, conic (inverse 2D covariance), opacity, lowest exponent

@@ -3,11 +3,17 @@
 Each Gaussian's 3D covariance R S S^T R^T is projected with the pinhole Jacobian to a 2D covariance, 0.3 is
 added to its diagonal, and the splats touching each 16x16 tile are composited front to back with alpha
 capped at 0.99, skipped below 1/255, and early termination once transmittance would fall below 1e-4 (the
-original 3DGS rasteriser). A splat is binned to the tiles of the bounding box of its exact footprint (the
-ellipse where its alpha reaches 1/255), not a 3-sigma square, so no contribution is cut off. Colours are the degree-0 SH colours. Pixel (x, y) is sampled at (x+0.5, y+0.5).
-numba is required: without it ``SplatRenderer`` raises ``NavDependencyError`` naming the extra. Kernels are
-compiled on first use and cached on disk (``cache=True``); they release the GIL and tile rows are shared out
-to one thread per CPU.
+original 3DGS rasteriser). A splat is listed in every tile its exact footprint reaches (the ellipse where its
+alpha reaches 1/255, row of tiles by row of tiles), not a 3-sigma square, so no contribution is cut off.
+Colours are the degree-0 SH colours. Pixel (x, y) is sampled at (x+0.5, y+0.5).
+
+``render_many`` renders a batch of same-size views (the three views of a pose) in one go: the views are
+prepared in parallel, then their tiles are dealt out together. Scene-only work (3D covariances, footprint
+radii) is done once per renderer. numba is required: without it ``SplatRenderer`` raises
+``NavDependencyError`` naming the extra. Kernels are compiled on first use and cached on disk
+(``cache=True``); they release the GIL and run on a pool of one thread per usable CPU plus the calling
+thread. Plain threads rather than numba's ``parallel=True``: its OpenMP layer (the one available here) is
+not fork-safe, and the run engine forks worker processes.
 """
 
 from __future__ import annotations
