@@ -9,9 +9,9 @@ under ``VectorEpisodeMetrics``; ``--ego-map`` adds the dead-reckoned egocentric 
 observation. Observations enter the network as one-hot codes (like ``FlatObservation``; ``Dict`` keys sorted
 and concatenated); ``--network mlp`` (default) has separate actor and critic MLPs (tanh, ``--hidden`` units
 per layer), the network of stable-baselines3's ``MlpPolicy``; ``--network cnn`` a small shared CNN for the ego
-map. With next-step autoreset the step after an episode's end only resets its sub-env: that sample is left out of the loss, and its value (of the episode's final observation) bootstraps
-truncated episodes. Logs: ``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as
-columns); the trained network is ``<out>/model.pt`` (arguments and weights), loaded by ``load_policy``.
+map. With next-step autoreset the step after an episode's end only resets its sub-env: that sample is left
+out of the loss, and its value (of the episode's final observation) bootstraps truncated episodes. Logs:
+``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as columns); the trained network is ``<out>/model.pt`` (arguments and weights), loaded by ``load_policy``.
 """
 
 from __future__ import annotations
@@ -157,7 +157,8 @@ class Agent(nn.Module):
         if network not in NETWORKS:
             raise MazeConfigError(f"network must be one of {', '.join(NETWORKS)}, got {network!r}")
         if network == "cnn" and not (isinstance(observation_space, spaces.Box) and len(observation_space.shape) == 2):
-            raise MazeConfigError(f"network 'cnn' needs a 2-D Box observation (e.g. --ego-map), got {observation_space}")
+            raise MazeConfigError(f"network 'cnn' needs a 2-D Box observation (e.g. --ego-map), "
+                                  f"got {observation_space}")
         size = _input_size(observation_space)
         self.action_sizes = _action_sizes(action_space)
         self.multi = isinstance(action_space, spaces.MultiDiscrete)

@@ -46,6 +46,7 @@ class TrainConfig:
     seed: int = 0
     num_envs: int = 64
     learning_rate: float = 5e-4
+    ent_coef: float = 0.01
     reveal_bonus: float = 0.0
     hidden: int = 64
     network: str = "mlp"
@@ -101,7 +102,8 @@ def _train_sb3(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, flo
     venv.seed(config.seed)
     algo = "recurrent-ppo" if config.algo == "recurrent-ppo" else "ppo"
     model = make_model(algo, venv, seed=config.seed, log_dir=out, hidden=config.hidden, n_steps=64,
-                       batch_size=64 * config.num_envs // 4, learning_rate=config.learning_rate, ent_coef=0.01)
+                       batch_size=64 * config.num_envs // 4, learning_rate=config.learning_rate,
+                       ent_coef=config.ent_coef)
     model.learn(total_timesteps=config.timesteps)
     model.save(out / "model.zip")
     venv.close()
@@ -113,7 +115,8 @@ def _train_native(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, 
 
     args = Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
                 total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
-                reveal_bonus=config.reveal_bonus, hidden=config.hidden, network=config.network, out=str(out))
+                ent_coef=config.ent_coef, reveal_bonus=config.reveal_bonus, hidden=config.hidden,
+                network=config.network, out=str(out))
     train(args)
     with open(out / "progress.csv", encoding="utf-8") as f:
         curve = [(int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
