@@ -11,7 +11,8 @@ and concatenated); ``--network mlp`` (default) has separate actor and critic MLP
 per layer), the network of stable-baselines3's ``MlpPolicy``; ``--network cnn`` a small shared CNN for the ego
 map. With next-step autoreset the step after an episode's end only resets its sub-env: that sample is left
 out of the loss, and its value (of the episode's final observation) bootstraps truncated episodes. Logs:
-``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as columns); the trained network is ``<out>/model.pt`` (arguments and weights), loaded by ``load_policy``.
+``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as columns); the trained network
+is ``<out>/model.pt`` (arguments and weights), loaded by ``load_policy``.
 """
 
 from __future__ import annotations
