@@ -13,6 +13,7 @@ from agents.evaluate import evaluate
 from agents.rl.egomap import EgocentricMap, EgocentricMapVector
 from agents.rl.tabular_q import QConfig, train_q
 from maze_envs.core import generate
+from maze_envs.core.errors import MazeConfigError
 
 pytest.importorskip("stable_baselines3")
 
@@ -114,6 +115,38 @@ def test_single_file_ppo_on_discrete_full_view(tmp_path):
     out = train(Args(env_id="Maze-v0", env_kwargs={"rows": 2, "cols": 2}, total_timesteps=256, num_envs=8,
                      num_steps=16, out=str(tmp_path)))
     assert (out / "model.pt").exists()
+
+
+def test_single_file_ppo_cnn_on_the_ego_map_trains_reloads_and_samples(tmp_path):
+    from agents.rl.ppo_native import Args, load_policy, train
+
+    out = train(Args(env_kwargs={"rows": 4, "cols": 4}, ego_map=True, network="cnn", hidden=16, total_timesteps=256,
+                     num_envs=8, num_steps=16, out=str(tmp_path)))
+    agent, saved = load_policy(out / "model.pt", deterministic=False)
+    assert saved.network == "cnn" and not agent.deterministic
+    table = evaluate(agent, "Maze-PartialObs-v0", [0, 1], wrappers=(EgocentricMap,), rows=4, cols=4)
+    assert len(table.rows) == 2
+
+
+def test_cnn_network_needs_a_map_observation():
+    from agents.rl.ppo_native import Agent
+
+    env = gym.make("Maze-PartialObs-v0", rows=3, cols=3, explored_map=True)
+    with pytest.raises(MazeConfigError, match="network 'cnn' needs a 2-D Box"):
+        Agent(env.observation_space, env.action_space, 16, "cnn")
+    with pytest.raises(MazeConfigError, match="network must be one of mlp, cnn"):
+        Agent(env.observation_space, env.action_space, 16, "rnn")
+
+
+def test_train_row_names_a_sampled_cnn_policy(tmp_path):
+    from agents.rl.train import TrainConfig, run
+
+    config = TrainConfig(env_kwargs={"rows": 3, "cols": 3}, ego_map=True, network="cnn", hidden=16, sample_eval=True,
+                         timesteps=512, num_envs=8, eval_episodes=3, out=str(tmp_path))
+    result = run(config)
+    assert result.row().startswith("| Maze-PartialObs-v0 | rows=3, cols=3, ego map | ppo-native, cnn, sampled |")
+    with pytest.raises(MazeConfigError, match="sample_eval"):
+        run(TrainConfig(algo="q", sample_eval=True, out=str(tmp_path / "q")))
 
 
 def test_tabular_q_learns_a_fixed_3x3_maze():

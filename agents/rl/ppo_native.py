@@ -7,11 +7,12 @@ Read top to bottom: arguments, seeding, env, network, rollout storage, the loop 
 logging). The env is ``gym.make_vec(..., vectorization_mode="vector_entry_point")`` (next-step autoreset)
 under ``VectorEpisodeMetrics``; ``--ego-map`` adds the dead-reckoned egocentric map (``egomap.py``) as the
 observation. Observations enter the network as one-hot codes (like ``FlatObservation``; ``Dict`` keys sorted
-and concatenated); actor and critic are separate MLPs (tanh, ``--hidden`` units per layer), the network of
-stable-baselines3's ``MlpPolicy``. With next-step autoreset the step after an episode's end only resets its
-sub-env: that sample is left out of the loss, and its value (of the episode's final observation) bootstraps
-truncated episodes. Logs: ``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as
-columns); the trained network is ``<out>/model.pt`` (arguments and weights), loaded by ``load_policy``.
+and concatenated); ``--network mlp`` (default) has separate actor and critic MLPs (tanh, ``--hidden`` units
+per layer), the network of stable-baselines3's ``MlpPolicy``; ``--network cnn`` a small shared CNN for the ego
+map. With next-step autoreset the step after an episode's end only resets its sub-env: that sample is left
+out of the loss, and its value (of the episode's final observation) bootstraps truncated episodes. Logs:
+``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as columns); the trained network
+is ``<out>/model.pt`` (arguments and weights), loaded by ``load_policy``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from torch.distributions import Categorical
 
 import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.atomic import ensure_directory
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMap, EgocentricMapVector
@@ -67,6 +69,7 @@ class Args:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     hidden: int = 64
+    network: str = "mlp"
     reveal_bonus: float = 0.0
     torch_threads: int = 1
     out: str = "ppo_native_run"
@@ -120,14 +123,52 @@ def _action_sizes(space: spaces.Space) -> list[int]:
     return [int(space.n)] if isinstance(space, spaces.Discrete) else [int(n) for n in space.nvec]
 
 
-class Agent(nn.Module):
-    """Actor and critic MLPs over one-hot observation codes; ``Discrete`` or ``MultiDiscrete`` actions."""
+NETWORKS = ("mlp", "cnn")
 
-    def __init__(self, observation_space: spaces.Space, action_space: spaces.Space, hidden: int) -> None:
+
+class Channels(nn.Module):
+    """Move the one-hot axis of ``(B, H, W, C)`` maps first: ``(B, C, H, W)`` for the convolutions."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Return ``x`` with its last axis moved to position 1."""
+        return x.permute(0, 3, 1, 2)
+
+
+def conv_trunk(shape: tuple[int, int], hidden: int) -> nn.Sequential:
+    """Return a small CNN over one-hot ``(H, W)`` code maps (flat rows in, ``hidden`` ReLU features out)."""
+    convs = nn.Sequential(nn.Unflatten(1, (*shape, NUM_CODES)), Channels(),
+                          layer_init(nn.Conv2d(NUM_CODES, 16, 3, stride=2)), nn.ReLU(),
+                          layer_init(nn.Conv2d(16, 32, 3, stride=2)), nn.ReLU(), nn.Flatten())
+    with torch.no_grad():
+        size = convs(torch.zeros(1, shape[0] * shape[1] * NUM_CODES)).shape[1]
+    return nn.Sequential(*convs, layer_init(nn.Linear(size, hidden)), nn.ReLU())
+
+
+class Agent(nn.Module):
+    """Actor and critic over one-hot observation codes; ``Discrete`` or ``MultiDiscrete`` actions.
+
+    ``network="mlp"``: separate actor and critic MLPs (tanh, ``hidden`` units per layer), any observation.
+    ``network="cnn"``: one shared CNN trunk (``conv_trunk``) with linear actor and critic heads, for a single
+    ``(H, W)`` code map such as the ego map; its strided convolutions see the same local shapes anywhere.
+    """
+
+    def __init__(self, observation_space: spaces.Space, action_space: spaces.Space, hidden: int,
+                 network: str = "mlp") -> None:
         super().__init__()
+        if network not in NETWORKS:
+            raise MazeConfigError(f"network must be one of {', '.join(NETWORKS)}, got {network!r}")
+        if network == "cnn" and not (isinstance(observation_space, spaces.Box) and len(observation_space.shape) == 2):
+            raise MazeConfigError(f"network 'cnn' needs a 2-D Box observation (e.g. --ego-map), "
+                                  f"got {observation_space}")
         size = _input_size(observation_space)
         self.action_sizes = _action_sizes(action_space)
         self.multi = isinstance(action_space, spaces.MultiDiscrete)
+        if network == "cnn":
+            self.shared = conv_trunk(observation_space.shape, hidden)
+            self.critic = layer_init(nn.Linear(hidden, 1), 1.0)
+            self.actor = layer_init(nn.Linear(hidden, sum(self.action_sizes)), 0.01)
+            return
+        self.shared = nn.Identity()
         self.critic = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
                                     layer_init(nn.Linear(hidden, hidden)), nn.Tanh(), layer_init(nn.Linear(hidden, 1), 1.0))
         self.actor = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
@@ -143,18 +184,23 @@ class Agent(nn.Module):
 
     def get_value(self, x: torch.Tensor) -> torch.Tensor:
         """Return the critic's values of encoded observations ``x``."""
-        return self.critic(x).squeeze(-1)
+        return self.critic(self.shared(x)).squeeze(-1)
+
+    def logits(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """Return the actor's logits of encoded observations ``x``, one tensor per action component."""
+        return torch.split(self.actor(self.shared(x)), self.action_sizes, dim=1)
 
     def get_action_and_value(self, x: torch.Tensor, action: torch.Tensor | None = None):
         """Return ``(action, log_prob, entropy, value)``; ``action`` is sampled unless given."""
-        logits = torch.split(self.actor(x), self.action_sizes, dim=1)
+        features = self.shared(x)
+        logits = torch.split(self.actor(features), self.action_sizes, dim=1)
         dists = [Categorical(logits=lg) for lg in logits]
         if action is None:
             action = torch.stack([d.sample() for d in dists], dim=1)
         action = action.reshape(x.shape[0], len(dists))
         log_prob = sum(d.log_prob(action[:, i]) for i, d in enumerate(dists))
         entropy = sum(d.entropy() for d in dists)
-        return action, log_prob, entropy, self.get_value(x)
+        return action, log_prob, entropy, self.critic(features).squeeze(-1)
 
     def env_action(self, action: torch.Tensor) -> np.ndarray:
         """Return sampled actions in the env's shape (``(n, 2)`` for ``MultiDiscrete``, ``(n,)`` for ``Discrete``)."""
@@ -167,7 +213,7 @@ def train(args: Args) -> Path:
     out = ensure_directory(args.out, "out")
     seed_everything(args.seed, args.torch_threads)
     envs = make_env(args)
-    agent = Agent(envs.single_observation_space, envs.single_action_space, args.hidden)
+    agent = Agent(envs.single_observation_space, envs.single_action_space, args.hidden, args.network)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 
     # ---- rollout storage ---------------------------------------------------------------------------
@@ -293,8 +339,7 @@ class NativePolicyAgent:
         with torch.no_grad():
             x = Agent.encode(batch)
             if self.deterministic:
-                logits = torch.split(self.network.actor(x), self.network.action_sizes, dim=1)
-                action = torch.stack([lg.argmax(dim=1) for lg in logits], dim=1)
+                action = torch.stack([lg.argmax(dim=1) for lg in self.network.logits(x)], dim=1)
             else:
                 action = self.network.get_action_and_value(x)[0]
         return self.network.env_action(action)[0]
@@ -307,7 +352,7 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePol
     probe = gym.make(args.env_id, **args.env_kwargs)
     if args.ego_map:
         probe = EgocentricMap(probe)
-    network = Agent(probe.observation_space, probe.action_space, args.hidden)
+    network = Agent(probe.observation_space, probe.action_space, args.hidden, args.network)
     probe.close()
     network.load_state_dict(saved["state_dict"])
     network.eval()

@@ -6,7 +6,8 @@
 evaluation tables) and prints the README table row. Algorithms: ``ppo-native`` (the single-file PPO on the
 native vector env), ``ppo`` (SB3 PPO on ``gym.make`` envs), ``ppo-vec`` (SB3 PPO on the native vector env
 through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and ``q`` (tabular Q-learning,
-``--timesteps`` counts episodes). Evaluation seeds start at ``--eval-seed`` (default 1,000,000), far from
+``--timesteps`` counts episodes). ``--sample-eval`` evaluates the trained policy by sampling its actions
+instead of taking the most likely one. Evaluation seeds start at ``--eval-seed`` (default 1,000,000), far from
 the training seeds ``--seed`` + sub-env index.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from maze_envs.core.atomic import ensure_directory
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.formats import write_json_atomic
 
 from ..evaluate import EvaluationTable, evaluate
@@ -44,8 +46,11 @@ class TrainConfig:
     seed: int = 0
     num_envs: int = 64
     learning_rate: float = 5e-4
+    ent_coef: float = 0.01
     reveal_bonus: float = 0.0
     hidden: int = 64
+    network: str = "mlp"
+    sample_eval: bool = False
     eval_episodes: int = 200
     eval_seed: int = 1_000_000
     out: str = "rl_run"
@@ -66,7 +71,8 @@ class TrainResult:
         kwargs = ", ".join(f"{k}={v}" for k, v in c.env_kwargs.items())
         cells = [f"{t.mean('success'):.2f} / {t.mean('path_efficiency'):.2f}" for t in self.tables.values()]
         budget = f"{c.timesteps:,} episodes" if c.algo == "q" else f"{c.timesteps:,}"
-        return (f"| {c.env_id} | {kwargs}{', ego map' if c.ego_map else ''} | {c.algo} | {budget} | "
+        algo = f"{c.algo}{', cnn' if c.network == 'cnn' else ''}{', sampled' if c.sample_eval else ''}"
+        return (f"| {c.env_id} | {kwargs}{', ego map' if c.ego_map else ''} | {algo} | {budget} | "
                 f"{self.train_seconds / 60:.1f} | " + " | ".join(cells) + " |")
 
 
@@ -96,11 +102,12 @@ def _train_sb3(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, flo
     venv.seed(config.seed)
     algo = "recurrent-ppo" if config.algo == "recurrent-ppo" else "ppo"
     model = make_model(algo, venv, seed=config.seed, log_dir=out, hidden=config.hidden, n_steps=64,
-                       batch_size=64 * config.num_envs // 4, learning_rate=config.learning_rate, ent_coef=0.01)
+                       batch_size=64 * config.num_envs // 4, learning_rate=config.learning_rate,
+                       ent_coef=config.ent_coef)
     model.learn(total_timesteps=config.timesteps)
     model.save(out / "model.zip")
     venv.close()
-    return SB3Agent(model, name=config.algo), _sb3_curve(out / "progress.csv")
+    return SB3Agent(model, deterministic=not config.sample_eval, name=config.algo), _sb3_curve(out / "progress.csv")
 
 
 def _train_native(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
@@ -108,12 +115,13 @@ def _train_native(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, 
 
     args = Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
                 total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
-                reveal_bonus=config.reveal_bonus, hidden=config.hidden, out=str(out))
+                ent_coef=config.ent_coef, reveal_bonus=config.reveal_bonus, hidden=config.hidden,
+                network=config.network, out=str(out))
     train(args)
     with open(out / "progress.csv", encoding="utf-8") as f:
         curve = [(int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
                  if r["charts/success_rate"] != "nan"]
-    return load_policy(out / "model.pt")[0], curve
+    return load_policy(out / "model.pt", deterministic=not config.sample_eval)[0], curve
 
 
 def _train_q(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
@@ -157,6 +165,8 @@ def run(config: TrainConfig) -> TrainResult:
     """Train ``config.algo``, evaluate it with random and oracle on the held-out seeds, write everything to ``out``."""
     if config.algo not in ALGOS:
         raise ValueError(f"algo must be one of {', '.join(ALGOS)}, got {config.algo!r}")
+    if config.sample_eval and config.algo == "q":
+        raise MazeConfigError("sample_eval needs a stochastic policy; algo 'q' is greedy")
     out = ensure_directory(config.out, "out")
     start = time.perf_counter()
     trainer = {"ppo-native": _train_native, "q": _train_q}.get(config.algo, _train_sb3)
