@@ -39,7 +39,7 @@ def footprint_extents(opacities: np.ndarray) -> np.ndarray:
     return np.sqrt(2.0 * np.log(np.maximum(o, ALPHA_MIN) / ALPHA_MIN))
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def row_span(u, slope, width, half_height, dy):
     """Return (left, right) x of the footprint ellipse on the row ``dy`` below its centre (empty if left > right).
 
@@ -54,7 +54,7 @@ def row_span(u, slope, width, half_height, dy):
     return u + slope * dy - half, u + slope * dy + half
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def band_span(u, slope, width, half_height, lo, hi):
     """Return (left, right) x of the footprint over the rows dy in [lo, hi] (empty if left > right).
 
@@ -163,7 +163,7 @@ def pack_row(out, row, centre, cov, extent, depth, opacity, colour):
     out[row, HALF_HEIGHT] = extent * math.sqrt(cc)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def tile_columns(packed, row, rect, band_top, band_bottom, tiles_x):
     """Return the range [first, end) of tile columns that packed Gaussian ``row``, whose tile rectangle is
     ``rect``, reaches in the pixel rows [band_top, band_bottom) (an empty range when none).
