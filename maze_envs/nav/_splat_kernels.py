@@ -188,10 +188,16 @@ def depth_order(depth):
 
     An LSD radix sort, byte by byte, of the float64 bit patterns (which order like the values for positive
     floats): the same order as ``np.argsort(depth, kind="stable")``, several times faster than numba's sorts.
+    Written with plain loops: numba's generic array helpers (``max``, ``arange``, ``copy``) each cost a
+    compile on an empty cache.
     """
     n = depth.shape[0]
-    keys = depth.view(np.uint64).copy()
-    order = np.arange(n)
+    bits = depth.view(np.uint64)
+    keys = np.empty(n, np.uint64)
+    order = np.empty(n, np.int64)
+    for i in range(n):
+        keys[i] = bits[i]
+        order[i] = i
     keys_out = np.empty(n, np.uint64)
     order_out = np.empty(n, np.int64)
     counts = np.empty(256, np.int64)
@@ -201,7 +207,7 @@ def depth_order(depth):
         counts[:] = 0
         for i in range(n):
             counts[(keys[i] >> shift) & mask] += 1
-        if counts.max() == n:
+        if n == 0 or counts[(keys[0] >> shift) & mask] == n:
             continue
         start = 0
         for d in range(256):
@@ -231,8 +237,19 @@ def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy
     depth = np.empty(n)
     rect = np.empty((n, 4), np.int64)
     project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, cov, centre, depth, rect)
-    visible = np.flatnonzero(rect[:, 2] > rect[:, 0])
-    order = visible[depth_order(depth[visible])]
+    visible = np.empty(n, np.int64)
+    shown = 0
+    for i in range(n):
+        if rect[i, 2] > rect[i, 0]:
+            visible[shown] = i
+            shown += 1
+    visible_depth = np.empty(shown)
+    for rank in range(shown):
+        visible_depth[rank] = depth[visible[rank]]
+    order = np.empty(shown, np.int64)
+    by_depth = depth_order(visible_depth)
+    for rank in range(shown):
+        order[rank] = visible[by_depth[rank]]
     packed = np.empty((order.shape[0], PACKED_COLUMNS), np.float32)
     counts = np.zeros(tiles_x * tiles_y + 1, np.int64)
     for rank in range(order.shape[0]):
@@ -242,9 +259,15 @@ def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy
             first, end = tile_columns(packed, rank, rect[i], ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
             for tx in range(first, end):
                 counts[ty * tiles_x + tx + 1] += 1
-    offsets = np.cumsum(counts)
-    fill = offsets[:-1].copy()
-    ids = np.empty(offsets[-1], np.int32)
+    offsets = np.empty(counts.shape[0], np.int64)
+    fill = np.empty(counts.shape[0] - 1, np.int64)
+    total = 0
+    for k in range(counts.shape[0]):
+        total += counts[k]
+        offsets[k] = total
+        if k < fill.shape[0]:
+            fill[k] = total
+    ids = np.empty(total, np.int32)
     for rank in range(order.shape[0]):
         i = order[rank]
         for ty in range(rect[i, 1], rect[i, 3]):
@@ -256,7 +279,7 @@ def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy
     return offsets, ids, packed
 
 
-@nb.njit(cache=True, nogil=True, fastmath=True, inline="always")
+@nb.njit(cache=True, nogil=True, fastmath=True)
 def exp_neg(power):
     """Return exp(power) for a float32 ``power`` in [ln(1/255), 0], the range ``rasterise`` evaluates.
 
