@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from _bench_support import write_mazes
+from _browser import opened_page
 from maze_envs.cli import main
 from maze_envs.core.formats import read_json, read_jsonl
 
@@ -103,26 +104,13 @@ def test_killed_run_resumes_without_losing_or_duplicating(tmp_path):
 
 
 def test_report_loads_in_a_headless_browser_without_console_errors(tmp_path):
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("/usr/bin/chromium is absent (apt-get install -y chromium)")
-    playwright = pytest.importorskip("playwright.sync_api")
     write_mazes(tmp_path / "mazes", sizes=("5x5", "9x9"), count=2)
     _, records = bench(tmp_path, "--sizes", "5x5", "9x9", "--trials", "2", "--local-policy", "oracle")
     report = tmp_path / "out" / "report.html"
-    problems: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        page = browser.new_page()
-        page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
-        page.goto(report.as_uri())
+    with opened_page(report) as (page, problems):
         rows = page.locator("table tr").count()
         sections = page.locator("section").count()
         drawn = page.locator("section svg polyline").count()
         chart_points = page.locator("svg[aria-label='success rate by maze size'] circle").count()
-        browser.close()
     assert problems == []
     assert rows == 1 + 2 and sections == 4 and drawn == len(records) == 8 and chart_points == 2

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from _browser import opened_page
 from maze_envs.cli.demo_steps import GRID_ENVS, NAV_ENVS
 from maze_envs.envs.registration import ENV_ENTRIES
 
@@ -59,27 +60,14 @@ def test_the_same_seed_gives_the_same_report(demo, tmp_path):
 
 
 def test_report_loads_in_a_headless_browser_without_console_errors(demo):
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("/usr/bin/chromium is absent (apt-get install -y chromium)")
-    playwright = pytest.importorskip("playwright.sync_api")
     out, _ = demo
-    problems: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        page = browser.new_page()
-        page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
-        page.goto((out / "report.html").as_uri())
+    with opened_page(out / "report.html") as (page, problems):
         sections = page.locator("section h2").all_inner_texts()
         bars = page.locator("svg[aria-label='success rate by env and agent'] rect.bar").count()
         images = page.locator("img").evaluate_all("imgs => imgs.map(i => i.complete && i.naturalWidth > 0)")
         baseline_rows = page.locator("table[aria-label='baselines'] tr").count()
         ppo_rows = page.locator("table[aria-label='ppo evaluation'] tr").all_inner_texts()
         curve_points = page.locator("svg[aria-label='learning curve'] polyline").count()
-        browser.close()
     assert problems == []
     assert sections == ["Datasets", "Grid envs: baseline agents", "PPO on Maze-PartialObs-v0 5x5", "GaussianNav: navigation baselines (nav-eval)",
                         "LLM benchmark (text2d)", "Synthetic generations: pixel evaluator and judge"]

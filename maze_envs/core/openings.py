@@ -1,6 +1,6 @@
 """The labelled-openings puzzle: a perfect maze with one connected pair of border openings and decoys.
 
-Procedure (``specs/openings-maze-dataset.md``):
+Procedure (the labelled-openings dataset's generation procedure):
 
 1. A recursive-backtracker (DFS) maze grown from cell (0, 0).
 2. The connected pair: every pair of eligible border cells (at least ``corner_buffer`` cells

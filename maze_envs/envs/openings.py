@@ -44,7 +44,7 @@ class OpeningsEnv(gym.Env):
     """Answer one question about which labelled border openings of a maze are connected.
 
     ## Description
-    Each episode shows one labelled-openings puzzle (``specs/openings-maze-dataset.md``): a
+    Each episode shows one labelled-openings puzzle (see ``maze_envs.core.openings``): a
     perfect DFS maze, drawn black on white, with 3-6 gaps in its outer wall labelled A, B, C, ...
     Exactly two openings are joined by a path through the maze; every other opening leads into
     a walled-off dead-end pocket. The agent answers one question and the episode ends. The

@@ -1,0 +1,43 @@
+"""Debian's Chromium under Playwright for the tests that open an HTML report, with every console error, page error
+and failed request of the page collected.
+
+Where /usr/bin/chromium is absent the test is skipped with the reason; CI sets MAZE_ENVS_REQUIRE_BROWSER=1 after
+installing Chromium, so there a missing browser fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@contextmanager
+def opened_page(path: Path) -> Iterator[tuple[object, list[str]]]:
+    """Yield the Playwright page showing the file ``path`` and the list its problems are appended to."""
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is absent (apt-get install -y chromium)"
+        if os.environ.get("MAZE_ENVS_REQUIRE_BROWSER"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    problems: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+        page.goto(path.as_uri())
+        try:
+            yield page, problems
+        finally:
+            browser.close()
