@@ -96,6 +96,23 @@ PERCENT_KEYS = frozenset({"success_rate", "oracle_success_rate", "sr_new", "spl_
                           "avg_spl", "collision_task_rate"})
 
 
+def grouped_sections(rows: list[dict[str, Any]], mode: str, min_distance: float, max_distance: float,
+                     per_scene: bool, aggregate: Callable[[list[dict[str, Any]]], dict[str, Any]]) -> dict[str, Any]:
+    """Return the summary sections both tasks share: ``distance_config`` (outdoor), ``overall``, ``groups`` by
+    difficulty and, with ``per_scene``, ``scenes``, each made by ``aggregate``."""
+    by_group = grouped(rows, lambda row: difficulty(row, mode, min_distance, max_distance))
+    sections: dict[str, Any] = {}
+    if mode == "outdoor":
+        sections["distance_config"] = {"min_distance": min_distance, "max_distance": max_distance,
+                                       "step": (max_distance - min_distance) / 3}
+    sections["overall"] = aggregate(rows)
+    sections["groups"] = {name: aggregate(by_group.get(name, [])) for name in group_names(mode)}
+    if per_scene:
+        sections["scenes"] = {scene: aggregate(scene_rows)
+                              for scene, scene_rows in sorted(grouped(rows, lambda r: r["episode_id"]).items())}
+    return sections
+
+
 def format_table(title: str, columns: list[str], rows: list[tuple[str, dict[str, Any]]]) -> str:
     """Return a plain-text table: one row per (label, values), rates as percentages, '-' for missing values."""
     lines = [title, f"{'':<16}" + "".join(f"{c[:11]:>12}" for c in columns)]

@@ -17,8 +17,8 @@ from typing import Any, Iterable
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.formats import write_json_atomic
 
-from ..aggregate import (check_mode, difficulty, finite_mean, format_table, group_names, grouped, load_all_results,
-                         number)
+from ..aggregate import (check_mode, finite_mean, format_table, group_names, grouped, grouped_sections,
+                         load_all_results, number)
 
 TABLE_COLUMNS = ["count", "success_rate", "spl", "avg_steps", "collision_task_rate"]
 POI_COLUMNS = ["total", "success", "success_rate", "avg_spl", "collision_count"]
@@ -102,20 +102,12 @@ def analyze_and_report(result_dir: str | os.PathLike, mode: str = "indoor", coll
     excluded = set(exclude_scenes or ())
     results = [r for r in load_all_results(result_dir) if str(r.get("episode_id")) not in excluded]
     rows = [extract_metrics(r, arrive_threshold) for r in results]
-    by_group = grouped(rows, lambda row: difficulty(row, mode, min_distance, max_distance))
     summary: dict[str, Any] = {
         "task_type": "poi_goal", "result_dir": str(Path(result_dir).resolve()), "mode": mode,
         "arrive_threshold": arrive_threshold, "collision_threshold": collision_threshold,
         "excluded_scenes": sorted(excluded), "total_count": len(rows),
     }
-    if mode == "outdoor":
-        summary["distance_config"] = {"min_distance": min_distance, "max_distance": max_distance,
-                                      "step": (max_distance - min_distance) / 3}
-    summary["overall"] = aggregate(rows)
-    summary["groups"] = {name: aggregate(by_group.get(name, [])) for name in group_names(mode)}
-    if per_scene:
-        summary["scenes"] = {scene: aggregate(scene_rows)
-                             for scene, scene_rows in sorted(grouped(rows, lambda r: r["episode_id"]).items())}
+    summary.update(grouped_sections(rows, mode, min_distance, max_distance, per_scene, aggregate))
     write_json_atomic(output_path or Path(result_dir) / "poi_goal_analysis.json", summary, indent=2)
     if not quiet:
         flat = {name: {**values, **values.get("collision", {})} for name, values in

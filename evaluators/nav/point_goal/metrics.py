@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.formats import write_json_atomic
 
-from ..aggregate import (OUTDOOR_EXCLUDED, check_mode, difficulty, finite_mean, format_table, group_names, grouped,
+from ..aggregate import (OUTDOOR_EXCLUDED, check_mode, finite_mean, format_table, group_names, grouped_sections,
                          load_all_results, number)
 
 DEFAULT_COLLISION_THRESHOLD = {"outdoor": 3, "indoor": 1}
@@ -94,20 +94,12 @@ def analyze_and_report(result_dir: str | os.PathLike, mode: str = "outdoor", col
     excluded = set(OUTDOOR_EXCLUDED if mode == "outdoor" else ()) if exclude_scenes is None else set(exclude_scenes)
     results = [r for r in load_all_results(result_dir) if str(r.get("episode_id")) not in excluded]
     rows = [extract_metrics(r, threshold) for r in results]
-    by_group = grouped(rows, lambda row: difficulty(row, mode, min_distance, max_distance))
     summary: dict[str, Any] = {
         "task_type": "point_goal", "result_dir": str(Path(result_dir).resolve()), "mode": mode,
         "collision_threshold": threshold, "excluded_scenes": sorted(excluded), "total_count": len(rows),
         "status_distribution": dict(Counter(str(r["status"]) for r in rows)),
     }
-    if mode == "outdoor":
-        summary["distance_config"] = {"min_distance": min_distance, "max_distance": max_distance,
-                                      "step": (max_distance - min_distance) / 3}
-    summary["overall"] = aggregate(rows)
-    summary["groups"] = {name: aggregate(by_group.get(name, [])) for name in group_names(mode)}
-    if per_scene:
-        summary["scenes"] = {scene: aggregate(scene_rows)
-                             for scene, scene_rows in sorted(grouped(rows, lambda r: r["episode_id"]).items())}
+    summary.update(grouped_sections(rows, mode, min_distance, max_distance, per_scene, aggregate))
     write_json_atomic(output_path or Path(result_dir) / "eval_summary.json", summary, indent=2)
     if not quiet:
         table_rows = [(name, summary["groups"][name]) for name in group_names(mode)] + [("overall", summary["overall"])]
