@@ -4,10 +4,9 @@ rule registry selects how a reply is read."""
 import json
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import pytest
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.replies import (DIRECTIONS, READING_RULES, Reading, ReadingRule, format_moves, read_move,

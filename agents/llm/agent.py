@@ -32,11 +32,12 @@ from evaluators.judge.template import PromptTemplate
 from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.maze import MOVE_NAMES, Cell, move_index
+from maze_envs.core import replies
+from maze_envs.core.replies import ReadingRule, read_moves, read_path
 from maze_envs.envs.partial import PartialObsMazeEnv
 from maze_envs.envs.rules import AGENT, GOAL, WALL
 from maze_envs.llm import ChatClient
 
-from .parse import parse_moves, parse_path
 from .prompts import PROMPTS_DIR
 from .views import PROMPT_SYMBOLS, ExploredMap, benchmark_picture, draw, legend, visible_box
 
@@ -124,14 +125,16 @@ class LLMAgent:
     ``memory``: how many past turns the prompt recalls with their feedback (0 none, -1 all).
     ``coordinates``: number the rows and columns of the full-map drawing. ``explored_map``: partial prompts
     also show the map explored so far (the agent's own frame, no coordinates). ``max_calls``: model calls
-    per episode. ``params`` go to the chat call (default ``temperature=0.1``, MazeBench's).
+    per episode. ``params`` go to the chat call (default ``temperature=0.1``, MazeBench's). ``reading_rule``:
+    the name (or object) of the ``maze_envs.core.replies`` rule that reads replies (default ``strict``).
     """
 
     template_name = "full_map"
 
     def __init__(self, env: gym.Env, client: ChatClient, *, memory: int = 5, coordinates: bool = False,
                  explored_map: bool = False, invalid_output: InvalidOutputPolicy = InvalidOutputPolicy(),
-                 max_calls: int = 50, params: dict[str, Any] | None = None) -> None:
+                 max_calls: int = 50, params: dict[str, Any] | None = None,
+                 reading_rule: str | ReadingRule = "strict") -> None:
         if isinstance(memory, bool) or not isinstance(memory, int) or memory < -1:
             raise MazeConfigError(f"memory must be -1 (all), 0 (none) or a positive integer, got {brief_repr(memory)}")
         if isinstance(max_calls, bool) or not isinstance(max_calls, int) or max_calls < 1:
@@ -145,6 +148,7 @@ class LLMAgent:
         self.invalid_output = invalid_output
         self.max_calls = max_calls
         self.params = {"temperature": 0.1} if params is None else dict(params)
+        self.reading_rule = replies.reading_rule(reading_rule)
         self.k = self.env.k if self.partial else 0
         self.template = _template("partial" if self.partial else self.template_name)
         self.reset()
@@ -260,18 +264,18 @@ class LLMAgent:
         """Return ``(moves, outcome, reason, parsed)`` of a reply; moves are ``(direction, blocks)``."""
         if not self.partial:
             here = self._position(observation)
-            path = parse_path(text)
+            path = read_path(text, self.reading_rule)
             cells = list(path.cells)
             if cells and cells[0] == here:
                 cells = cells[1:]
             if cells:
-                parsed = {"form": path.form, "cells": [list(c) for c in cells], "unparsed": path.unparsed}
+                parsed = {"form": path.form, "cells": [list(c) for c in cells], "unparsed": path.ignored}
                 problem = self._check_path(here, cells, observation)
                 if problem:
                     return [], problem[0], problem[1], parsed
                 return [(move_index(a, b), 1) for a, b in zip([here] + cells, cells)], "ok", "", parsed
-        found = parse_moves(text)
-        parsed = {"form": found.form, "moves": [list(m) for m in found.moves], "unparsed": found.unparsed}
+        found = read_moves(text, self.reading_rule)
+        parsed = {"form": found.form, "moves": [list(m) for m in found.moves], "unparsed": found.ignored}
         if not found.moves:
             return [], "invalid_output", "no coordinates or moves found" if not self.partial else \
                 "no moves found (expected \"direction steps\")", parsed

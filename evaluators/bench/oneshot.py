@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from evaluators.judge.template import PromptTemplate
-from maze_envs.core.textmaze import parse_path
+from maze_envs.core.replies import ReadingRule, read_path
 from maze_envs.llm import ChatClient, RunStats
 
 from .anticheat import Presentation
@@ -67,16 +67,19 @@ def prompt_for(mode: str, shown: ShownMaze, presentation: Presentation) -> str:
 
 
 def one_shot_trial(client: ChatClient, maze: BenchMaze, presentation: Presentation, *, mode: str, scoring: str,
-                   params: dict[str, Any], cell_px: int = 24) -> dict[str, Any]:
-    """Return the record of one text2d/image2d trial: prompt hash, raw reply, parsed path (as shown and mapped
-    back to the published frame), validation on the grid shown, scores and usage. Raises the client's errors."""
+                   params: dict[str, Any], cell_px: int = 24,
+                   reading_rule: str | ReadingRule = "strict") -> dict[str, Any]:
+    """Return the record of one text2d/image2d trial: prompt hash, raw reply, the path ``reading_rule`` read (as
+    shown and mapped back to the published frame) with how it was read, validation on the grid shown, scores and
+    usage. Raises the client's errors."""
     shown = show(maze, presentation)
     prompt = prompt_for(mode, shown, presentation)
     images = [maze_image(shown, cell_px)] if mode == "image2d" else []
     began = time.perf_counter()
     reply = client.chat(prompt, images=images, **params)
     latency = time.perf_counter() - began
-    path = parse_path(reply.text)
+    reading = read_path(reply.text, reading_rule)
+    path = reading.cells
     verdict = validate_path(shown.grid, shown.start, shown.goal, path, shown.shortest_path)
     scores = score(verdict, path, shown.shortest_path, scoring)
     usage = RunStats()
@@ -88,6 +91,7 @@ def one_shot_trial(client: ChatClient, maze: BenchMaze, presentation: Presentati
         "raw_reply": reply.text,
         "parsed_path": [list(c) for c in path],
         "published_path": [list(c) for c in presentation.original_path(path, maze.shape)],
+        "reading": {"rule": reading.rule, "form": reading.form, "ignored": reading.ignored, "choice": reading.choice},
         "validation": verdict.to_dict(),
         "success": verdict.valid,
         "scores": scores.to_dict(),

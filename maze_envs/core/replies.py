@@ -238,8 +238,8 @@ class StrictRule(ReadingRule):
         else:
             best = max(reversed(runs), key=len)
             if len(runs) > 1:
-                choice = "; ".join(filter(None, [choice, f"the longest of {len(runs)} candidate paths "
-                                                          "(the last of equal length)"]))
+                longest = f"the longest of {len(runs)} candidate paths (the last of equal length)"
+                choice = f"{choice}; {longest}" if choice else longest
         others = [region[run[0].start():run[-1].end()] for run in runs if run[0] not in best]
         spans = [(run[0].start(), run[-1].end()) for run in runs]
         opens = {m["open"] for m in best}
