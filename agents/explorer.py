@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from maze_envs.core.codes import AGENT, GOAL, MASKED, WALL
 from maze_envs.core.explore import explore_route
 from maze_envs.core.maze import Cell
-from maze_envs.envs.rules import AGENT, GOAL, MASKED, WALL
 
 from .base import action_along
 

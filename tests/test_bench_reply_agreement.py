@@ -14,6 +14,7 @@ from evaluators.bench.episode import Budgets
 from evaluators.bench.interactive import interactive_trial
 from evaluators.bench.mazes import BenchMaze
 from evaluators.bench.oneshot import one_shot_trial
+from maze_envs.core.maze import Grid
 from maze_envs.llm import ModelServer, PolicyReply, ScriptedPolicy
 from maze_envs.llm.policies import ScriptEntry
 
@@ -22,7 +23,7 @@ from maze_envs.llm.policies import ScriptEntry
 # # . G     the only path: (0,0),(0,1),(1,1),(2,1),(2,2); (1,0) and (2,0) are walls
 GRID = np.array([[0, 0, 1], [1, 0, 1], [1, 0, 0]], dtype=np.uint8)
 PATH = ((0, 0), (0, 1), (1, 1), (2, 1), (2, 2))
-MAZE = BenchMaze("maze_3x3_0", "3x3", GRID, (0, 0), (2, 2), PATH, "<test>")
+MAZE = BenchMaze("maze_3x3_0", "3x3", Grid(GRID, (0, 0), (2, 2)), PATH, "<test>")
 RIGHT = "(0,0),(0,1),(1,1),(2,1),(2,2)"
 THROUGH_WALLS = "(0,0),(1,0),(2,0),(2,1),(2,2)"
 

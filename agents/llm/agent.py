@@ -29,17 +29,18 @@ import numpy as np
 from gymnasium import spaces
 
 from evaluators.judge.template import PromptTemplate
-from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
-from maze_envs.core.errors import MazeConfigError, brief_repr
-from maze_envs.core.maze import MOVE_NAMES, Cell, move_index
 from maze_envs.core import replies
+from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
+from maze_envs.core.codes import AGENT, GOAL, WALL
+from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.maze import MOVE_NAMES, Cell, Grid, move_index
+from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_moves, read_path
 from maze_envs.envs.partial import PartialObsMazeEnv
-from maze_envs.envs.rules import AGENT, GOAL, WALL
 from maze_envs.llm import ChatClient
 
 from .prompts import PROMPTS_DIR
-from .views import PROMPT_SYMBOLS, ExploredMap, benchmark_picture, draw, legend, visible_box
+from .views import PROMPT_SYMBOLS, ExploredMap, draw, legend, visible_box
 
 INVALID_OUTPUT_MODES = ("noop", "retry", "default")
 PATH_EXAMPLE = "(1,2),(1,3),(2,3)"
@@ -380,5 +381,5 @@ class VLMAgent(LLMAgent):
     def _images(self, observation: Any) -> list[np.ndarray]:
         grid = self._grid(observation)
         here = self._position(observation)
-        return [benchmark_picture(grid == WALL, self._start, self._goal, here, self.cell_px)]
+        return [benchmark_picture(Grid(grid == WALL, self._start, self._goal), self.cell_px, agent=here)]
 

@@ -1,46 +1,31 @@
-"""What an LLM agent shows its model: text rows with a legend, the partial view cropped to what is visible,
-the map explored so far, and the MazeBench picture for vision models.
-
-Grids are drawn as joined text rows (never a numpy repr), one character a block, in the symbols of
-``PROMPT_SYMBOLS``; ``legend`` writes them as ``'#' = wall, ...`` (which the local oracle policy reads).
+"""What an LLM agent shows its model: the prompt's symbols and legend, and the partial view cropped to what is
+visible. Grids are drawn by the core (``maze_envs.core.codes.draw_codes``, ``render.benchmark_picture``) as
+joined text rows, one character a block, in ``PROMPT_SYMBOLS``; ``legend`` writes them as ``'#' = wall, ...``
+(which the local oracle policy reads).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from maze_envs.core.maze import MOVES, Cell, Grid
-from maze_envs.core.render import Symbols, block_colours
-from maze_envs.envs.rules import AGENT, FREE, MASKED
+from maze_envs.core.codes import AGENT, FREE, MASKED, draw_codes
+from maze_envs.core.maze import MOVES, Cell
+from maze_envs.core.render import Symbols
 
 PROMPT_SYMBOLS = Symbols(wall="#", path=".", start="S", goal="G", agent="A", masked="?")
+PROMPT_LABELS = {"start": "start (where you began)", "agent": "agent (you)", "masked": "unknown (not visible)"}
 
 
 def legend(symbols: Symbols = PROMPT_SYMBOLS, *, masked: bool = False) -> str:
     """Return the legend line of the symbols (with the unknown symbol when ``masked``)."""
-    entries = [f"'{symbols.wall}' = wall", f"'{symbols.path}' = passage",
-               f"'{symbols.start}' = start (where you began)", f"'{symbols.goal}' = goal",
-               f"'{symbols.agent}' = agent (you)"]
-    if masked:
-        entries.append(f"'{symbols.masked}' = unknown (not visible)")
-    return ", ".join(entries)
+    fields = ("wall", "path", "start", "goal", "agent") + (("masked",) if masked else ())
+    return symbols.legend(fields, labels=PROMPT_LABELS)
 
 
-def draw(codes: np.ndarray, *, start: Cell | None = None, symbols: Symbols = PROMPT_SYMBOLS,
-         coordinates: bool = False) -> str:
-    """Return observation ``codes`` as text rows, the free block ``start`` drawn as the start; ``coordinates``
-    adds a header of column numbers and each row's number, ``|``-separated from the grid."""
-    lut = np.array([symbols.path, symbols.wall, symbols.agent, symbols.goal, symbols.masked], dtype=object)
-    chars = lut[np.asarray(codes)]
-    if start is not None and codes[start] == FREE:
-        chars[start] = symbols.start
-    rows = ["".join(row) for row in chars]
-    if not coordinates:
-        return "\n".join(rows)
-    width = len(str(max(chars.shape) - 1))
-    header = " " * width + " | " + " ".join(str(c).rjust(width) for c in range(chars.shape[1]))
-    return "\n".join([header] + [f"{r:>{width}} | " + " ".join(ch.rjust(width) for ch in row)
-                                 for r, row in enumerate(chars)])
+def draw(codes: np.ndarray, *, start: Cell | None = None, coordinates: bool = False) -> str:
+    """Return observation ``codes`` as text rows in ``PROMPT_SYMBOLS``, the free block ``start`` drawn as the
+    start; ``coordinates`` adds column numbers and each row's number, ``|``-separated from the grid."""
+    return draw_codes(codes, symbols=PROMPT_SYMBOLS, start=start, coordinates=coordinates, separator=" | ")
 
 
 def visible_box(codes: np.ndarray) -> tuple[slice, slice]:
@@ -82,13 +67,3 @@ class ExploredMap:
         agent = (self.position[0] - top, self.position[1] - left)
         codes[agent] = AGENT
         return codes, agent, (-top, -left)
-
-
-def benchmark_picture(blocks: np.ndarray, start: Cell, goal: Cell, agent: Cell | None, cell_px: int) -> np.ndarray:
-    """Return MazeBench's picture of a benchmark grid: black walls, white passages, the start cell green, the
-    goal cell red, ``cell_px`` pixels a cell and no border; the agent's cell (when away from the start) orange."""
-    grid = Grid(np.asarray(blocks, dtype=np.uint8), start, goal)
-    shown = agent if agent is not None and tuple(agent) != tuple(start) else None
-    rgb = block_colours(grid, agent=shown)
-    return np.repeat(np.repeat(rgb, cell_px, axis=0), cell_px, axis=1)
-

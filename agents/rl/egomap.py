@@ -19,8 +19,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import VectorEnv, VectorWrapper
 
+from maze_envs.core.codes import AGENT, FREE, MASKED, WALL
 from maze_envs.core.maze import MOVES
-from maze_envs.envs.rules import AGENT, FREE, MASKED, WALL
 from maze_envs.envs.metrics import reset_envs
 
 

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from evaluators.judge.template import PromptTemplate
+from maze_envs.core.maze import Grid
+from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_path
 from maze_envs.llm import ChatClient, RunStats
 
@@ -21,33 +23,35 @@ from .prompts import PROMPTS_DIR
 from .scores import score
 from .validate import validate_path
 
-WALL_RGB, FREE_RGB, START_RGB, GOAL_RGB = (0, 0, 0), (255, 255, 255), (0, 255, 0), (255, 0, 0)
-
 
 @dataclass(frozen=True)
 class ShownMaze:
-    """The maze as one trial shows it: the transformed ``grid``, ``start``, ``goal`` and ``shortest_path``."""
+    """The maze as one trial shows it: the transformed ``layout`` (a core ``Grid``) and ``shortest_path``."""
 
-    grid: np.ndarray
-    start: tuple[int, int]
-    goal: tuple[int, int]
+    layout: Grid
     shortest_path: list[tuple[int, int]]
+
+    @property
+    def grid(self) -> np.ndarray:
+        """Return the shown grid's blocks (0 free, 1 wall)."""
+        return self.layout.blocks
+
+    @property
+    def start(self) -> tuple[int, int]:
+        """Return the shown start cell."""
+        return self.layout.start
+
+    @property
+    def goal(self) -> tuple[int, int]:
+        """Return the shown goal cell."""
+        return self.layout.goal
 
 
 def show(maze: BenchMaze, presentation: Presentation) -> ShownMaze:
     """Return ``maze`` as ``presentation`` shows it (the published shortest path moved along, so it stays exact)."""
     cell = lambda c: presentation.show_cell(c, maze.shape)  # noqa: E731
-    return ShownMaze(presentation.show_grid(maze.grid), cell(maze.start), cell(maze.goal),
+    return ShownMaze(Grid(presentation.show_grid(maze.grid), cell(maze.start), cell(maze.goal)),
                      [cell(c) for c in maze.shortest_path])
-
-
-def maze_image(shown: ShownMaze, cell_px: int) -> np.ndarray:
-    """Return the RGB picture of a shown maze: black walls, white passages, a green start cell and a red goal
-    cell, ``cell_px`` pixels a cell, no grid lines or border (MazeBench's image layout)."""
-    colours = np.where(shown.grid[..., None] == 1, np.array(WALL_RGB, np.uint8), np.array(FREE_RGB, np.uint8))
-    colours[shown.start] = START_RGB
-    colours[shown.goal] = GOAL_RGB
-    return np.repeat(np.repeat(colours, cell_px, axis=0), cell_px, axis=1)
 
 
 @functools.lru_cache(maxsize=None)
@@ -61,8 +65,8 @@ def prompt_for(mode: str, shown: ShownMaze, presentation: Presentation) -> str:
     height, width = shown.grid.shape
     values = {"height": height, "width": width, "nonce": presentation.nonce or "-",
               "start": f"({shown.start[0]}, {shown.start[1]})", "goal": f"({shown.goal[0]}, {shown.goal[1]})",
-              "legend": presentation.symbols.describe(),
-              "maze": presentation.draw(shown.grid, shown.start, shown.goal)}
+              "legend": presentation.legend(),
+              "maze": presentation.draw(shown.layout)}
     return template(mode).fill(values)
 
 
@@ -74,7 +78,7 @@ def one_shot_trial(client: ChatClient, maze: BenchMaze, presentation: Presentati
     usage. Raises the client's errors."""
     shown = show(maze, presentation)
     prompt = prompt_for(mode, shown, presentation)
-    images = [maze_image(shown, cell_px)] if mode == "image2d" else []
+    images = [benchmark_picture(shown.layout, cell_px)] if mode == "image2d" else []
     began = time.perf_counter()
     reply = client.chat(prompt, images=images, **params)
     latency = time.perf_counter() - began
