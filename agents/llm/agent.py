@@ -39,8 +39,9 @@ from maze_envs.core.replies import ReadingRule, read_moves, read_path
 from maze_envs.envs.partial import PartialObsMazeEnv
 from maze_envs.llm import ChatClient
 
+from ..explored import ExploredMaps
 from .prompts import PROMPTS_DIR
-from .views import PROMPT_SYMBOLS, ExploredMap, draw, legend, visible_box
+from .views import PROMPT_SYMBOLS, draw, legend, visible_box
 
 INVALID_OUTPUT_MODES = ("noop", "retry", "default")
 PATH_EXAMPLE = "(1,2),(1,3),(2,3)"
@@ -167,7 +168,7 @@ class LLMAgent:
         self._start: Cell | None = None
         self._goal: Cell | None = None
         self._previous: Cell | None = None
-        self._explored = ExploredMap()
+        self._explored = ExploredMaps()
 
     # --- acting -----------------------------------------------------------------------------------
 
@@ -236,7 +237,7 @@ class LLMAgent:
         if self.partial:
             if turn is not None and turn.expect is not None:
                 self._explored.move(turn.expect[0], int(info["moved"]))
-            self._explored.integrate(self._window(observation))
+            self._explored.integrate(self._window(observation)[None])
         if turn is None or turn.expect is None:
             return
         direction, blocks = turn.expect
@@ -352,12 +353,13 @@ class LLMAgent:
         window = self._window(observation)
         rows, cols = visible_box(window)
         k = window.shape[0] // 2
-        start = (k - self._explored.position[0], k - self._explored.position[1])
+        moved = self._explored.displacement()
+        start = (k - moved[0], k - moved[1])
         in_view = rows.start <= start[0] < rows.stop and cols.start <= start[1] < cols.stop
         view = draw(window[rows, cols], start=(start[0] - rows.start, start[1] - cols.start) if in_view else None)
         explored = ""
         if self.explored_map:
-            codes, _, start_cell = self._explored.grid()
+            codes, _, start_cell = self._explored.seen()
             explored = f"Map explored so far (your own frame):\n{draw(codes, start=start_cell)}\n"
         return self.template.fill({"k": self.k, "agent": PROMPT_SYMBOLS.agent, "view": view,
                                    "legend": legend(masked=True), "explored": explored, "memory": memory})
