@@ -1,9 +1,9 @@
 """The reply reader: one place that turns a model's reply about a maze into cells or moves.
 
 Every consumer (the text2d/image2d benchmark, ``LLMAgent``/``VLMAgent`` in the ai and partial-observe modes,
-examples, the judge's maze task) calls ``read_path``, ``read_moves`` or ``read_move``; none parses a reply on
-its own. Each returns a ``Reading``: what was read, the ``form`` it was written in, the text it ignored, the
-``rule`` that read it and, when the reply held several candidates, which one the rule took (``choice``).
+the examples) calls ``read_path``, ``read_moves`` or ``read_move``; none parses a reply on its own. Each
+returns a ``Reading``: what was read, the ``form`` it was written in, the text it ignored, the ``rule`` that
+read it and, when the reply held several candidates, which one the rule took (``choice``).
 
 How a reply is read is a named *reading rule* in ``READING_RULES`` (``"strict"`` by default). A rule is a
 ``ReadingRule`` object; a reference protocol adds its own with ``register_rule(MyRule())`` and callers select
