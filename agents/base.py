@@ -1,26 +1,17 @@
-"""The agent interface every baseline follows, and a runner that plays one episode with an agent."""
+"""Helpers of the baseline agents (the ``Agent`` interface they follow is ``maze_envs.envs.agent.Agent``) and a
+runner that plays one episode with an agent."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Sequence
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.maze import Cell, move_index
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Something that acts in a maze env: ``reset()`` at each episode start, then ``act(observation, info)``."""
-
-    def reset(self) -> None:
-        """Forget the previous episode."""
-
-    def act(self, observation: Any, info: dict[str, Any]) -> Any:
-        """Return the next action for ``observation`` (agents that honour partial observability ignore ``info``)."""
+from maze_envs.envs.agent import Agent
 
 
 def action_along(path: Sequence[Cell], action_space: spaces.Space) -> Any:

@@ -28,13 +28,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from evaluators.judge.template import PromptTemplate
 from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.maze import MOVE_NAMES, Cell, move_index
+from maze_envs.envs.agent import AgentStopped
 from maze_envs.envs.partial import PartialObsMazeEnv
 from maze_envs.envs.rules import AGENT, GOAL, WALL
 from maze_envs.llm import ChatClient
+from maze_envs.llm.prompts import PromptTemplate
 
 from .parse import parse_moves, parse_path
 from .prompts import PROMPTS_DIR
@@ -67,14 +68,6 @@ class InvalidOutputPolicy:
         if self.default_move not in MOVE_NAMES:
             raise MazeConfigError(f"invalid_output default_move must be one of {', '.join(MOVE_NAMES)}, "
                                   f"got {brief_repr(self.default_move)}")
-
-
-class AgentStopped(RuntimeError):
-    """The agent cannot act any more this episode: ``reason`` is ``max_calls`` or ``invalid_outputs``."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ from typing import Any
 
 import gymnasium as gym
 
-from .agent import AgentStopped, LLMAgent
+from maze_envs.envs.agent import AgentStopped
+
+from .agent import LLMAgent
 
 
 @dataclass(frozen=True)

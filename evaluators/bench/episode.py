@@ -24,6 +24,7 @@ from gymnasium import spaces
 
 from maze_envs.core.benchmark_frame import BenchmarkFrame
 from maze_envs.core.maze import MOVE_NAMES, MOVES, Cell, Grid
+from maze_envs.envs.agent import AgentStopped
 from maze_envs.envs.wrappers import codes_to_text
 
 MODE_ENVS = {"ai": "Maze-v0", "partial-observe": "Maze-PartialObs-v0"}
@@ -156,8 +157,6 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
     and enforces the API-call budget itself by raising ``AgentStopped``. ``record_views`` keeps each turn's
     view as text (for transcripts). The agent sees no hidden coordinates in the partial-observe mode
     (``position``/``goal``/``optimal_length`` are left out of its info)."""
-    from agents.llm.agent import AgentStopped
-
     base = env.unwrapped
     partial = hasattr(base, "k")
     hide = ("position", "goal", "optimal_length") if partial else ()

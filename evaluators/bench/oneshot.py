@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.judge.template import PromptTemplate
 from maze_envs.core.textmaze import parse_path
 from maze_envs.llm import ChatClient, RunStats
+from maze_envs.llm.prompts import PromptTemplate
 
 from .anticheat import Presentation
 from .mazes import BenchMaze

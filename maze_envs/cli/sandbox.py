@@ -85,7 +85,8 @@ def _run_cli(args: argparse.Namespace) -> int:
 
 def _run_play(args: argparse.Namespace) -> int:
     from evaluators.bench.episode import Budgets, bench_env, play_episode
-    from evaluators.bench.players import baseline_agent, baseline_name, check_players, model_agent
+    from agents.players import PLAYERS
+    from evaluators.bench.players import baseline_name, check_players
     from evaluators.bench.sandbox.transcript import write_transcript
 
     if not args.model and not args.local_policy:
@@ -107,11 +108,11 @@ def _run_play(args: argparse.Namespace) -> int:
         stack.callback(env.close)
         name = baseline_name(who)
         if name is not None:
-            agent = baseline_agent(name, env, args.seed)
+            agent = PLAYERS.baseline(name, env, args.seed)
         else:
             client = stack.enter_context(model_client(args))
-            agent = model_agent(env, client, memory=args.memory, explored_map=getattr(args, "explored_map", False),
-                                max_calls=args.max_steps, params={"temperature": 0.1})
+            agent = PLAYERS.model(env, client, memory=args.memory, explored_map=getattr(args, "explored_map", False),
+                                  max_calls=args.max_steps, params={"temperature": 0.1})
         episode = play_episode(env, agent, budgets, seed=args.seed, record_views=True)
     write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, {who}",
                      budgets=budgets, calls=getattr(agent, "calls", ()))
