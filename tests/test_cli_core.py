@@ -12,7 +12,8 @@ from PIL import Image
 from maze_envs.cli import build_parser, main
 from maze_envs.core import shortest_path
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
+from maze_envs.core.layout_files import layout_from_dict, load_layout
+from maze_envs.core.mazebench_files import mazebench_files
 from maze_envs.core.render import PATH
 
 
@@ -114,7 +115,7 @@ def test_every_flag_is_spelled_in_kebab_case_first():
 
 
 def test_library_errors_name_parameters_and_the_cli_names_their_flags(tmp_path, capsys):
-    from maze_envs.core.tasks import task_specs
+    from maze_envs.tasks.spec import task_specs
     from maze_envs.nav.procedural import SceneParams
 
     with pytest.raises(MazeConfigError, match="^count: must be at least 1, got 0$"):

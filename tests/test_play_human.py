@@ -14,7 +14,7 @@ import pytest
 import maze_envs  # noqa: F401
 from maze_envs.cli import main
 from maze_envs.core import Grid
-from maze_envs.core.formats import save_layout
+from maze_envs.core.layout_files import save_layout
 from maze_envs.core.maze import move_index
 from maze_envs.play.human import PlaySession
 

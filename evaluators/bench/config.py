@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import parse_size
 from maze_envs.core.generators import GENERATORS
+from maze_envs.core.mazebench_files import parse_size
 
 from .scores import SCORINGS
 

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
 from maze_envs.runs import Run, RunOptions, WorkItem
 

@@ -21,9 +21,9 @@ from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
 from agents.oracle import OracleAgent
 from agents.random_agent import RandomAgent
 from maze_envs.core.errors import MissingExtraError
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig
-from maze_envs.core.tasks import task_specs
 from maze_envs.datasets import generate_tasks, generate_text_mazes, write_openings_dataset
+from maze_envs.openings.dataset import OpeningsDatasetConfig
+from maze_envs.tasks.spec import task_specs
 
 LOCAL_MODEL = "maze-envs-local"
 GRID_ENVS: tuple[tuple[str, dict[str, Any]], ...] = (

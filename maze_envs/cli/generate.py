@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
-from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
+from maze_envs.tasks.spec import DIFFICULTIES, VARIANTS
 
 from . import nav, openings
 from .writer_flags import add_writer_flags, naming_writer_flags, report_failures, writer_options
@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _run_tasks(args: argparse.Namespace) -> int:
     from maze_envs.core.errors import MazeConfigError
     from maze_envs.core.render import ImageStyle
-    from maze_envs.core.tasks import task_specs
+    from maze_envs.tasks.spec import task_specs
     from maze_envs.datasets import generate_tasks
 
     style = None

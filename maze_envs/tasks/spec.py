@@ -12,7 +12,7 @@ hard      10x10 .. 13x13
 
 Variants set where start and goal go: ``var1_fixed_both`` (top-left to bottom-right corner),
 ``var2_random_both`` (two distinct random cells), ``var3_far`` (ends of a longest shortest path).
-File names follow the pixel evaluator's convention (``maze_envs.core.taskfiles``):
+File names follow the pixel evaluator's convention (``maze_envs.tasks.files``):
 ``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}.png`` and ``..._solution.png``.
 """
 
@@ -24,14 +24,16 @@ from typing import Sequence
 
 import numpy as np
 
-from .atomic import save_image_atomic
-from .errors import MazeConfigError, brief_repr
-from .formats import maze_to_dict
-from .generators import GENERATORS, Placement, generate
-from .maze import Maze
-from .render import ImageStyle, render_task
-from .solve import shortest_path
-from .taskfiles import puzzle_name, solution_name, task_stem
+from maze_envs.core.atomic import save_image_atomic
+from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.generators import GENERATORS, Placement, generate
+from maze_envs.core.maze import Maze
+from maze_envs.core.mazefile import maze_to_dict
+from maze_envs.core.render import ImageStyle
+from maze_envs.core.solve import shortest_path
+
+from .files import puzzle_name, solution_name, task_stem
+from .render import render_task
 
 DIFFICULTIES: dict[str, tuple[int, int]] = {"easy": (3, 5), "medium": (6, 9), "hard": (10, 13)}
 VARIANTS: dict[str, Placement] = {"var1_fixed_both": "corner", "var2_random_both": "random", "var3_far": "far"}
