@@ -56,6 +56,20 @@ class MazeConfigError(MazeEnvsError, ValueError):
         super().__init__(f"{parameter}: {message}" if parameter else message)
 
 
+class ConfigFileError(MazeConfigError):
+    """A config file cannot be used: ``source`` names the file and ``key`` (dotted, when known) the key at fault;
+    the message starts with both."""
+
+    def __init__(self, message: str, *, source: str | os.PathLike | None = None, key: str | None = None):
+        self.source = str(source) if source is not None else None
+        self.key = key
+        super().__init__(": ".join([w for w in (self.source, key) if w] + [message]))
+
+
+class ConfigFileNotFoundError(ConfigFileError, FileNotFoundError):
+    """A config file named by the caller does not exist (also a ``FileNotFoundError``)."""
+
+
 class OutputNotEmptyError(MazeConfigError):
     """A dataset writer was pointed at a ``directory`` that already holds files, without being told to resume the
     run there or to overwrite it."""
