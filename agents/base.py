@@ -11,7 +11,7 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.maze import Cell, move_index
-from maze_envs.envs.agent import Agent
+from maze_envs.envs.agent import Agent, episode_steps
 
 
 def action_along(path: Sequence[Cell], action_space: spaces.Space) -> Any:
@@ -44,13 +44,8 @@ class EpisodeResult:
 
 def run_episode(env: gym.Env, agent: Agent, seed: int | None = None, *, hide: Sequence[str] = ()) -> EpisodeResult:
     """Play one episode of ``agent`` in ``env`` and return its result; ``hide`` drops those keys from the info it sees."""
-    observation, info = env.reset(seed=seed)
-    agent.reset()
     total, steps = 0.0, 0
-    while True:
-        seen = {k: v for k, v in info.items() if k not in hide}
-        observation, reward, terminated, truncated, info = env.step(agent.act(observation, seen))
-        total += float(reward)
+    for step in episode_steps(env, agent, seed, hide=hide):
+        total += step.reward
         steps += 1
-        if terminated or truncated:
-            return EpisodeResult(bool(terminated), steps, total, info)
+    return EpisodeResult(step.terminated, steps, total, step.info)

@@ -31,6 +31,7 @@ from gymnasium import spaces
 from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.maze import MOVE_NAMES, Cell, move_index
+from maze_envs.core.solve import path_faults
 from maze_envs.envs.agent import AgentStopped
 from maze_envs.envs.partial import PartialObsMazeEnv
 from maze_envs.envs.rules import AGENT, GOAL, WALL
@@ -276,16 +277,16 @@ class LLMAgent:
     def _check_path(self, here: Cell, cells: list[Cell], observation: Any) -> tuple[str, str] | None:
         """Return ``(outcome, feedback)`` of the first step of a path that cannot be walked, else None."""
         grid = self._grid(observation)
-        previous = here
-        for cell in cells:
-            if abs(cell[0] - previous[0]) + abs(cell[1] - previous[1]) != 1:
-                return "invalid_jump", f"Invalid jump: {previous} to {cell} is not adjacent"
-            if not self._frame.contains(cell):
-                return "out_of_bounds", "Wall collision: out of bounds"
-            if grid[cell] == WALL:
-                return "wall_collision", f"Wall collision: hit wall at {cell}"
-            previous = cell
-        return None
+        fault = path_faults(cells, self._frame.contains, lambda previous, cell: grid[cell] == WALL,
+                            before=here).first(("jump", "outside", "wall"))
+        if fault is None:
+            return None
+        check, i = fault
+        if check == "jump":
+            return "invalid_jump", f"Invalid jump: {([here] + cells)[i]} to {cells[i]} is not adjacent"
+        if check == "outside":
+            return "out_of_bounds", "Wall collision: out of bounds"
+        return "wall_collision", f"Wall collision: hit wall at {cells[i]}"
 
     @staticmethod
     def _describe(moves: list[tuple[int, int]], parsed: dict[str, Any]) -> str:
