@@ -67,9 +67,10 @@ def _cli(*args):
 @pytest.mark.parametrize("args, needle", [
     (["generate", "tasks", "--count", "0", "--out", "x"], "--count: must be at least 1"),
     (["generate", "text", "--sizes", "9by9", "--out", "x"], "expected a size like 9x9"),
-    (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px and --wall-px must be positive"),
-    (["generate", "tasks", "--cell-px", "0", "--out", "x"], "--cell-px and --wall-px must be positive, got 0"),
-    (["generate", "tasks", "--cell-px", "16", "--image-px", "256", "--out", "x"], "cannot be combined"),
+    (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px: must be positive, got -3"),
+    (["generate", "tasks", "--wall-px", "0", "--out", "x"], "--wall-px: must be positive, got 0"),
+    (["generate", "tasks", "--cell-px", "16", "--image-px", "256", "--out", "x"], "--image-px: cannot be combined"),
+    (["generate", "tasks", "--image-px", "8", "--out", "x"], "--image-px: must be at least 16, got 8"),
 ])
 def test_bad_values_give_one_line_errors(tmp_path, args, needle):
     result = _cli(*args)

@@ -87,5 +87,5 @@ def test_play_command_rejects_bad_flags(capsys):
     assert main(["play", "Maze-v0", "--rows", "2", "--cols", "2", "--fps", "0"]) == 2
     err = capsys.readouterr().err
     assert "cannot play 'NoSuch-v0'; playable ids: Maze-v0, Maze-PartialObs-v0" in err
-    assert "cannot play 'Maze-Openings-v0'" in err and "--visibility applies" in err and "visibility must be" in err
+    assert "cannot play 'Maze-Openings-v0'" in err and "--visibility: applies" in err and "visibility must be" in err
     assert "rows must be" in err and "fps must be" in err and "Traceback" not in err

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.generators import GENERATORS
 from maze_envs.core.mazebench_files import parse_size
 from maze_envs.core.yamlfiles import deep_merge, read_yaml
@@ -91,8 +91,8 @@ class BenchConfig:
         for size in self.sizes:
             try:
                 parse_size(size)
-            except ValueError as exc:
-                raise MazeConfigError(str(exc).split(": ", 1)[-1], parameter="sizes") from None
+            except MazeFormatError as exc:
+                raise MazeConfigError(exc.detail, parameter="sizes") from None
         for name, low in (("trials", 1), ("workers", 1), ("maze_count", 1), ("max_steps", 1), ("max_tokens", 1),
                           ("cell_px", 2), ("visibility", 1), ("max_no_exploration_steps", 1)):
             if getattr(self, name) < low:

@@ -100,7 +100,7 @@ def maze_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Maze:
         goal = cell_pair(require_key(doc, "goal", source), "goal", source)
         maze = Maze(rows, cols, vertical, horizontal, start=start, goal=goal, openings=tuple(openings), meta=meta)
     except MazeFormatError as exc:
-        raise MazeFormatError(str(exc).split(": ", 1)[-1], source=source, field=exc.field) from exc
+        raise MazeFormatError(exc.detail, source=source, field=exc.field) from exc
     if shortest_path(maze) is None:
         raise MazeFormatError(f"goal {list(maze.goal)} is unreachable from start {list(maze.start)}", source=source,
                               field="goal")

@@ -71,6 +71,31 @@ def _draw_side(spec: TaskSpec, rng: np.random.Generator) -> int:
     return int(rng.integers(low, high + 1))
 
 
+MIN_IMAGE_PX = 16
+
+
+def image_style(cell_px: int | None = None, wall_px: int | None = None,
+                image_px: int | None = None) -> ImageStyle | None:
+    """Return the fixed ``ImageStyle`` that ``cell_px`` and/or ``wall_px`` ask for (the other at its default), or
+    None when neither is given (then ``image_px``, when given, fits each image in a square of that size). Raises
+    ``MazeConfigError`` naming the parameter when a size is below 1, ``image_px`` below 16, or ``image_px`` is
+    combined with ``cell_px``/``wall_px``."""
+    if image_px is not None and image_px < MIN_IMAGE_PX:
+        raise MazeConfigError(f"must be at least {MIN_IMAGE_PX}, got {image_px}", parameter="image_px")
+    if cell_px is None and wall_px is None:
+        return None
+    if image_px is not None:
+        raise MazeConfigError("cannot be combined with a cell or wall size: it chooses both sizes",
+                              parameter="image_px")
+    defaults = ImageStyle()
+    style = ImageStyle(defaults.cell_px if cell_px is None else cell_px,
+                       defaults.wall_px if wall_px is None else wall_px)
+    for name in ("cell_px", "wall_px"):
+        if getattr(style, name) < 1:
+            raise MazeConfigError(f"must be positive, got {getattr(style, name)}", parameter=name)
+    return style
+
+
 def task_id(spec: TaskSpec) -> str:
     """Return the file stem of the task ``spec`` makes (its size drawn as ``build_task_maze`` draws it)."""
     side = _draw_side(spec, np.random.default_rng(spec.seed))
