@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
 from typing import Any, Literal
 
 from maze_envs.core.errors import MazeConfigError, brief_repr
