@@ -11,43 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 import gymnasium as gym
-import numpy as np
 
 import maze_envs  # noqa: F401  (registers the ids)
+from maze_envs.core.stats import MetricSummary, summarise
 from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper
 
 from .base import Agent, run_episode
 
 AgentLike = Agent | Callable[[gym.Env], Agent]
-Z95 = 1.959964
 HIDDEN_INFO = ("position", "goal")
-
-
-@dataclass(frozen=True)
-class MetricSummary:
-    """One metric over the episodes that report it: mean, sample std and a 95% interval of the mean."""
-
-    mean: float
-    std: float
-    low: float
-    high: float
-    count: int
-
-
-def summarise(values: Sequence[float], binary: bool = False) -> MetricSummary:
-    """Return the summary of ``values``; ``binary`` (success) uses the Wilson interval, else mean +- 1.96 s/sqrt(n)."""
-    x = np.asarray(values, dtype=float)
-    n = x.size
-    if n == 0:
-        return MetricSummary(math.nan, math.nan, math.nan, math.nan, 0)
-    mean = float(x.mean())
-    std = float(x.std(ddof=1)) if n > 1 else 0.0
-    if binary:
-        centre = (mean + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-        half = Z95 * math.sqrt(mean * (1 - mean) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-        return MetricSummary(mean, std, max(0.0, centre - half), min(1.0, centre + half), n)
-    half = Z95 * std / math.sqrt(n)
-    return MetricSummary(mean, std, mean - half, mean + half, n)
 
 
 @dataclass
@@ -66,7 +38,7 @@ class EvaluationTable:
         for key in METRIC_KEYS:
             values = [row[key] for row in self.rows if row.get(key) is not None]
             if values:
-                out[key] = summarise(values, binary=key == "success")
+                out[key] = summarise(values, interval="wilson" if key == "success" else "normal")
         return out
 
     def mean(self, key: str) -> float:

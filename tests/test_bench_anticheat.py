@@ -7,9 +7,9 @@ from evaluators.bench.anticheat import (NON_IDENTITY, SYMBOL_SETS, SYMMETRIES, P
                                         consistency)
 from evaluators.bench.validate import validate_path
 from maze_envs.core import generate
-from maze_envs.core.formats import mazebench_to_dict
-from maze_envs.core.solve import shortest_path
 from maze_envs.core.maze import Grid
+from maze_envs.core.mazebench_files import mazebench_to_dict
+from maze_envs.core.solve import shortest_path
 
 
 @pytest.mark.parametrize("symmetry", list(SYMMETRIES))

@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 from maze_envs.core import MazeFormatError, generate, shortest_path, validate_path
 from maze_envs.core.explore import explore_route
 from maze_envs.core.maze import Grid, as_grid
-from maze_envs.core.render import Symbols, render_text, solution_blocks
+from maze_envs.core.render import Symbols, render_text
 from maze_envs.core.replies import read_path
 from maze_envs.core.textmaze import find_text_grid, format_path, move_between, next_move, parse_text_maze, plan_path
+from maze_envs.tasks.render import solution_blocks
 
 
 @settings(max_examples=25, deadline=None)

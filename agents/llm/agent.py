@@ -28,7 +28,6 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from evaluators.judge.template import PromptTemplate
 from maze_envs.core import replies
 from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
 from maze_envs.core.codes import AGENT, GOAL, WALL
@@ -36,8 +35,11 @@ from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.maze import MOVE_NAMES, Cell, Grid, move_index
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_moves, read_path
+from maze_envs.core.solve import path_faults
+from maze_envs.envs.agent import AgentStopped
 from maze_envs.envs.partial import PartialObsMazeEnv
 from maze_envs.llm import ChatClient
+from maze_envs.llm.prompts import PromptTemplate
 
 from ..explored import ExploredMaps
 from .prompts import PROMPTS_DIR
@@ -70,14 +72,6 @@ class InvalidOutputPolicy:
         if self.default_move not in MOVE_NAMES:
             raise MazeConfigError(f"invalid_output default_move must be one of {', '.join(MOVE_NAMES)}, "
                                   f"got {brief_repr(self.default_move)}")
-
-
-class AgentStopped(RuntimeError):
-    """The agent cannot act any more this episode: ``reason`` is ``max_calls`` or ``invalid_outputs``."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -289,16 +283,16 @@ class LLMAgent:
     def _check_path(self, here: Cell, cells: list[Cell], observation: Any) -> tuple[str, str] | None:
         """Return ``(outcome, feedback)`` of the first step of a path that cannot be walked, else None."""
         grid = self._grid(observation)
-        previous = here
-        for cell in cells:
-            if abs(cell[0] - previous[0]) + abs(cell[1] - previous[1]) != 1:
-                return "invalid_jump", f"Invalid jump: {previous} to {cell} is not adjacent"
-            if not self._frame.contains(cell):
-                return "out_of_bounds", "Wall collision: out of bounds"
-            if grid[cell] == WALL:
-                return "wall_collision", f"Wall collision: hit wall at {cell}"
-            previous = cell
-        return None
+        fault = path_faults(cells, self._frame.contains, lambda previous, cell: grid[cell] == WALL,
+                            before=here).first(("jump", "outside", "wall"))
+        if fault is None:
+            return None
+        check, i = fault
+        if check == "jump":
+            return "invalid_jump", f"Invalid jump: {([here] + cells)[i]} to {cells[i]} is not adjacent"
+        if check == "outside":
+            return "out_of_bounds", "Wall collision: out of bounds"
+        return "wall_collision", f"Wall collision: hit wall at {cells[i]}"
 
     @staticmethod
     def _describe(moves: list[tuple[int, int]], parsed: dict[str, Any]) -> str:

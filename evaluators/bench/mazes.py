@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
-from maze_envs.core.formats import mazebench_files, mazebench_from_dict, read_json, size_directory
+from maze_envs.core.jsonfiles import read_json
 from maze_envs.core.maze import Cell, Grid
+from maze_envs.core.mazebench_files import mazebench_files, mazebench_from_dict, size_directory
 from maze_envs.datasets import generate_text_mazes
 
 from .config import BenchConfig

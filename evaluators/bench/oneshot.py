@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.judge.template import PromptTemplate
 from maze_envs.core.maze import Grid
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_path
 from maze_envs.llm import ChatClient, RunStats
+from maze_envs.llm.prompts import PromptTemplate
 
 from .anticheat import Presentation
 from .mazes import BenchMaze

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
-from maze_envs.core.formats import read_json, write_json_atomic
+from maze_envs.core.jsonfiles import read_json, write_json_atomic
+from maze_envs.datasets import generate_nav_scenes
 from maze_envs.envs.nav.config import EvalConfig, PoiGoalEvalConfig
 from maze_envs.envs.nav.session import ERROR, RENDER_ERROR, NavSession, NavTaskError, json_ready
 from maze_envs.envs.nav.world import NavWorld, dataset_world
 from maze_envs.nav.errors import RenderFailureError
-from maze_envs.datasets import generate_nav_scenes
 from maze_envs.nav.procedural import SceneParams
 from maze_envs.runs import Run, RunOptions, WorkItem
 

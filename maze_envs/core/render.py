@@ -1,4 +1,5 @@
-"""Renderers: text grids and pure-colour task images (puzzle and solution) with their pixel geometry."""
+"""Renderers: text grids, and block colours upscaled to pure-colour images with their pixel geometry (the task
+images are ``maze_envs.tasks.render``'s)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,8 @@ from dataclasses import asdict, dataclass
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
-from PIL import Image
 
-from .maze import Cell, Grid, Maze, as_grid, cell_to_block
-from .solve import shortest_path
+from .maze import Cell, Grid, Maze, as_grid
 
 WALL = (0, 0, 0)
 FREE = (255, 255, 255)
@@ -196,23 +195,3 @@ def benchmark_picture(layout: Maze | Grid, cell_px: int, *, agent: Cell | None =
     rgb = block_colours(grid, agent=shown)
     return np.repeat(np.repeat(rgb, cell_px, axis=0), cell_px, axis=1)
 
-
-def solution_blocks(maze: Maze) -> list[Cell]:
-    """Return the block coordinates of the shortest path, passages between its cells included."""
-    path = shortest_path(maze) or []
-    blocks = [cell_to_block(path[0])] if path else []
-    for (r0, c0), (r1, c1) in zip(path, path[1:]):
-        blocks.append((r0 + r1 + 1, c0 + c1 + 1))
-        blocks.append(cell_to_block((r1, c1)))
-    return blocks
-
-
-def render_task(maze: Maze, style: ImageStyle = ImageStyle(), *, solution: bool = False) -> tuple[Image.Image, PixelGeometry]:
-    """Return the puzzle image (or, with ``solution``, the solution image) and its pixel geometry.
-
-    Pure colours, no anti-aliasing: white free space, black walls, the start cell green, the
-    goal cell red, and on the solution every shortest-path cell and passage blue.
-    """
-    route = solution_blocks(maze) if solution else ()
-    pixels = upscale(block_colours(maze, route=route), style.cell_px, style.wall_px, style.margin)
-    return Image.fromarray(pixels, "RGB"), style.geometry(maze.rows, maze.cols)

@@ -24,7 +24,7 @@ import numpy as np
 from PIL import Image
 
 from maze_envs.core.errors import brief_repr
-from maze_envs.core.formats import read_json
+from maze_envs.core.jsonfiles import read_json
 from maze_envs.core.numbers import is_finite_number
 
 from .camera import pose_matrix

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
 
 from ..aggregate import (check_mode, finite_mean, format_table, group_names, grouped, grouped_sections,
                          load_all_results, number)

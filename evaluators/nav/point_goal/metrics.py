@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
 
 from ..aggregate import (OUTDOOR_EXCLUDED, check_mode, finite_mean, format_table, group_names, grouped_sections,
                          load_all_results, number)
