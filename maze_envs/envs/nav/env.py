@@ -103,7 +103,8 @@ class GaussianNavEnv(gym.Env):
             raise MazeConfigError(f"must be at least 1, got {num_waypoints}", parameter="num_waypoints")
         if not max_waypoint_metres > 0:
             raise MazeConfigError(f"must be positive, got {max_waypoint_metres}", parameter="max_waypoint_metres")
-        settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(view_width, view_height),
+        settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(
+                            view_width, view_height, protocol=protocol.get("protocol", "default")),
                         provide_history=provide_history, provide_occ_map=provide_occ_map,
                         provide_height_map=provide_height_map, max_history_frames=max_history_frames,
                         history_resize_ratio=history_resize_ratio, save_render_images=False,
