@@ -324,6 +324,10 @@ def test_error_tasks_get_abot_records_and_averages(scenes, tmp_path):
             assert summary["overall"]["avg_final_distance"] == math.inf
             assert "Infinity" in (run_dir / "eval_summary.json").read_text()
             assert summary["groups"]["out_of_range"]["count"] >= len(failed)
+            assert all(float(r["distance_to_goal"]) >= 0 for r in results)  # how ABot's metrics script reads them
+            assert main(["nav-metrics", "--protocol", "abot", "--result-dir", str(run_dir), "--no-pictures",
+                         "--output-path", str(tmp_path / "cli_summary.json")]) == 0
+            assert json.loads((tmp_path / "cli_summary.json").read_text())["overall"]["avg_final_distance"] == math.inf
         else:
             assert {r["status"] for r in failed} == {"render_error"}
             assert all(r["shortest_path_length"] > 0 and r["distance_to_goal"] > 0 for r in failed)

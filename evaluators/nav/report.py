@@ -45,12 +45,14 @@ class MetricsSettings:
                                   parameter="protocol")
 
 
-def report(result_dir: str | os.PathLike, settings: MetricsSettings = MetricsSettings()) -> dict[str, Any]:
+def report(result_dir: str | os.PathLike, settings: MetricsSettings | None = None) -> dict[str, Any]:
     """Aggregate the run in ``result_dir`` (``eval_summary.json`` for point-goal, ``poi_goal_analysis.json`` for
-    POI), print the tables unless ``quiet``, draw the pictures when asked; return the summary.
+    POI) with ``settings`` (None: ``MetricsSettings()``), print the tables unless ``quiet``, draw the pictures
+    when asked; return the summary.
 
     Raises ``MazeConfigError`` naming a bad setting or ``result_dir``.
     """
+    settings = settings or MetricsSettings()
     settings.check()
     exclude = list(settings.exclude_scenes) if settings.exclude_scenes is not None else None
     if settings.task == "point":
