@@ -17,6 +17,7 @@ from scipy.spatial.transform import Rotation
 from _nav_agents import PilAgent, ScriptAgent
 from agents.nav.oracle import OraclePoiGoalAgent
 from evaluators.nav.loop import agent_spec, ensure_procedural_scenes, run_evaluation
+from evaluators.nav.pictures import draw_run
 from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
 from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
 from maze_envs.cli import main
@@ -325,6 +326,7 @@ def test_error_tasks_get_abot_records_and_averages(scenes, tmp_path):
             assert "Infinity" in (run_dir / "eval_summary.json").read_text()
             assert summary["groups"]["out_of_range"]["count"] >= len(failed)
             assert all(float(r["distance_to_goal"]) >= 0 for r in results)  # how ABot's metrics script reads them
+            assert [p.parent.name for p in draw_run(run_dir)] == ["maze_000"]
             assert main(["nav-metrics", "--protocol", "abot", "--result-dir", str(run_dir), "--no-pictures",
                          "--output-path", str(tmp_path / "cli_summary.json")]) == 0
             assert json.loads((tmp_path / "cli_summary.json").read_text())["overall"]["avg_final_distance"] == math.inf

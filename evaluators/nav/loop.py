@@ -184,7 +184,7 @@ def run_task(job: TaskJob) -> dict[str, Any]:
     session = NavSession(episode, task, world.renderer, config, save_dir=save_dir)
     play_task(session, _agent(job.agent), config.enable_visualization)
     result = session.result()
-    if not config.abot:
+    if not config.abot or "trajectory" in result:  # ABot's error records stay as ABot writes them
         result["map_dir"] = world.map_dirs.get(job.episode_id)
         result["occ_dilation_meters"] = config.occ_dilation_meters
     result = abot_json(result) if config.abot else json_ready(result)
