@@ -7,6 +7,7 @@ in this file; the request strings are the ones its client's ``xyz_euler_trans_gs
 import json
 import math
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -226,6 +227,43 @@ def test_agent_using_pil_methods_runs_every_task(scenes, tmp_path):
                                                            max_steps=3), scenes, run_dir=tmp_path)
     statuses = {r["status"] for r in _results(tmp_path).values()}
     assert outcome.errors == 0 and outcome.played == outcome.total and statuses <= {"stop", "max_steps"}
+
+
+ABOT_AGENT_FILE = '''
+import numpy as np
+from abotn_evaluator.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
+
+
+class StraightAgent(BasePointGoalAgent):
+    def __init__(self, step_size=1.0):
+        self.step_size = step_size
+
+    def reset(self):
+        pass
+
+    def predict(self, obs: Observation) -> WaypointPrediction:
+        width, height = obs.images["front"].size
+        obs.images["left"].resize((width // 2, height // 2))
+        dist = float(np.linalg.norm(obs.target_position))
+        direction = obs.target_position / max(dist, 1e-6)
+        return WaypointPrediction(waypoint=(direction * min(self.step_size, dist))[None, :], arrive=dist < 0.5,
+                                  directions=direction[None, :])
+'''
+
+
+def test_an_abot_agent_file_runs_unchanged(scenes, tmp_path, monkeypatch):
+    (tmp_path / "abot_agent.py").write_text(ABOT_AGENT_FILE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert main(["nav-eval", "--protocol", "abot", "--agent-module", "abot_agent:StraightAgent", "--data-dir",
+                     str(scenes), "--camera-width", "16", "--camera-height", "16", "--max-steps", "3",
+                     "--output-dir", str(tmp_path / "out"), "--skip-metrics", "--no-save-render-images"]) == 0
+        results = list((tmp_path / "out").rglob("result.json"))
+        assert len(results) == 9 and {json.loads(p.read_text())["status"] for p in results} <= {"stop", "max_steps"}
+    finally:
+        for name in ("abot_agent", "abotn_evaluator", "abotn_evaluator.interface",
+                     "abotn_evaluator.interface.point_goal", "abotn_evaluator.interface.poi_goal"):
+            sys.modules.pop(name, None)
 
 
 def test_scripted_agent_matches_abot_rules(scenes, tmp_path):
