@@ -41,6 +41,8 @@ class EvalConfig:
     ``waypoint_frame``: ``front_left`` (the spec's tables, default) reads a waypoint as ``[front, left]``
     metres; ``right_front`` reads it as ``[right, front]``, as the public evaluator's code does.
     ``render_max_retries``, ``render_retry_backoff`` and ``render_timeout`` tune the HTTP render client.
+    ``protocol``: ``default`` or ``abot`` (ABot-Navigation's rules and records, defects included; set
+    ``waypoint_frame="right_front"`` and ``camera_for_size(..., protocol="abot")`` with it for ABot's agents).
     """
 
     render_url: str | None = None
