@@ -70,3 +70,18 @@ class ScriptAgent(BasePointGoalAgent):
         self.step += 1
         return WaypointPrediction(np.array(waypoints, float), arrive=arrive,
                                   directions=None if directions is None else np.array(directions, float))
+
+
+class StoppingScriptAgent(ScriptAgent):
+    """A ``ScriptAgent`` that calls ``stop()`` (e.g. stopping a render server) on its first prediction."""
+
+    def __init__(self, script, stop):
+        super().__init__(script)
+        self.stop, self.stopped = stop, False
+
+    def predict(self, observation):
+        """Return the script's next prediction; stops the server the first time."""
+        if not self.stopped:
+            self.stopped = True
+            self.stop()
+        return super().predict(observation)

@@ -15,7 +15,7 @@ import pytest
 import requests
 from scipy.spatial.transform import Rotation
 
-from _nav_agents import PilAgent, ScriptAgent
+from _nav_agents import PilAgent, ScriptAgent, StoppingScriptAgent
 from agents.nav.oracle import OraclePoiGoalAgent
 from evaluators.nav.loop import agent_spec, ensure_procedural_scenes, run_evaluation
 from evaluators.nav.pictures import draw_run
@@ -372,6 +372,28 @@ def test_error_tasks_get_abot_records_and_averages(scenes, tmp_path):
             assert {r["status"] for r in failed} == {"render_error"}
             assert all(r["shortest_path_length"] > 0 and r["distance_to_goal"] > 0 for r in failed)
             assert math.isfinite(summary["overall"]["avg_final_distance"])
+
+
+def test_render_failing_mid_task_gives_abot_render_error(scenes, tmp_path):
+    server = make_server(scenes, "127.0.0.1", 0, backend="cpu")
+    serve_in_thread(server)
+    try:
+        config = _config(render_url=server.url + "/render_gs", render_max_retries=0, render_timeout=60)
+        run_evaluation(StoppingScriptAgent(SCRIPT, server.stop), config, scenes, run_dir=tmp_path)
+    finally:
+        server.stop()
+    results = _results(tmp_path)
+    first = results[("maze_000", "traj_0")]
+    start = GaussianScene(scenes).get_episode(0).tasks[0].trajectory[0]
+    goal = GaussianScene(scenes).get_episode(0).tasks[0].trajectory[-1]
+    distance = float(np.linalg.norm(np.array([start["x"], start["y"]])
+                                    - np.array([goal["x"], goal["y"]], dtype=np.float32)))
+    assert {k: first[k] for k in ("status", "steps", "travel_length", "distance_to_goal", "success",
+                                  "oracle_success", "metrics")} == {
+        "status": "render_error", "steps": 0, "travel_length": 0.0, "distance_to_goal": distance,
+        "success": False, "oracle_success": False, "metrics": {}}
+    others = [r for key, r in results.items() if key != ("maze_000", "traj_0")]
+    assert others and all(r["status"] == "error" and r["distance_to_goal"] == "inf" for r in others)
 
 
 def test_collision_length_does_not_hinge_on_rounding():
