@@ -20,7 +20,8 @@ from .config import BenchConfig
 @dataclass(frozen=True)
 class BenchMaze:
     """One published maze: its ``name`` (file stem), the ``size`` it was asked for, the benchmark ``grid``
-    (0 free, 1 wall, no outer ring), ``start``, ``goal``, its BFS ``shortest_path`` and the ``file``."""
+    (0 free, 1 wall, no outer ring), ``start``, ``goal``, its BFS ``shortest_path``, the ``file`` and its
+    ``nonce``."""
 
     name: str
     size: str
@@ -29,6 +30,7 @@ class BenchMaze:
     goal: Cell
     shortest_path: tuple[Cell, ...]
     file: str
+    nonce: int = 0
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -41,7 +43,7 @@ def load_bench_maze(path: str | os.PathLike, size: str) -> BenchMaze:
     record = mazebench_from_dict(read_json(path), source=str(path))
     grid = record.grid
     return BenchMaze(Path(path).stem, size, np.asarray(grid.blocks, dtype=np.uint8), tuple(grid.start),
-                     tuple(grid.goal), tuple(tuple(c) for c in record.shortest_path), str(path))
+                     tuple(grid.goal), tuple(tuple(c) for c in record.shortest_path), str(path), record.nonce)
 
 
 def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:

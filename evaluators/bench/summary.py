@@ -10,6 +10,7 @@ from .anticheat import consistency
 from .stats import estimate
 
 SCORE_NAMES = ("total", "S", "Q", "O", "P", "A")
+ZEROS_INCLUDED = "mean over every trial, zeros and failed trials included (this benchmark's rule)"
 COUNTERS = ("api_calls", "cell_moves", "wall_collisions", "invalid_outputs", "exploration_rate", "latency_s")
 
 
@@ -29,7 +30,8 @@ def _value(record: dict[str, Any], name: str) -> float | None:
 
 def summarise_group(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the statistics of one model x size group of trial records."""
-    out: dict[str, Any] = {"trials": len(records), "errors": sum(r.get("status") != "ok" for r in records)}
+    out: dict[str, Any] = {"trials": len(records), "errors": sum(r.get("status") != "ok" for r in records),
+                           "rule": ZEROS_INCLUDED}
     for name in ("success", *SCORE_NAMES, *COUNTERS, "tokens", "cost_usd"):
         values = [v for v in (_value(r, name) for r in records) if v is not None]
         if values or name in SCORE_NAMES or name == "success":
