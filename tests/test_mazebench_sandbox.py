@@ -183,3 +183,75 @@ def test_bench_cli_writes_mazebench_multi_model_summary(tmp_path, maze):
                      "avg_api_calls": 1.5, "failed_tests": 0, "rule": stats["rule"]}
     assert reported["overall_stats"] == {"total_successful": 2, "overall_success_rate": 1.0, "total_failed": 0}
     assert "MazeBench-reported" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_http_api_answers_with_mazebench_s_payloads(tmp_path):
+    import requests
+
+    from evaluators.bench.sandbox import sandbox_app
+    from maze_envs.serving.app import LoopbackServer
+
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    doc = {"width": 5, "height": 5, "grid": GRID, "start": [0, 0], "goal": [2, 2],
+           "shortest_path": [list(c) for c in SHORT], "nonce": 0}
+    (flat / "custom_name.json").write_text(json.dumps(doc), encoding="utf-8")
+    state = lambda p, n, done=False: {"position": p, "done": done, "steps": n}  # noqa: E731
+    info = lambda p, n, actions, done=False: {"size": "5x5", "start": [0, 0], "goal": [2, 2],  # noqa: E731
+                                              "current_position": p, "steps": n, "done": done,
+                                              "available_actions": actions}
+    exchange = [
+        ("GET", "/mazes", None, 200, {"mazes": ["custom_name"], "count": 1}),
+        ("POST", "/step", {"action": "up"}, 400, {"error": "No maze loaded. Use /load first"}),
+        ("POST", "/load", {}, 400, {"error": "Missing 'maze_name' in request body"}),
+        ("POST", "/load", {"maze_name": 123}, 404, {"error": "Maze '123' not found"}),
+        ("POST", "/load", {"maze_name": "custom_name"}, 200,
+         {"message": "Maze 'custom_name' loaded successfully", "maze_info": info([0, 0], 0, ["right"])}),
+        ("POST", "/step", {"action": "jump"}, 400,
+         {"error": "Invalid action: jump", "valid_actions": ["up", "down", "left", "right"]}),
+        ("POST", "/step", {"action": "down"}, 200, {"action": "down", "state": state([0, 0], 0), "info":
+                                                    {"error": "Wall collision: hit wall", "position": [0, 0]},
+                                                    "reward": -1, "success": False}),
+        ("POST", "/step", {"action": "right"}, 200, {"action": "right", "state": state([0, 1], 1), "info":
+                                                     {"success": True, "position": [0, 1]}, "reward": -0.1,
+                                                     "success": True}),
+        ("GET", "/state", None, 200, {"state": state([0, 1], 1), "available_actions": ["left", "right"]}),
+        ("GET", "/render?show_path=1", None, 200, {"render": "SA   \n#### \n  G  \n ####\n     ",
+                                                   "show_path": False}),
+        ("GET", "/render?show_path=true", None, 200, {"render": "SA***\n####*\n  G**\n ####\n     ",
+                                                      "show_path": True}),
+        ("POST", "/reset", None, 200, {"message": "Environment reset", "state": state([0, 0], 0),
+                                       "info": info([0, 0], 0, ["right"])}),
+    ]
+    for action in ("right", "right", "right", "right", "down", "down", "left"):
+        exchange.append(("POST", "/step", {"action": action}, 200, None))
+    exchange += [
+        ("POST", "/step", {"action": "left"}, 200, {"action": "left", "state": state([2, 2], 8, True), "info":
+                                                    {"success": True, "message":
+                                                     "Congratulations! Reached goal in 8 steps"},
+                                                    "reward": 100, "success": True}),
+        # MazeBench pays +100 again for every call after the goal
+        ("POST", "/step", {"action": "up"}, 200, {"action": "up", "state": state([2, 2], 8, True),
+                                                  "info": {"info": "Game ended"}, "reward": 100, "success": True}),
+        ("GET", "/info", None, 200, info([2, 2], 8, [], True)),
+    ]
+    with LoopbackServer(sandbox_app(flat, "mazebench")) as server:
+        for method, route, body, status, expected in exchange:
+            answer = requests.request(method, server.url + route, json=body, timeout=10)
+            assert answer.status_code == status, (route, body, answer.text)
+            if expected is not None:
+                assert answer.json() == expected, (method, route, body)
+        for body in (b"{not json", b""):
+            answer = requests.post(server.url + "/step", data=body, timeout=10,
+                                   headers={"Content-Type": "application/json"})
+            assert answer.status_code == 400   # MazeBench answers 500 here; client input stays a 4xx
+
+
+def test_sandbox_cli_plays_mazebench_s_loop(tmp_path, maze, capsys):
+    script = tmp_path / "replies.jsonl"
+    script.write_text("".join(json.dumps(r) + "\n" for r in [pairs(SHORT[1:] + [(2, 1)]), "(2,2)"]),
+                      encoding="utf-8")
+    code = main(["sandbox", "ai", "maze_5x5_0", "--mazes-dir", str(tmp_path / "mazes"), "--protocol", "mazebench",
+                 "--local-policy", "scripted", "--local-script", str(script), "--timeout", "5"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0 and (result["success"], result["steps"], result["api_calls"]) == (True, 10, 2)
