@@ -1,5 +1,6 @@
 """Summary statistics of benchmark trials: mean, sample standard deviation and a 95% confidence interval
-(Student's t), over every trial, zero scores and failed trials included."""
+(Student's t), over every trial, zero scores and failed trials included, at full precision (reports round for
+display)."""
 
 from __future__ import annotations
 
@@ -33,9 +34,9 @@ def estimate(values: Iterable[float]) -> Estimate:
         return Estimate(0, None, None, None)
     mean = sum(data) / n
     if n == 1:
-        return Estimate(1, round(mean, 4), 0.0, None)
+        return Estimate(1, mean, 0.0, None)
     std = math.sqrt(sum((v - mean) ** 2 for v in data) / (n - 1))
     from scipy.stats import t
 
     half = float(t.ppf(0.975, n - 1)) * std / math.sqrt(n)
-    return Estimate(n, round(mean, 4), round(std, 4), (round(mean - half, 4), round(mean + half, 4)))
+    return Estimate(n, mean, std, (mean - half, mean + half))
