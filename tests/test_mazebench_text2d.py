@@ -217,3 +217,17 @@ def test_bench_cli_shows_mazebench_and_strict_side_by_side(tmp_path):
     assert summary["models"]["maze-envs-local"]["5x5"]["rule"].startswith("mean over every trial")
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "MazeBench-reported" in page and "strict" in page
+
+
+@pytest.mark.parametrize("mode", ["text2d", "ai"])
+def test_the_local_oracle_solves_mazebench_s_own_prompts(tmp_path, mode):
+    from maze_envs.datasets import generate_text_mazes
+
+    generate_text_mazes(["9x9", "8x12"], 2, 42, tmp_path / "mazes", algorithm="prim", protocol="mazebench")
+    out = tmp_path / "out"
+    assert main(["bench", "--protocol", "mazebench", "--mode", mode, "--scoring", "v1", "--sizes", "9x9", "8x12",
+                 "--mazes-dir", str(tmp_path / "mazes"), "--output-dir", str(out), "--local-policy", "oracle",
+                 "--timeout", "5"]) == 0
+    records = read_jsonl(out / "results.jsonl")
+    assert len(records) == 4 and all(r["success"] and r["strict"]["success"] for r in records)
+    assert all(r["api_calls"] == 1 for r in records)
