@@ -229,5 +229,8 @@ def test_the_local_oracle_solves_mazebench_s_own_prompts(tmp_path, mode):
                  "--mazes-dir", str(tmp_path / "mazes"), "--output-dir", str(out), "--local-policy", "oracle",
                  "--timeout", "5"]) == 0
     records = read_jsonl(out / "results.jsonl")
-    assert len(records) == 4 and all(r["success"] and r["strict"]["success"] for r in records)
-    assert all(r["api_calls"] == 1 for r in records)
+    assert len(records) == 4 and all(r["api_calls"] == 1 for r in records)
+    # seed 43 draws MazeBench's 10% perturbation: the oracle answers for the grid shown (here the 9x9 one has no
+    # way through any more), MazeBench grades on the published grid
+    assert all(r["success"] and r["strict"]["success"] for r in records if not r.get("perturbed"))
+    assert sum(bool(r.get("perturbed")) for r in records) == (2 if mode == "text2d" else 0)
