@@ -7,11 +7,15 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from _llm_support import client_for
+
 from evaluators.bench.episode import Budgets
 from evaluators.bench.mazebench.interactive import mazebench_interactive_trial
-from evaluators.bench.mazebench.sandbox import SANDBOX_SYMBOLS, MazeBenchEnv, partial_view
+from evaluators.bench.mazebench.sandbox import (
+    SANDBOX_SYMBOLS,
+    MazeBenchEnv,
+    partial_view,
+)
 from evaluators.bench.mazes import load_bench_maze
 from maze_envs.cli import main
 from maze_envs.core.formats import read_json, read_jsonl
@@ -58,60 +62,60 @@ def figures(record):
 AI_SCRIPTS = [
     # name, replies, max_steps, MazeBench's figures, explored cells, strict success
     ("full path in one call", [pairs(SHORT[1:])], 50,
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=1, wall_collisions=0, invalid_jumps=0,
-          parse_errors=0), 9, True),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 1, "wall_collisions": 0, "invalid_jumps": 0,
+          "parse_errors": 0}, 9, True),
     ("current position first", [pairs(SHORT)], 50,
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=1, wall_collisions=0, invalid_jumps=0,
-          parse_errors=0), 9, True),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 1, "wall_collisions": 0, "invalid_jumps": 0,
+          "parse_errors": 0}, 9, True),
     ("path through the goal", [pairs(SHORT[1:] + [(2, 1), (2, 0)]), pairs([(2, 1), (2, 2)])], 50,
-     dict(success=True, outcome="goal", cell_moves=12, api_calls=2, wall_collisions=0, invalid_jumps=0,
-          parse_errors=0), 11, True),
+     {"success": True, "outcome": "goal", "cell_moves": 12, "api_calls": 2, "wall_collisions": 0, "invalid_jumps": 0,
+          "parse_errors": 0}, 11, True),
     ("twenty wall answers", ["(1,0)"] * 21, 50,
-     dict(success=False, outcome="exploration_failed", cell_moves=0, api_calls=21, wall_collisions=20,
-          invalid_jumps=0, parse_errors=0), 1, False),
+     {"success": False, "outcome": "exploration_failed", "cell_moves": 0, "api_calls": 21, "wall_collisions": 20,
+          "invalid_jumps": 0, "parse_errors": 0}, 1, False),
     ("single moves", ["right"] * 4 + ["down", "down", "left", "left"], 50,
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=8, wall_collisions=0, invalid_jumps=0,
-          parse_errors=0), 9, True),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 8, "wall_collisions": 0, "invalid_jumps": 0,
+          "parse_errors": 0}, 9, True),
     ("moves in words are parse errors", ["Move: right", "I should go right", "[[0, 1], [0, 2]]", pairs(SHORT[1:])],
-     50, dict(success=True, outcome="goal", cell_moves=8, api_calls=4, wall_collisions=0, invalid_jumps=0,
-              parse_errors=3), 9, None),
+     50, {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 4, "wall_collisions": 0, "invalid_jumps": 0,
+              "parse_errors": 3}, 9, None),
     ("budget spent on parse errors", ["I do not know"] * 5, 5,
-     dict(success=False, outcome="unknown", cell_moves=0, api_calls=5, wall_collisions=0, invalid_jumps=0,
-          parse_errors=5), 1, False),
+     {"success": False, "outcome": "unknown", "cell_moves": 0, "api_calls": 5, "wall_collisions": 0, "invalid_jumps": 0,
+          "parse_errors": 5}, 1, False),
     ("cells moved reach the call budget", [pairs(SHORT[1:5]), pairs([(0, 3), (0, 2)]), "(0,3)"], 3,
-     dict(success=False, outcome="max_steps_exceeded", cell_moves=7, api_calls=3, wall_collisions=0,
-          invalid_jumps=0, parse_errors=0), 5, False),
+     {"success": False, "outcome": "max_steps_exceeded", "cell_moves": 7, "api_calls": 3, "wall_collisions": 0,
+          "invalid_jumps": 0, "parse_errors": 0}, 5, False),
     ("a jump, then the path", ["(0,2)", pairs(SHORT[1:])], 50,
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=2, wall_collisions=0, invalid_jumps=1,
-          parse_errors=0), 9, True),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 2, "wall_collisions": 0, "invalid_jumps": 1,
+          "parse_errors": 0}, 9, True),
     ("off the grid", ["(0,0),(0,1),(0,2),(0,3),(0,4),(0,5)", pairs(SHORT[1:])], 50,
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=2, wall_collisions=1, invalid_jumps=0,
-          parse_errors=0), 9, True),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 2, "wall_collisions": 1, "invalid_jumps": 0,
+          "parse_errors": 0}, 9, True),
     ("reasoning coordinates join the path", [f"I am at (0, 0); the goal (2, 2) is close. {pairs(SHORT[1:])}",
                                              pairs(SHORT[1:])], 50,
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=2, wall_collisions=0, invalid_jumps=1,
-          parse_errors=0), 9, True),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 2, "wall_collisions": 0, "invalid_jumps": 1,
+          "parse_errors": 0}, 9, True),
 ]
 
 PARTIAL_SCRIPTS = [
     ("run longer than k", ["right 4, down 2, left 2"],
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=1, wall_collisions=0, invalid_jumps=0,
-          parse_errors=0), 9, False),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 1, "wall_collisions": 0, "invalid_jumps": 0,
+          "parse_errors": 0}, 9, False),
     ("mixed forms run spaced moves first", ["down1, right 2", "right 2", "down 2", "left 2"],
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=4, wall_collisions=1, invalid_jumps=0,
-          parse_errors=0), 9, None),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 4, "wall_collisions": 1, "invalid_jumps": 0,
+          "parse_errors": 0}, 9, None),
     ("D 2 does not parse", ["D 2", "right 2, right 2, down 2, left 2"],
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=2, wall_collisions=0, invalid_jumps=0,
-          parse_errors=1), 9, None),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 2, "wall_collisions": 0, "invalid_jumps": 0,
+          "parse_errors": 1}, 9, None),
     ("edge answers fail twice as fast", ["up 1"] * 11,
-     dict(success=False, outcome="exploration_failed", cell_moves=0, api_calls=11, wall_collisions=10,
-          invalid_jumps=0, parse_errors=0), 1, False),
+     {"success": False, "outcome": "exploration_failed", "cell_moves": 0, "api_calls": 11, "wall_collisions": 10,
+          "invalid_jumps": 0, "parse_errors": 0}, 1, False),
     ("a wall keeps the progress made", ["right 9", "down 2, left 2"],
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=2, wall_collisions=1, invalid_jumps=0,
-          parse_errors=0), 9, False),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 2, "wall_collisions": 1, "invalid_jumps": 0,
+          "parse_errors": 0}, 9, False),
     ("a collision drops the moves after it", ["right 2, down 1, right 2", "right 2, down 2, left 2"],
-     dict(success=True, outcome="goal", cell_moves=8, api_calls=2, wall_collisions=1, invalid_jumps=0,
-          parse_errors=0), 9, None),
+     {"success": True, "outcome": "goal", "cell_moves": 8, "api_calls": 2, "wall_collisions": 1, "invalid_jumps": 0,
+          "parse_errors": 0}, 9, None),
 ]
 
 
@@ -196,8 +200,8 @@ def test_http_api_answers_with_mazebench_s_payloads(tmp_path):
     doc = {"width": 5, "height": 5, "grid": GRID, "start": [0, 0], "goal": [2, 2],
            "shortest_path": [list(c) for c in SHORT], "nonce": 0}
     (flat / "custom_name.json").write_text(json.dumps(doc), encoding="utf-8")
-    state = lambda p, n, done=False: {"position": p, "done": done, "steps": n}  # noqa: E731
-    info = lambda p, n, actions, done=False: {"size": "5x5", "start": [0, 0], "goal": [2, 2],  # noqa: E731
+    state = lambda p, n, done=False: {"position": p, "done": done, "steps": n}
+    info = lambda p, n, actions, done=False: {"size": "5x5", "start": [0, 0], "goal": [2, 2],
                                               "current_position": p, "steps": n, "done": done,
                                               "available_actions": actions}
     exchange = [

@@ -8,14 +8,19 @@ strategies, the validator's order and the v1 formulas with 2-place rounding), wr
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
 import pytest
-
 from _llm_support import client_for
+
+from evaluators.bench.mazebench.text2d import (
+    SYSTEM,
+    mazebench_text2d_trial,
+    perturbed_grid,
+)
 from evaluators.bench.mazes import load_bench_maze
-from evaluators.bench.mazebench.text2d import SYSTEM, mazebench_text2d_trial, perturbed_grid
 from maze_envs.cli import main
 from maze_envs.core.formats import read_json, read_jsonl
 from maze_envs.llm import ModelServer, ScriptedPolicy
@@ -112,7 +117,7 @@ def expected_scores(path: list[tuple[int, int]]) -> dict:
     zero = {"total": 0, "S": 0, "Q": 0, "O": 0, "A": 0}
     if not path or path[0] != START or path[-1] != GOAL:
         return zero
-    if any(abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 for a, b in zip(path, path[1:])):
+    if any(abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 for a, b in itertools.pairwise(path)):
         return zero
     if any(not (0 <= r < 5 and 0 <= c < 5) or GRID[r][c] for r, c in path) or len(set(path)) != len(path):
         return zero

@@ -4,7 +4,8 @@ the same replies, per model, per size and overall, each column headed by the ave
 from __future__ import annotations
 
 import html
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 def _number(value: Any, digits: int = 2) -> str:

@@ -23,8 +23,9 @@ renderings. ``run_ai`` and ``run_partial`` are its two model loops:
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -14,7 +14,8 @@ Figures keep full precision; reports round them for display.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..summary import ZEROS_INCLUDED
 

@@ -19,9 +19,11 @@ and this benchmark's strict one on the same reply.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -75,7 +77,7 @@ def validate(grid: np.ndarray, start: Sequence[int], goal: Sequence[int], shorte
         return {"ok": False, "error": f"Path start incorrect, expected {start}, got {cells[0]}"}
     if cells[-1] != goal:
         return {"ok": False, "error": f"Path goal incorrect, expected {goal}, got {cells[-1]}"}
-    for a, b in zip(cells, cells[1:]):
+    for a, b in itertools.pairwise(cells):
         if abs(b[0] - a[0]) + abs(b[1] - a[1]) != 1:
             return {"ok": False, "error": f"Path disconnected: {a} -> {b}"}
     height, width = grid.shape
