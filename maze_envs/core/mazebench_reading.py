@@ -1,7 +1,8 @@
-"""MazeBench's reading rules (https://github.com/Aileen-90/MazeBench), reproduced for ``--protocol mazebench``:
-how its code turns a model's reply into a path or moves, defects included.
+"""MazeBench's reading rules (https://github.com/Aileen-90/MazeBench) as two named rules of the reply reader
+(``maze_envs.core.replies``), for ``--protocol mazebench``: how its code turns a model's reply into a path or
+moves, defects included.
 
-text2d (``core/anti_cheat.sandbox_output`` then ``core/parser.parse_with_fallback``):
+``mazebench`` path, text2d (``core/anti_cheat.sandbox_output`` then ``core/parser.parse_with_fallback``):
 
 - the output filter deletes, case-insensitively, everything from the words start/end/goal/target, 坐标
   ("coordinate") or 位置 ("position") to the next newline, then strips the text: an answer line such as
@@ -15,19 +16,20 @@ text2d (``core/anti_cheat.sandbox_output`` then ``core/parser.parse_with_fallbac
   read is not asked again (its older ``bench.py`` did re-ask; ``REASK_PROMPT``/``reask_filter`` are that
   generation's, for callers that want it).
 
-ai sandbox (``sandbox/ai.py``): the reply is stripped and lowercased; every ``(d, d)`` pair in it, in order, is the
-path, minus a first pair equal to the current position; with no pair, a reply that is exactly
-up/down/left/right is one move; anything else ("Move: down", "I should go down", JSON lists) is a parse error.
+``mazebench-sandbox`` path, ai sandbox (``sandbox/ai.py``): every ``(d, d)`` pair of the stripped, lowercased
+reply, in order (the caller drops a first pair equal to the current position).
 
-partial-observe (``sandbox/partial_observe.py``): on the lowercased reply, every ``direction<space>n`` match
-first, then every ``directionn`` match (so mixed forms lose their order), counts above 0, no upper bound;
-"D 2" or "down" alone are not moves.
+Both rules' ``move`` (ai sandbox): the whole stripped, lowercased reply must be exactly up/down/left/right
+("Move: down", "I should go down" are not moves). Both rules' ``moves`` (partial-observe,
+``sandbox/partial_observe.py``): every ``direction<space>n`` match first, then every ``directionn`` match (so
+mixed forms lose their order), counts above 0, no upper bound; "D 2" or "down" alone are not moves.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from .replies import Reading, ReadingRule, register_rule
 
 Cell = tuple[int, int]
 
@@ -41,31 +43,19 @@ SINGLE_MOVES = ("up", "down", "left", "right")
 REASK_PROMPT = "请只输出坐标路径列表，如 [(0,0),(0,1),...]。"
 
 
-@dataclass(frozen=True)
-class MazeBenchPath:
-    """A path as MazeBench reads it: ``cells`` in order, the ``form`` (the parser strategy that found them:
-    ``bracket_list``, ``pairs_deduplicated``, ``numbers`` or ``empty``) and the ``filtered`` text it parsed."""
-
-    cells: list[Cell]
-    form: str
-    filtered: str
-
-
-@dataclass(frozen=True)
-class MazeBenchAction:
-    """One ai-sandbox reply as MazeBench reads it: the ``cells`` to walk (``form`` ``path``), else a single
-    ``move`` (``form`` ``move``), else nothing (``form`` ``parse_error``)."""
-
-    cells: list[Cell]
-    move: str | None
-    form: str
+def filtered_out(text: str) -> tuple[str, list[str]]:
+    """Return ``text`` after MazeBench's text2d output filter (``AntiCheat.sandbox_output``) and the pieces it
+    deleted."""
+    deleted: list[str] = []
+    for pattern in FILTER_PATTERNS:
+        deleted += [m.group(0).strip() for m in re.finditer(pattern, text, flags=re.IGNORECASE)]
+        text = re.sub(pattern, "", text, flags=re.IGNORECASE)
+    return text.strip(), deleted
 
 
 def output_filter(text: str) -> str:
-    """Return ``text`` after MazeBench's text2d output filter (``AntiCheat.sandbox_output``)."""
-    for pattern in FILTER_PATTERNS:
-        text = re.sub(pattern, "", text, flags=re.IGNORECASE)
-    return text.strip()
+    """Return ``text`` after MazeBench's text2d output filter."""
+    return filtered_out(text)[0]
 
 
 def reask_filter(text: str) -> str:
@@ -78,40 +68,71 @@ def parse_pairs(text: str) -> list[Cell]:
     return [(int(r), int(c)) for r, c in _PAIR.findall(text)]
 
 
-def parse_text2d(text: str) -> MazeBenchPath:
-    """Return the path MazeBench's text2d parser reads from the already filtered ``text``."""
+def parse_text2d(text: str) -> tuple[list[Cell], str]:
+    """Return ``(cells, strategy)`` that MazeBench's text2d parser reads from the already filtered ``text``;
+    strategy is ``bracket_list``, ``pairs_deduplicated``, ``numbers`` or ``empty``."""
     pairs = parse_pairs(text)
     if _BRACKET_LIST.search(text) and len(pairs) >= 2:
-        return MazeBenchPath(pairs, "bracket_list", text)
+        return pairs, "bracket_list"
     if len(pairs) >= 2:
-        return MazeBenchPath(list(dict.fromkeys(pairs)), "pairs_deduplicated", text)
+        return list(dict.fromkeys(pairs)), "pairs_deduplicated"
     numbers = [int(n) for n in _NUMBER.findall(text)]
     if len(numbers) >= 4 and len(numbers) % 2 == 0:
-        return MazeBenchPath(list(zip(numbers[::2], numbers[1::2])), "numbers", text)
-    return MazeBenchPath([], "empty", text)
+        return list(zip(numbers[::2], numbers[1::2], strict=True)), "numbers"
+    return [], "empty"
 
 
-def read_text2d(reply: str) -> MazeBenchPath:
-    """Return the path MazeBench reads from a raw text2d ``reply``: output filter, then parser."""
-    return parse_text2d(output_filter(reply))
-
-
-def read_ai(reply: str, here: Cell) -> MazeBenchAction:
-    """Return what MazeBench's ai sandbox reads from ``reply`` when the agent stands at ``here``."""
-    text = reply.strip().lower()
-    cells = parse_pairs(text)
-    if cells and cells[0] == tuple(here):
-        cells = cells[1:]
-    if cells:
-        return MazeBenchAction(cells, None, "path")
-    if text in SINGLE_MOVES:
-        return MazeBenchAction([], text, "move")
-    return MazeBenchAction([], None, "parse_error")
-
-
-def read_partial(reply: str) -> list[tuple[str, int]]:
-    """Return the ``(direction, steps)`` moves MazeBench's partial-observe sandbox reads from ``reply``: spaced
+def partial_moves(text: str) -> list[tuple[str, int]]:
+    """Return the ``(direction, steps)`` moves MazeBench's partial-observe sandbox reads from ``text``: spaced
     matches first, then joined ones, counts above 0 only ([] is a parse error)."""
-    text = reply.strip().lower()
+    text = text.strip().lower()
     found = _SPACED_MOVE.findall(text) + _JOINED_MOVE.findall(text)
     return [(direction, int(n)) for direction, n in found if int(n) > 0]
+
+
+class _MazeBenchMoves(ReadingRule):
+    """What both MazeBench rules share: its partial-observe moves and its ai sandbox's single move."""
+
+    def moves(self, text: str) -> Reading:
+        """Return the partial-observe moves MazeBench reads (form ``spaced+joined`` order, or ``none``)."""
+        moves = partial_moves(text)
+        return Reading(moves=moves, form="words" if moves else "none", rule=self.name,
+                       choice="spaced moves first, then joined ones" if moves else "")
+
+    def move(self, text: str) -> Reading:
+        """Return the single move of an ai-sandbox reply: the whole reply, stripped and lowercased, must be one of
+        up/down/left/right."""
+        word = text.strip().lower()
+        if word in SINGLE_MOVES:
+            return Reading(moves=[(word, 1)], form="words", rule=self.name)
+        return Reading(form="none", ignored=[text.strip()[:200]] if text.strip() else [], rule=self.name)
+
+
+class MazeBenchRule(_MazeBenchMoves):
+    """``mazebench``: MazeBench's text2d reading (output filter, then its three-strategy parser) and its
+    sandbox moves. ``ignored`` holds what the filter deleted; ``form`` names the parser strategy."""
+
+    name = "mazebench"
+
+    def path(self, text: str) -> Reading:
+        """Return the path MazeBench's text2d pipeline reads from a raw reply."""
+        kept, deleted = filtered_out(text)
+        cells, strategy = parse_text2d(kept)
+        return Reading(cells=cells, form=strategy, ignored=deleted, rule=self.name,
+                       choice="every pair in the reply" if strategy == "bracket_list" else "")
+
+
+class MazeBenchSandboxRule(_MazeBenchMoves):
+    """``mazebench-sandbox``: MazeBench's ai sandbox path reading: every ``(d, d)`` pair of the stripped,
+    lowercased reply, in order (the caller drops a first pair equal to the current position)."""
+
+    name = "mazebench-sandbox"
+
+    def path(self, text: str) -> Reading:
+        """Return every ``(d, d)`` pair of the reply as MazeBench's ai sandbox reads it."""
+        cells = parse_pairs(text.strip().lower())
+        return Reading(cells=cells, form="tuples" if cells else "none", rule=self.name)
+
+
+register_rule(MazeBenchRule())
+register_rule(MazeBenchSandboxRule())

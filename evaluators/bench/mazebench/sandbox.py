@@ -9,8 +9,9 @@ renderings. ``run_ai`` and ``run_partial`` are its two model loops:
 
 - ``max_steps`` counts API calls; each loop turn makes one call, then checks the exploration rule (20 calls
   in a row without a new cell by default) before reading the reply, so a failing episode costs one call more;
-- ai replies are read by ``read_ai`` (every ``(d, d)`` pair is the path; else exactly up/down/left/right);
-  partial replies by ``read_partial`` (spaced moves first, then joined; no cap at k); a reply it cannot read is
+- replies are read by the reader's ``mazebench-sandbox`` rule: ai, every ``(d, d)`` pair is the path (a first
+  one equal to the position dropped), else exactly up/down/left/right; partial, spaced moves first, then
+  joined, no cap at k (``maze_envs.core.mazebench_reading``); a reply it cannot read is
   a parse error that moves nothing and leaves the exploration counter alone;
 - a call whose action failed adds 1 to the counter (ai) or 2 (partial, when nothing moved); a call reaching a
   new cell resets it;
@@ -29,12 +30,13 @@ from typing import Any
 
 import numpy as np
 
-from maze_envs.core.mazebench_reading import read_ai, read_partial
+from maze_envs.core.replies import read_move, read_moves, read_path
 
 from ..mazes import BenchMaze
 
 Cell = tuple[int, int]
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+RULE = "mazebench-sandbox"
 SANDBOX_SYMBOLS = {"wall": "█", "path": " ", "start": "S", "goal": "G", "agent": "A", "masked": "?"}
 RENDER_SYMBOLS = {"wall": "#", "path": " ", "start": "S", "goal": "G", "agent": "A", "masked": "?"}
 
@@ -352,12 +354,16 @@ def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory
         if tracker.should_fail():
             break
         response = reply.strip().lower()
+        cells, move = [], None
         if partial:
-            moves = read_partial(response)
+            moves = read_moves(response, RULE).moves
             action = f"Moves: {', '.join(f'{d} {s}' for d, s in moves)}" if moves else None
         else:
-            read = read_ai(response, here)
-            action = f"Path: {read.cells}" if read.form == "path" else read.move
+            cells = read_path(response, RULE).cells
+            if cells and cells[0] == here:
+                cells = cells[1:]
+            move = None if cells else next((d for d, _ in read_move(response, RULE).moves), None)
+            action = f"Path: {cells}" if cells else move
         if action is None:
             remembered.append({"action": response, "feedback": "Invalid output"})
             result.parse_errors += 1
@@ -365,14 +371,14 @@ def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory
             continue
         if partial:
             tracked, moved, error, walked = _walk_partial(env, moves)
-        elif read.form == "path":
-            info = env.step_path(read.cells)
+        elif cells:
+            info = env.step_path(cells)
             error = info.get("error")
-            walked = [] if error else list(read.cells)
-            tracked, moved = [here] + list(read.cells), len(walked)
-            action = f"Path move: {read.cells}"
+            walked = [] if error else list(cells)
+            tracked, moved = [here, *cells], len(walked)
+            action = f"Path move: {cells}"
         else:
-            info = env.step(read.move)
+            info = env.step(move)
             error = info.get("error")
             walked = [] if error else [env.position]
             tracked, moved = [env.position], len(walked)
@@ -385,7 +391,7 @@ def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory
         elif partial:
             feedback = f"Successfully moved {moved} steps"
         else:
-            feedback = f"Successfully moved {moved} steps" if read.form == "path" else "Successfully moved"
+            feedback = f"Successfully moved {moved} steps" if cells else "Successfully moved"
         if partial:
             tracker.update(tracked)
             if error and moved == 0:

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 
 from maze_envs.core.mazebench_generator import bfs_path
-from maze_envs.core.mazebench_reading import read_text2d
-from maze_envs.core.textmaze import parse_path
+from maze_envs.core.mazebench_reading import output_filter
+from maze_envs.core.replies import read_path
 from maze_envs.llm import ChatClient, RunStats
 
 from ..mazes import BenchMaze
@@ -120,10 +120,12 @@ def mazebench_scores(maze: BenchMaze, path: Sequence[Sequence[int]], scoring: st
 def strict_verdict(reply: str, shown: np.ndarray, maze: BenchMaze, scoring: str) -> dict[str, Any]:
     """Return this benchmark's default reading of ``reply`` (its reader, validator and scores) on the grid the
     model was shown (its own BFS path when the perturbation changed the grid)."""
-    path = parse_path(reply)
+    reading = read_path(reply, "strict")
+    path = reading.cells
     shortest = list(maze.shortest_path) if np.array_equal(shown, maze.grid) else bfs_path(shown, maze.start, maze.goal)
     verdict = validate_path(shown, maze.start, maze.goal, path, shortest)
-    return {"parsed_path": [list(c) for c in path], "validation": verdict.to_dict(), "success": verdict.valid,
+    return {"parsed_path": [list(c) for c in path], "reading": reading.to_dict(), "validation": verdict.to_dict(),
+            "success": verdict.valid,
             "scores": score(verdict, path, shortest, scoring).to_dict()}
 
 
@@ -137,7 +139,7 @@ def mazebench_text2d_trial(client: ChatClient, maze: BenchMaze, *, scoring: str,
     began = time.perf_counter()
     reply = client.chat(prompt, **params)
     latency = time.perf_counter() - began
-    read = read_text2d(reply.text)
+    read = read_path(reply.text, "mazebench")
     verdict = mazebench_scores(maze, read.cells, scoring)
     shown = np.asarray(shown_grid, dtype=np.uint8)
     usage = RunStats()
@@ -146,8 +148,9 @@ def mazebench_text2d_trial(client: ChatClient, maze: BenchMaze, *, scoring: str,
         "prompt_sha256": hashlib.sha256(repr(prompt).encode("utf-8")).hexdigest(),
         "perturbed": not np.array_equal(shown, maze.grid),
         "raw_reply": reply.text,
-        "filtered_reply": read.filtered,
+        "filtered_reply": output_filter(reply.text),
         "parse_form": read.form,
+        "reading": read.to_dict(),
         "parsed_path": [list(c) for c in read.cells],
         "published_path": [list(c) for c in read.cells],
         "validation": verdict["validation"],
