@@ -239,3 +239,17 @@ def test_the_local_oracle_solves_mazebench_s_own_prompts(tmp_path, mode):
     # way through any more), MazeBench grades on the published grid
     assert all(r["success"] and r["strict"]["success"] for r in records if not r.get("perturbed"))
     assert sum(bool(r.get("perturbed")) for r in records) == (2 if mode == "text2d" else 0)
+
+
+def test_mazebench_rules_are_named_rules_of_the_reply_reader():
+    from maze_envs.core.replies import READING_RULES, read_move, read_moves, read_path
+
+    assert {"strict", "mazebench", "mazebench-sandbox"} <= set(READING_RULES)
+    reading = read_path(f"Goal: {tuples(SHORT)}\n(0, 0) (0, 1) (0, 0)", "mazebench")
+    assert (reading.cells, reading.form, reading.rule) == ([(0, 0), (0, 1)], "pairs_deduplicated", "mazebench")
+    assert reading.ignored == [f"Goal: {tuples(SHORT)}"]
+    assert read_path("I am at (0, 0), going to (0, 1)", "mazebench-sandbox").cells == [(0, 0), (0, 1)]
+    assert read_moves("down2, right 2, D 2", "mazebench").moves == [("right", 2), ("down", 2)]
+    assert read_moves("down2, right 2", "strict").moves == [("down", 2), ("right", 2)]
+    assert read_move(" Down ", "mazebench").moves == [("down", 1)]
+    assert read_move("Move: down", "mazebench").moves == [] and read_move("Move: down").moves == [("down", 1)]
