@@ -103,9 +103,12 @@ def _mazebench_trial(client: ChatClient, config: BenchConfig, trial: Trial) -> d
     if config.mode in MODE_ENVS:
         budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
                           config.max_no_exploration_steps)
+        def make_agent(env: gym.Env, replay: Any, max_calls: int) -> Any:
+            return model_agent(env, replay, memory=config.memory, explored_map=False, max_calls=max_calls,
+                               params=params)
         return mazebench_interactive_trial(client, trial.maze, mode=config.mode, scoring=config.scoring,
                                            budgets=budgets, memory=config.memory, visibility=config.visibility,
-                                           seed=trial.seed, params=params)
+                                           seed=trial.seed, params=params, make_agent=make_agent)
     return mazebench_text2d_trial(client, trial.maze, scoring=config.scoring, params=params)
 
 

@@ -2,31 +2,30 @@
 (``sandbox.run_sandbox``); then the same replies, in the same order, are played through this benchmark's own
 agent and env (the strict verdict), so a record shows what each set of rules makes of one model's answers.
 
-The strict replay asks for replies in order; when it wants more than the model gave under MazeBench's loop it
-stops with ``replies_exhausted`` (the strict loop asked again where MazeBench's had stopped).
+The strict replay gets the recorded replies in order and may make as many calls as there are; when it wants
+more than the model gave under MazeBench's loop it stops, labelled ``replies_exhausted`` (the strict loop asked
+again where MazeBench's had stopped).
 """
 
 from __future__ import annotations
 
 import time
-from functools import partial
+from collections.abc import Callable
 from typing import Any
 
-from agents.llm.agent import AgentStopped
 from maze_envs.llm import ChatClient, Reply, RunStats
 
 from ..anticheat import identity_presentation
 from ..episode import Budgets
 from ..interactive import interactive_trial
 from ..mazes import BenchMaze
-from ..players import model_agent
 from ..scores import score
 from ..validate import validate_path
 from .sandbox import run_sandbox
 
 
 class ReplayClient:
-    """A chat client that answers with recorded replies, in order (``AgentStopped`` when they run out)."""
+    """A chat client that answers with recorded replies, in order (its agent may make ``len(replies)`` calls)."""
 
     def __init__(self, replies: list[Reply], client: ChatClient):
         self.replies = list(replies)
@@ -35,21 +34,24 @@ class ReplayClient:
         self.used = 0
 
     def chat(self, messages: Any, **params: Any) -> Reply:
-        """Return the next recorded reply; raise ``AgentStopped('replies_exhausted')`` when none is left."""
-        if self.used >= len(self.replies):
-            raise AgentStopped("replies_exhausted", f"the model gave {len(self.replies)} replies under "
-                                                    "MazeBench's loop; the strict loop asked for another")
+        """Return the next recorded reply; raises ``IndexError`` when none is left (the agent's call budget
+        is the number of replies, so it stops first)."""
         reply = self.replies[self.used]
         self.used += 1
         return reply
 
 
+ModelAgent = Callable[[Any, Any, int], Any]
+
+
 def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: str, scoring: str, budgets: Budgets,
-                                memory: int, visibility: int, seed: int, params: dict[str, Any]) -> dict[str, Any]:
+                                memory: int, visibility: int, seed: int, params: dict[str, Any],
+                                make_agent: ModelAgent) -> dict[str, Any]:
     """Return the record of one ai/partial-observe trial under ``--protocol mazebench``: MazeBench's outcome
     (``success``, ``outcome`` = its stop label or ``goal``, ``cell_moves``, ``api_calls``, collisions, parse
     errors, exploration) with the walk graded like a text2d path (revisits allowed), and ``strict``: this
-    benchmark's verdict on the same replies. Raises the client's errors."""
+    benchmark's verdict on the same replies, played by ``make_agent(env, client, max_calls)`` (the benchmark's
+    model agent) on a client that replays them. Raises the client's errors."""
     log: list[dict[str, Any]] = []
 
     def chat(prompt: str) -> str:
@@ -68,9 +70,12 @@ def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: st
     for entry in log:
         usage.add(entry["reply"], client.config)
     replay = ReplayClient([e["reply"] for e in log], client)
-    strict = interactive_trial(partial(_replayed_agent, replay, memory, budgets.max_calls, params), maze,
-                               identity_presentation(), mode=mode, scoring=scoring, budgets=budgets,
-                               visibility=visibility, seed=seed, client=replay)
+    calls = min(len(log), budgets.max_calls)
+    strict = interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), maze, identity_presentation(),
+                               mode=mode, scoring=scoring, budgets=budgets, visibility=visibility, seed=seed,
+                               client=replay)
+    if strict.get("outcome") == "max_steps" and calls < budgets.max_calls:
+        strict["outcome"] = "replies_exhausted"
     keep = ("success", "outcome", "api_calls", "decisions", "cell_moves", "wall_collisions", "invalid_outputs",
             "invalid_jumps", "exploration_rate", "exploration_failed", "scores", "validation", "parsed_path")
     return {
@@ -101,7 +106,3 @@ def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: st
         "local_server": bool(client.stats.local_server),
         "elapsed_s": round(elapsed, 4),
     }
-
-
-def _replayed_agent(replay: ReplayClient, memory: int, max_calls: int, params: dict[str, Any], env) -> Any:
-    return model_agent(env, replay, memory=memory, explored_map=False, max_calls=max_calls, params=params)
