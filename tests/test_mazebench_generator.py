@@ -169,3 +169,15 @@ def test_cli_writes_mazebench_files(tmp_path):
     for i in range(2):
         text = (out / "8x12" / f"maze_8x12_{i}.json").read_text(encoding="utf-8")
         assert text == json.dumps(expected_maze(8, 12, 5 + i, "prim", "random"), indent=2)
+
+
+def test_bench_generates_mazebench_s_mazes_under_the_protocol(tmp_path):
+    from evaluators.bench.config import resolve_config
+    from evaluators.bench.mazes import prepare_mazes
+
+    config = resolve_config({"protocol": "mazebench", "models": ["m"], "sizes": ["9x9"], "generate_mazes": True,
+                             "maze_count": 2, "seed": 7, "mazes_dir": str(tmp_path / "mazes")}, environ={})
+    mazes = prepare_mazes(config)["9x9"]
+    assert [m.nonce for m in mazes] == [7, 8]
+    text = (tmp_path / "mazes" / "9x9" / "maze_9x9_1.json").read_text(encoding="utf-8")
+    assert text == json.dumps(expected_maze(9, 9, 8, "dfs", "corner"), indent=2)

@@ -74,10 +74,10 @@ def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
 def prepare_mazes(config: BenchConfig) -> dict[str, list[BenchMaze]]:
     """Return the mazes of every size of ``config``, generating them first when ``generate_mazes`` is set
     (``maze_count`` per size into ``maze_output_dir`` or the mazes directory, maze i seeded ``seed + i``, replacing
-    what an earlier generation wrote there)."""
+    what an earlier generation wrote there; under ``protocol`` ``mazebench`` MazeBench's generator's files)."""
     mazes_dir = config.mazes_dir
     if config.generate_mazes:
         mazes_dir = config.maze_output_dir or config.mazes_dir
         generate_text_mazes(config.sizes, config.maze_count, config.seed, mazes_dir, algorithm=config.algorithm,
-                            placement=config.start_goal, overwrite=True)
+                            placement=config.start_goal, overwrite=True, protocol=config.protocol)
     return {size: bench_mazes(mazes_dir, size) for size in config.sizes}
