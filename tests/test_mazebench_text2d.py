@@ -177,6 +177,7 @@ def test_v2_crashes_on_every_valid_path_and_is_named(tmp_path):
     assert valid["defect"] == "v2_unhashable_crash" and valid["error_text"] == "unhashable type: 'list'"
     assert valid["strict"]["scores"]["total"] == 100 and valid["strict"]["scores"]["P"] == 100
     assert "defect" not in invalid and invalid["scores"]["total"] == 0
+    assert invalid["validation"] == {"ok": False, "error": "Path is empty"}   # v2's validator speaks English
 
 
 def test_prompt_is_mazebench_s_and_shows_the_perturbed_grid(tmp_path):

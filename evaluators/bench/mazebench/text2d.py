@@ -65,31 +65,44 @@ def messages(grid: list[list[int]], start: Sequence[int], goal: Sequence[int]) -
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
+MESSAGES = {
+    "en": {"empty": "Path is empty", "start": "Path start incorrect, expected {0}, got {1}",
+           "goal": "Path goal incorrect, expected {0}, got {1}", "jump": "Path disconnected: {0} -> {1}",
+           "bounds": "Path point out of bounds: {0}", "wall": "Path point is a wall: {0}",
+           "twice": "Path has duplicate point: {0}"},
+    "zh": {"empty": "路径为空", "start": "路径起点不正确，期望{0}，实际{1}", "goal": "路径终点不正确，期望{0}，实际{1}",
+           "jump": "路径不连通：{0} -> {1}", "bounds": "路径点超出网格范围：{0}", "wall": "路径点为墙壁：{0}",
+           "twice": "路径存在重复点：{0}"},
+}
+
+
 def validate(grid: np.ndarray, start: Sequence[int], goal: Sequence[int], shortest: Sequence[Sequence[int]],
-             path: Sequence[Sequence[int]]) -> dict[str, Any]:
-    """Return MazeBench's validation dict of ``path``: ``ok`` and ``error``, and for a valid path
+             path: Sequence[Sequence[int]], language: str = "en") -> dict[str, Any]:
+    """Return MazeBench's validation dict of ``path``: ``ok`` and ``error`` (its messages: ``en`` as in the
+    validator that computes the path similarity, ``zh`` as in the one before it), and for a valid path
     ``path_length``, ``optimal_length`` (moves) and ``efficiency``."""
+    say = MESSAGES[language]
     start, goal = tuple(start), tuple(goal)
     cells = [tuple(p) for p in path]
     if not cells:
-        return {"ok": False, "error": "Path is empty"}
+        return {"ok": False, "error": say["empty"]}
     if cells[0] != start:
-        return {"ok": False, "error": f"Path start incorrect, expected {start}, got {cells[0]}"}
+        return {"ok": False, "error": say["start"].format(start, cells[0])}
     if cells[-1] != goal:
-        return {"ok": False, "error": f"Path goal incorrect, expected {goal}, got {cells[-1]}"}
+        return {"ok": False, "error": say["goal"].format(goal, cells[-1])}
     for a, b in itertools.pairwise(cells):
         if abs(b[0] - a[0]) + abs(b[1] - a[1]) != 1:
-            return {"ok": False, "error": f"Path disconnected: {a} -> {b}"}
+            return {"ok": False, "error": say["jump"].format(a, b)}
     height, width = grid.shape
     for cell in cells:
         if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            return {"ok": False, "error": f"Path point out of bounds: {cell}"}
+            return {"ok": False, "error": say["bounds"].format(cell)}
         if grid[cell] != 0:
-            return {"ok": False, "error": f"Path point is a wall: {cell}"}
+            return {"ok": False, "error": say["wall"].format(cell)}
     seen: set = set()
     for cell in cells:
         if cell in seen:
-            return {"ok": False, "error": f"Path has duplicate point: {cell}"}
+            return {"ok": False, "error": say["twice"].format(cell)}
         seen.add(cell)
     length = len(cells) - 1
     optimal = len(shortest) - 1 if shortest else 0
@@ -110,7 +123,8 @@ def metrics_v1(validation: dict[str, Any]) -> dict[str, Any]:
 def mazebench_scores(maze: BenchMaze, path: Sequence[Sequence[int]], scoring: str) -> dict[str, Any]:
     """Return what MazeBench records for ``path`` on the published ``maze`` under ``scoring``: ``scores``,
     ``validation`` and, where its v2 crashes, ``error`` and ``defect``."""
-    validation = validate(maze.grid, maze.start, maze.goal, maze.shortest_path, path)
+    validation = validate(maze.grid, maze.start, maze.goal, maze.shortest_path, path,
+                          "en" if scoring == "v2" else "zh")
     if scoring == "v2" and validation["ok"]:
         return {"scores": dict(ZERO), "validation": {"ok": False, "error": None}, "error": V2_CRASH,
                 "defect": V2_DEFECT}
