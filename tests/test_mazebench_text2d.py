@@ -12,12 +12,14 @@ import itertools
 import json
 import re
 
+import numpy as np
+
 import pytest
 from _llm_support import client_for
 
 from evaluators.bench.mazebench.text2d import (
     SYSTEM,
-    mazebench_text2d_trial,
+    mazebench_one_shot_trial,
     perturbed_grid,
 )
 from evaluators.bench.mazes import load_bench_maze
@@ -147,7 +149,7 @@ def test_reply_styles_score_as_mazebench_scores_them(tmp_path):
     with ModelServer(policy) as server:
         client = client_for(server)
         for name, reply, strict_valid in STYLES:
-            record = mazebench_text2d_trial(client, maze, scoring="v1", params={"temperature": 0.1})
+            record = mazebench_one_shot_trial(client, maze, scoring="v1", params={"temperature": 0.1})
             assert record["raw_reply"] == reply, name
             filtered = expected_filter(reply)
             path = expected_parse(filtered)
@@ -171,8 +173,8 @@ def test_v2_crashes_on_every_valid_path_and_is_named(tmp_path):
     policy = ScriptedPolicy([script_entry(tuples(SHORT)), script_entry("no path")])
     with ModelServer(policy) as server:
         client = client_for(server)
-        valid = mazebench_text2d_trial(client, maze, scoring="v2", params={})
-        invalid = mazebench_text2d_trial(client, maze, scoring="v2", params={})
+        valid = mazebench_one_shot_trial(client, maze, scoring="v2", params={})
+        invalid = mazebench_one_shot_trial(client, maze, scoring="v2", params={})
     assert valid["scores"] == {"scoring": "mazebench-v2", "total": 0, "S": 0, "Q": 0, "O": 0, "A": 0}
     assert valid["defect"] == "v2_unhashable_crash" and valid["error_text"] == "unhashable type: 'list'"
     assert valid["strict"]["scores"]["total"] == 100 and valid["strict"]["scores"]["P"] == 100
@@ -192,7 +194,7 @@ def test_prompt_is_mazebench_s_and_shows_the_perturbed_grid(tmp_path):
         return PolicyReply(tuples(SHORT))
 
     with ModelServer(policy) as server:
-        record = mazebench_text2d_trial(client_for(server), maze, scoring="v1", params={})
+        record = mazebench_one_shot_trial(client_for(server), maze, scoring="v1", params={})
     system, user = seen[0]
     assert system == {"role": "system", "content": SYSTEM}
     assert user["content"] == f"迷宫大小 5x5。迷宫为{shown}。0为通路,1为墙壁。起点[0, 0]，终点[0, 4]。"
@@ -254,3 +256,30 @@ def test_mazebench_rules_are_named_rules_of_the_reply_reader():
     assert read_moves("down2, right 2", "strict").moves == [("down", 2), ("right", 2)]
     assert read_move(" Down ", "mazebench").moves == [("down", 1)]
     assert read_move("Move: down", "mazebench").moves == [] and read_move("Move: down").moves == [("down", 1)]
+
+
+def test_image2d_sends_mazebench_s_picture_and_prompt(tmp_path):
+    import base64
+    import io
+
+    from PIL import Image
+
+    from maze_envs.llm.server import PolicyReply
+
+    maze = load_bench_maze(write_maze(tmp_path / "mazes"), "5x5")
+    seen = []
+
+    def policy(request):
+        seen.append(request.messages)
+        return PolicyReply(f"Goal path: {tuples(LONG)}")   # the filter deletes it: no trailing newline, kept
+
+    with ModelServer(policy) as server:
+        record = mazebench_one_shot_trial(client_for(server), maze, scoring="v1", params={}, mode="image2d",
+                                          cell_px=4)
+    user = seen[0][1]["content"]
+    assert user[0]["text"] == ("请根据图片中的迷宫，从绿色起点到红色终点输出坐标路径列表。白色单元格为通路，黑色为墙壁。"
+                               "迷宫尺寸为5x5。起点[0, 0]，终点[0, 4]。")
+    picture = np.asarray(Image.open(io.BytesIO(base64.b64decode(user[1]["image_url"]["url"].split(",", 1)[1]))))
+    assert picture.shape == (20, 20, 3) and tuple(picture[0, 0]) == (0, 255, 0) and tuple(picture[0, 16]) == (255, 0, 0)
+    assert tuple(picture[4, 4]) == (0, 0, 0) and tuple(picture[0, 4]) == (255, 255, 255)
+    assert record["scores"]["total"] == 80.0 and record["strict"]["success"]

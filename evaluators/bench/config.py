@@ -46,7 +46,7 @@ class BenchConfig:
     of (0 none, -1 all), ``explored_map`` whether partial-observe prompts also show the map explored so far,
     ``visibility`` the partial-observe radius k. ``protocol`` ``strict`` (default) reads, grades and summarises
     by this benchmark's rules; ``mazebench`` by MazeBench's (``evaluators.bench.mazebench``), with the strict
-    verdict beside each (text2d, ai and partial-observe). Maze generation
+    verdict beside each. Maze generation
     (``generate_mazes``) writes ``maze_count`` mazes per size into ``maze_output_dir`` (default: the mazes
     directory) with ``algorithm``, ``start_goal`` and seeds ``seed + i``.
     """
@@ -83,9 +83,6 @@ class BenchConfig:
         """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
         _choice("mode", self.mode, MODES)
         _choice("protocol", self.protocol, PROTOCOLS)
-        if self.protocol == "mazebench" and self.mode == "image2d":
-            raise MazeConfigError("the mazebench protocol covers text2d, ai and partial-observe; image2d runs "
-                                  "under the strict protocol only", parameter="protocol")
         _choice("scoring", self.scoring, SCORINGS)
         _choice("algorithm", self.algorithm, tuple(GENERATORS))
         _choice("start_goal", self.start_goal, START_GOAL)

@@ -97,7 +97,7 @@ def _mazebench_trial(client: ChatClient, config: BenchConfig, trial: Trial) -> d
     """Return the body of a trial under ``--protocol mazebench`` (MazeBench's loop, prompt and verdict, with the
     strict verdict on the same replies)."""
     from .mazebench.interactive import mazebench_interactive_trial
-    from .mazebench.text2d import mazebench_text2d_trial
+    from .mazebench.text2d import mazebench_one_shot_trial
 
     params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
     if config.mode in MODE_ENVS:
@@ -109,7 +109,8 @@ def _mazebench_trial(client: ChatClient, config: BenchConfig, trial: Trial) -> d
         return mazebench_interactive_trial(client, trial.maze, mode=config.mode, scoring=config.scoring,
                                            budgets=budgets, memory=config.memory, visibility=config.visibility,
                                            seed=trial.seed, params=params, make_agent=make_agent)
-    return mazebench_text2d_trial(client, trial.maze, scoring=config.scoring, params=params)
+    return mazebench_one_shot_trial(client, trial.maze, scoring=config.scoring, params=params, mode=config.mode,
+                                  cell_px=config.cell_px)
 
 
 def player(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial, env: gym.Env) -> Any:

@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="strict (default): this benchmark's reading, grading and summaries; mazebench: "
                              "MazeBench's own (its prompts, parser, output filter, v1/v2 scores, sandbox loop, "
                              "budgets, stop labels and averages), each record and summary with the strict "
-                             "verdict beside it (text2d, ai, partial-observe)")
+                             "verdict beside it")
     parser.add_argument("--scoring", choices=("v1", "v2"), help="MazeBench's weighting: v1 (S,Q,O) or v2 "
                                                                "(S,Q,O,P; default)")
     parser.add_argument("--no-anti-cheat", dest="anti_cheat", action="store_const", const=False,

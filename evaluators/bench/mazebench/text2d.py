@@ -1,7 +1,7 @@
-"""text2d under ``--protocol mazebench``: MazeBench's prompt, input perturbation, validator and metrics
-(https://github.com/Aileen-90/MazeBench, ``runners/text2d_runner.py``, ``core/anti_cheat.py``,
-``core/validator.py``, ``core/metrics.py``, ``main.py``), and the trial record that carries both its verdict
-and this benchmark's strict one on the same reply.
+"""text2d and image2d under ``--protocol mazebench``: MazeBench's prompts, input perturbation, validator and
+metrics (https://github.com/Aileen-90/MazeBench, ``runners/text2d_runner.py``, ``runners/image2d_runner.py``,
+``core/anti_cheat.py``, ``core/validator.py``, ``core/metrics.py``, ``main.py``), and the trial record that carries
+both its verdict and this benchmark's strict one on the same reply.
 
 - Perturbation: ``random.seed(nonce)``; with probability 0.1 it flips 1-3 random interior cells (start and goal
   included: its guard compares a tuple with the JSON lists and never matches). The prompt shows the flipped
@@ -13,7 +13,8 @@ and this benchmark's strict one on the same reply.
   lists, which raises ``TypeError: unhashable type: 'list'`` for every valid path; ``main.py`` catches it and
   records every score 0 with the error. The protocol reproduces that crash and names it
   (``defect: v2_unhashable_crash``); the strict verdict beside it gives the score v2 was meant to give.
-- The summary averages ``total`` over the trials whose total is above 0 (``summary.mazebench_text2d``).
+- image2d: the picture is of the published maze (the prompt's text names only the size, start and goal).
+- The summary averages ``total`` over the trials whose total is above 0 (``evaluators.bench.mazebench.summary``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 
 from maze_envs.core.mazebench_generator import bfs_path
 from maze_envs.core.mazebench_reading import output_filter
+from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import read_path
 from maze_envs.llm import ChatClient, RunStats
 
@@ -58,10 +60,16 @@ def perturbed_grid(grid: Sequence[Sequence[int]], nonce: int) -> list[list[int]]
     return shown
 
 
-def messages(grid: list[list[int]], start: Sequence[int], goal: Sequence[int]) -> list[dict[str, str]]:
-    """Return MazeBench's text2d chat messages for the shown ``grid`` (a Python list of lists, as it prints)."""
-    user = (f"迷宫大小 {len(grid)}x{len(grid[0])}。迷宫为{grid}。0为通路,1为墙壁。"
-            f"起点{list(map(int, start))}，终点{list(map(int, goal))}。")
+def messages(grid: list[list[int]], start: Sequence[int], goal: Sequence[int],
+             mode: str = "text2d") -> list[dict[str, str]]:
+    """Return MazeBench's chat messages for the shown ``grid``: text2d prints it as a Python list of lists;
+    image2d names only its size (the picture goes with the last user message)."""
+    ends = f"起点{list(map(int, start))}，终点{list(map(int, goal))}。"
+    if mode == "image2d":
+        user = (f"请根据图片中的迷宫，从绿色起点到红色终点输出坐标路径列表。白色单元格为通路，黑色为墙壁。"
+                f"迷宫尺寸为{len(grid)}x{len(grid[0])}。{ends}")
+    else:
+        user = f"迷宫大小 {len(grid)}x{len(grid[0])}。迷宫为{grid}。0为通路,1为墙壁。{ends}"
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
@@ -143,15 +151,20 @@ def strict_verdict(reply: str, shown: np.ndarray, maze: BenchMaze, scoring: str)
             "scores": score(verdict, path, shortest, scoring).to_dict()}
 
 
-def mazebench_text2d_trial(client: ChatClient, maze: BenchMaze, *, scoring: str,
-                           params: dict[str, Any]) -> dict[str, Any]:
-    """Return the record of one text2d trial under ``--protocol mazebench``: MazeBench's prompt and verdict
-    (``scores``, ``success``, ``validation``, ``parsed_path`` as MazeBench reads the reply) and, under
-    ``strict``, this benchmark's verdict on the same reply. Raises the client's errors."""
+def mazebench_one_shot_trial(client: ChatClient, maze: BenchMaze, *, scoring: str, params: dict[str, Any],
+                           mode: str = "text2d", cell_px: int = 24) -> dict[str, Any]:
+    """Return the record of one text2d (or image2d) trial under ``--protocol mazebench``: MazeBench's prompt
+    and verdict (``scores``, ``success``, ``validation``, ``parsed_path`` as MazeBench reads the reply) and,
+    under ``strict``, this benchmark's verdict on the same reply. image2d sends MazeBench's picture of the
+    published maze (``cell_px`` a cell) with a prompt naming the size, start and goal. Raises the client's
+    errors."""
     shown_grid = perturbed_grid(maze.grid, maze.nonce)
-    prompt = messages(shown_grid, maze.start, maze.goal)
+    prompt = messages(shown_grid, maze.start, maze.goal, mode)
+    images = [benchmark_picture(maze.layout, cell_px)] if mode == "image2d" else []
+    if mode == "image2d":
+        shown_grid = maze.grid.tolist()      # the picture shows the published maze
     began = time.perf_counter()
-    reply = client.chat(prompt, **params)
+    reply = client.chat(prompt, images=images, **params)
     latency = time.perf_counter() - began
     read = read_path(reply.text, "mazebench")
     verdict = mazebench_scores(maze, read.cells, scoring)
