@@ -162,10 +162,17 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
         f"{'on' if summary['anti_cheat'] else 'off'}; {counts['trials']} trials ({counts['errors']} errors); "
         f"means over every trial, failed ones as zero, with 95% t-intervals.</p>{note}{stopped}"
         f"{protocol_section(summary)}"
-        f"<h2>Results per model and size</h2>{summary_table(summary['models'])}"
+        f"<h2>Results per model and size</h2>{_table_note(summary)}{summary_table(summary['models'])}"
         f"<h2>Success rate by maze size</h2>{success_chart(summary['models'])}"
         f"<h2>Mazes</h2><ul>{index}</ul>{maze_sections(records, mazes)}</body></html>"
     )
+
+
+def _table_note(summary: Mapping[str, Any]) -> str:
+    if summary.get("protocol", "strict") == "strict":
+        return ""
+    return (f"<p>Scores as the {html.escape(summary['protocol'])} protocol gives them, averaged by this "
+            "benchmark's rule (every trial, zeros included).</p>")
 
 
 def write_report(path: str | os.PathLike, summary: Mapping[str, Any], records: list[Mapping[str, Any]],
