@@ -13,7 +13,6 @@ import json
 import re
 
 import numpy as np
-
 import pytest
 from _llm_support import client_for
 
