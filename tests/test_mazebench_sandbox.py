@@ -265,3 +265,20 @@ def test_sandbox_cli_plays_mazebench_s_loop(tmp_path, maze, capsys):
                  "--local-policy", "scripted", "--local-script", str(script), "--timeout", "5"])
     result = json.loads(capsys.readouterr().out)
     assert code == 0 and (result["success"], result["steps"], result["api_calls"]) == (True, 10, 2)
+
+
+def test_terminal_plays_mazebench_s_cli_loop(maze):
+    import io
+
+    from evaluators.bench.mazebench.terminal import play_mazebench_terminal
+
+    out = io.StringIO()
+    commands = io.StringIO("s\nd\nd\nd\nd\ns\ns\na\na\nd\np\nq\n")
+    state = play_mazebench_terminal(MazeBenchEnv(maze), commands, out)
+    text = out.getvalue()
+    assert state == {"position": [2, 2], "done": True, "steps": 8}
+    assert "❌ Wall collision: hit wall" in text and "移动成功！当前位置: (0, 1)" in text
+    assert "✅ Congratulations! Reached goal in 8 steps" in text and "🎉 恭喜！你到达了终点！" in text
+    assert "移动执行完毕" in text            # a move after the goal: Game ended, play goes on
+    assert "可用动作: right" in text and "显示最短路径:\nS****\n####*\n  A**\n ####\n     " in text
+    assert text.rstrip().endswith("感谢游玩！再见！")

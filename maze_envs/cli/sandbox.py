@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     cli.add_argument("--mazes-dir", default="mazes", help="directory of benchmark mazes (default mazes)")
     cli.add_argument("--visibility", type=int, default=-1,
                      help="show only cells within k moves, the rest as '?' (default -1: everything)")
+    cli.add_argument("--protocol", choices=("strict", "mazebench"), default="strict",
+                     help="strict (default) or mazebench: MazeBench's CLI loop and messages ('#' walls, play "
+                          "goes on after the goal)")
     cli.set_defaults(func=_run_cli)
 
     for mode, what in (("ai", "the whole maze"), ("partial-observe", "only the cells within --visibility")):
@@ -85,6 +88,12 @@ def _run_cli(args: argparse.Namespace) -> int:
     from evaluators.bench.sandbox.game import SandboxGame
     from evaluators.bench.sandbox.terminal import play_terminal
 
+    if args.protocol == "mazebench":
+        from evaluators.bench.mazebench.sandbox import MazeBenchEnv
+        from evaluators.bench.mazebench.terminal import play_mazebench_terminal
+
+        play_mazebench_terminal(MazeBenchEnv(_load_maze(args)), sys.stdin, sys.stdout)
+        return 0
     game = SandboxGame(_load_maze(args))
     play_terminal(game, sys.stdin, sys.stdout, visibility=args.visibility)
     return 0
