@@ -12,9 +12,9 @@ moves, defects included.
 - ``pairs_deduplicated``: else every ``(d,d)`` pair, each cell kept once at its first place (a loop vanishes);
 - ``numbers``: else every integer in the text, paired in order, when there is an even count of at least 4;
 - ``empty``: else no path. Only non-negative integers are read; pairs are ``(row, col)``.
-- MazeBench's ``parse_with_fallback`` takes an adapter for a re-ask but never uses it, so a reply it cannot
-  read is not asked again (its older ``bench.py`` did re-ask; ``REASK_PROMPT``/``reask_filter`` are that
-  generation's, for callers that want it).
+- MazeBench's ``parse_with_fallback`` takes an adapter for a re-ask but its text2d runner passes none and it
+  never asks, so a reply it cannot read is not asked again (only its older ``bench.py`` generation re-asked,
+  with another parser; that generation is not reproduced).
 
 ``mazebench-sandbox`` path, ai sandbox (``sandbox/ai.py``): every ``(d, d)`` pair of the stripped, lowercased
 reply, in order (the caller drops a first pair equal to the current position).
@@ -40,7 +40,6 @@ _NUMBER = re.compile(r"\d+")
 _SPACED_MOVE = re.compile(r"\b(up|down|left|right)\s+(\d+)\b")
 _JOINED_MOVE = re.compile(r"\b(up|down|left|right)(\d+)\b")
 SINGLE_MOVES = ("up", "down", "left", "right")
-REASK_PROMPT = "请只输出坐标路径列表，如 [(0,0),(0,1),...]。"
 
 
 def filtered_out(text: str) -> tuple[str, list[str]]:
@@ -56,11 +55,6 @@ def filtered_out(text: str) -> tuple[str, list[str]]:
 def output_filter(text: str) -> str:
     """Return ``text`` after MazeBench's text2d output filter."""
     return filtered_out(text)[0]
-
-
-def reask_filter(text: str) -> str:
-    """Return ``text`` kept to the characters ``0-9[](), `` (MazeBench's older output filter)."""
-    return re.sub(r"[^0-9\[\](), ]", "", text)
 
 
 def parse_pairs(text: str) -> list[Cell]:
