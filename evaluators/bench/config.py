@@ -25,6 +25,7 @@ from maze_envs.core.yamlfiles import deep_merge, read_yaml
 from .scores import SCORINGS
 
 MODES = ("text2d", "image2d", "ai", "partial-observe")
+PROTOCOLS = ("strict", "mazebench")
 START_GOAL = ("corner", "random")
 # Environment variables, in order of preference for each setting.
 ENVIRONMENT = {"models": ("MAZE_ENVS_MODEL",), "base_url": ("MAZE_ENVS_BASE_URL", "OPENAI_API_BASE"),
@@ -44,12 +45,15 @@ class BenchConfig:
     moved (None: 4 x the grid's cell count), counted apart; ``max_no_exploration_steps`` ends a trial after
     that many decisions in a row without a new cell; ``memory`` is how many past actions the agent is reminded
     of (0 none, -1 all), ``explored_map`` whether partial-observe prompts also show the map explored so far,
-    ``visibility`` the partial-observe radius k. Maze generation
+    ``visibility`` the partial-observe radius k. ``protocol`` ``strict`` (default) reads, grades and summarises
+    by this benchmark's rules; ``mazebench`` by MazeBench's (``evaluators.bench.mazebench``), with the strict
+    verdict beside each. Maze generation
     (``generate_mazes``) writes ``maze_count`` mazes per size into ``maze_output_dir`` (default: the mazes
     directory) with ``algorithm``, ``start_goal`` and seeds ``seed + i``.
     """
 
     mode: str = "text2d"
+    protocol: str = "strict"
     models: tuple[str, ...] = ()
     sizes: tuple[str, ...] = ()
     trials: int = 1
@@ -79,6 +83,7 @@ class BenchConfig:
     def validated(self) -> "BenchConfig":
         """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
         _choice("mode", self.mode, MODES)
+        _choice("protocol", self.protocol, PROTOCOLS)
         _choice("scoring", self.scoring, SCORINGS)
         _choice("algorithm", self.algorithm, tuple(GENERATORS))
         _choice("start_goal", self.start_goal, START_GOAL)

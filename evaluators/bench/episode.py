@@ -238,6 +238,6 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
         if episode.cell_moves >= budgets.max_moves:
             episode.stopped_by = "max_moves"
             break
-    episode.exploration_rate = round(len(visited) / free_cells, 4) if free_cells else 0.0
+    episode.exploration_rate = len(visited) / free_cells if free_cells else 0.0
     episode.total_reward = round(episode.total_reward, 4)
     return episode

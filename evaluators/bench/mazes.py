@@ -22,13 +22,14 @@ from .config import BenchConfig
 class BenchMaze:
     """One published maze: its ``name`` (file stem), the ``size`` it was asked for, its ``layout`` (a core
     ``Grid`` of the benchmark grid: 0 free, 1 wall, no outer ring, with start and goal), its BFS
-    ``shortest_path`` and the ``file``."""
+    ``shortest_path``, the ``file`` and its ``nonce``."""
 
     name: str
     size: str
     layout: Grid
     shortest_path: tuple[Cell, ...]
     file: str
+    nonce: int = 0
 
     @property
     def grid(self) -> np.ndarray:
@@ -54,7 +55,8 @@ class BenchMaze:
 def load_bench_maze(path: str | os.PathLike, size: str) -> BenchMaze:
     """Return the maze in the benchmark JSON file at ``path``; raises ``MazeFormatError`` naming the file."""
     record = mazebench_from_dict(read_json(path), source=str(path))
-    return BenchMaze(Path(path).stem, size, record.grid, tuple(tuple(c) for c in record.shortest_path), str(path))
+    return BenchMaze(Path(path).stem, size, record.grid, tuple(tuple(c) for c in record.shortest_path), str(path),
+                     record.nonce)
 
 
 def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
@@ -73,10 +75,10 @@ def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
 def prepare_mazes(config: BenchConfig) -> dict[str, list[BenchMaze]]:
     """Return the mazes of every size of ``config``, generating them first when ``generate_mazes`` is set
     (``maze_count`` per size into ``maze_output_dir`` or the mazes directory, maze i seeded ``seed + i``, replacing
-    what an earlier generation wrote there)."""
+    what an earlier generation wrote there; under ``protocol`` ``mazebench`` MazeBench's generator's files)."""
     mazes_dir = config.mazes_dir
     if config.generate_mazes:
         mazes_dir = config.maze_output_dir or config.mazes_dir
         generate_text_mazes(config.sizes, config.maze_count, config.seed, mazes_dir, algorithm=config.algorithm,
-                            placement=config.start_goal, overwrite=True)
+                            placement=config.start_goal, overwrite=True, protocol=config.protocol)
     return {size: bench_mazes(mazes_dir, size) for size in config.sizes}

@@ -77,9 +77,11 @@ def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Tri
               players: Players | None = None) -> dict[str, Any]:
     """Return the record of one trial (its fields, then what the mode measured); ``players`` build the agents of
     the ai and partial-observe modes. Raises the client's errors."""
+    head = _head(config, trial)
+    if config.protocol == "mazebench" and baseline_name(trial.model) is None:
+        return {**head, **_mazebench_trial(clients[trial.model], config, trial, players)}
     rng = np.random.default_rng(trial.seed)
     presentation = choose_presentation(rng) if config.anti_cheat else identity_presentation()
-    head = _head(config, trial)
     if config.mode in MODE_ENVS:
         budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
                           config.max_no_exploration_steps)
@@ -91,6 +93,29 @@ def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Tri
     body = one_shot_trial(clients[trial.model], trial.maze, presentation, mode=config.mode, scoring=config.scoring,
                           params=params, cell_px=config.cell_px)
     return {**head, **body}
+
+
+def _mazebench_trial(client: ChatClient, config: BenchConfig, trial: Trial,
+                     players: Players | None) -> dict[str, Any]:
+    """Return the body of a trial under ``--protocol mazebench`` (MazeBench's loop, prompt and verdict, with the
+    strict verdict on the same replies, played by ``players``' chat-model agent)."""
+    from .mazebench.interactive import mazebench_interactive_trial
+    from .mazebench.text2d import mazebench_one_shot_trial
+
+    params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
+    if config.mode in MODE_ENVS:
+        budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
+                          config.max_no_exploration_steps)
+        model_players = require_players(players, config.mode)
+
+        def make_agent(env: gym.Env, replay: Any, max_calls: int) -> Any:
+            return model_players.model(env, replay, memory=config.memory, explored_map=False, max_calls=max_calls,
+                                       params=params)
+        return mazebench_interactive_trial(client, trial.maze, mode=config.mode, scoring=config.scoring,
+                                           budgets=budgets, memory=config.memory, visibility=config.visibility,
+                                           seed=trial.seed, params=params, make_agent=make_agent)
+    return mazebench_one_shot_trial(client, trial.maze, scoring=config.scoring, params=params, mode=config.mode,
+                                  cell_px=config.cell_px)
 
 
 def player(players: Players, clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
@@ -110,6 +135,8 @@ def protocol(config: BenchConfig) -> dict[str, Any]:
     anti-cheat and, in the ai/partial-observe modes, the budgets and the agent's memory (and the partial-observe
     visibility and explored map)."""
     out: dict[str, Any] = {"mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
+    if config.protocol != "strict":
+        out["protocol"] = config.protocol
     if config.mode in MODE_ENVS:
         out["budgets"] = {"max_steps": config.max_steps, "max_moves": config.max_moves,
                           "max_no_exploration_steps": config.max_no_exploration_steps, "memory": config.memory}
@@ -169,9 +196,14 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
                 "backend": {"name": options.backend, "workers": options.workers},
                 "counts": {"trials": counts.items, "resumed": counts.resumed, "run_now": counts.completed,
                            "errors": counts.errors},
+                "protocol": config.protocol,
                 "models": summarise(records), "usage": usage, "wall_time_s": round(run.elapsed_s, 3),
                 "results": str(run.log_path), "report": str(report_path),
             }
+            if config.protocol == "mazebench":
+                from .mazebench.summary import protocol_summary
+
+                summary["mazebench"] = protocol_summary(config.mode, records)
             if failure:
                 summary["stopped_by"] = failure
             write_json_atomic(summary_path, summary, indent=2)

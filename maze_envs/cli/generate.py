@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     text.add_argument("--algorithm", default="dfs", choices=list(GENERATORS), help="generator (default dfs)")
     text.add_argument("--start-goal", default="corner", choices=PLACEMENTS,
                       help="start/goal placement (default corner)")
+    text.add_argument("--protocol", default="strict", choices=["strict", "mazebench"],
+                      help="strict (default): this project's generators; mazebench: byte for byte the files "
+                           "MazeBench's generator writes for the same seeds (dfs or prim, corner or random)")
     add_writer_flags(text, "output directory (e.g. mazes/)")
     text.set_defaults(func=_run_text)
 
@@ -75,6 +78,6 @@ def _run_text(args: argparse.Namespace) -> int:
     with naming_writer_flags():
         summary = generate_text_mazes(args.sizes, args.count, args.seed, args.output_dir, algorithm=args.algorithm,
                                       placement=args.start_goal, options=writer_options(args),
-                                      overwrite=args.overwrite)
+                                      overwrite=args.overwrite, protocol=args.protocol)
     print(f"wrote {summary.written} mazes ({summary.resumed} already there) under {args.output_dir}")
     return report_failures(summary, "mazes")

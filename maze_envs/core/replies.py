@@ -280,3 +280,5 @@ class StrictRule(ReadingRule):
 
 
 register_rule(StrictRule())
+
+from . import mazebench_reading  # noqa: E402,F401  (registers MazeBench's rules: "mazebench", "mazebench-sandbox")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import importlib
 import io
+import json
 import os
 import re
 import threading
@@ -129,7 +130,7 @@ class OraclePolicy:
                 text = request.text(last_user_only=False)
                 maze = parse_text_maze(text, legend_symbols(text, self.symbols))
             except MazeFormatError:
-                maze = _pictured_maze(request)
+                maze = _pictured_maze(request) or _listed_maze(text)
                 if maze is None:
                     return PolicyReply("I cannot find a text maze in the prompt.")
         mode = self.mode
@@ -166,6 +167,33 @@ def _pictured_maze(request: ChatRequest) -> TextMaze | None:
     data = base64.b64decode(urls[-1].split(";base64,", 1)[1])
     rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
     return image_maze(rgb, int(size[1]), int(size[2]))
+
+
+# MazeBench's own prompts (``--protocol mazebench``): text2d prints the grid as a Python list with the start and
+# goal as lists; its ai sandbox prints ``str()`` of a numpy symbol array after "Current position A(r, c), goal (r, c)".
+_LISTED_GRID = re.compile(r"迷宫为(\[\[[\d,\s\[\]]*\]\])")
+_LISTED_ENDS = re.compile(r"起点\[(\d+), (\d+)\]，终点\[(\d+), (\d+)\]")
+_ARRAY_ENDS = re.compile(r"Current position A\((\d+), (\d+)\), goal \((\d+), (\d+)\)")
+_ARRAY = re.compile(r"Maze layout:\n(\[\[.*?\]\])\nSymbol legend:\n- (.): Wall", re.DOTALL)
+
+
+def _listed_maze(text: str) -> TextMaze | None:
+    """Return the maze of a MazeBench text2d or ai prompt (a listed grid or a numpy symbol array), else None."""
+    grid, ends = _LISTED_GRID.search(text), _LISTED_ENDS.search(text)
+    if grid and ends:
+        blocks = np.array(json.loads(grid[1]), dtype=np.uint8)
+        agent = None
+    else:
+        array, ends = _ARRAY.search(text), _ARRAY_ENDS.search(text)
+        if not (array and ends):
+            return None
+        rows = [re.findall(r"'(.*?)'", row) for row in re.findall(r"\[([^\[\]]*)\]", array[1])]
+        if not rows or len({len(r) for r in rows}) != 1:
+            return None
+        blocks = (np.array(rows) == array[2]).astype(np.uint8)
+        agent = (int(ends[1]), int(ends[2]))
+    r0, c0, r1, c1 = (int(v) for v in ends.groups())
+    return TextMaze(blocks, np.ones(blocks.shape, dtype=bool), (r0, c0), (r1, c1), agent)
 
 
 POLICIES = ("scripted", "oracle")

@@ -62,12 +62,22 @@ class SandboxGame:
             return {"message": "Goal reached!", "position": list(position)}, GOAL_REWARD, True
         return {"message": f"Moved {action}", "position": list(position)}, STEP_REWARD, True
 
+    def available_actions(self) -> list[str]:
+        """Return the moves into free in-bounds cells from here (up, down, left, right order; [] after the goal)."""
+        if self.done:
+            return []
+        height, width = self.maze.shape
+        r, c = self.position
+        steps = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+        return [a for a in ACTIONS if 0 <= r + steps[a][0] < height and 0 <= c + steps[a][1] < width
+                and self.maze.grid[r + steps[a][0], c + steps[a][1]] == 0]
+
     def info(self) -> dict[str, Any]:
         """Return the maze and game facts: size ``HxW``, start, goal, current position, steps, done, actions."""
         height, width = self.maze.shape
         return {"maze_name": self.maze.name, "size": f"{height}x{width}", "start": list(self.maze.start),
                 "goal": list(self.maze.goal), "current_position": list(self.position), "steps": self.steps,
-                "done": self.done, "available_actions": list(ACTIONS)}
+                "done": self.done, "available_actions": self.available_actions()}
 
     def render(self, *, show_path: bool = False, visibility: int = -1) -> str:
         """Return the maze as text rows (``█`` wall, ``S``, ``G``, ``A`` the player, ``*`` the shortest path when
