@@ -28,7 +28,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from maze_envs.core.errors import brief_repr
-from maze_envs.serving.app import (BODY_TIMEOUT, HTTPError, LoopbackServer, check_body_timeout, json_app,
+from maze_envs.serving.app import (BODY_TIMEOUT, HEADER_TIMEOUT, HTTPError, LoopbackServer, check_timeout, json_app,
                                    json_response, read_json_body)
 
 from .client import LOCAL_FINGERPRINT
@@ -224,20 +224,23 @@ class ModelServer:
     ``api_key`` (None = accept any) is the key clients must send. ``request_count`` and ``max_in_flight``
     count the chat requests received; with ``keep_requests`` (for tests) ``requests`` also keeps each one,
     media included, so long-running servers leave it off. A request body that has not fully arrived
-    ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed. Use as a context
+    ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed; so is a connection
+    whose request headers have not all arrived ``header_timeout`` seconds after it opened or after its last
+    answer, and one answered before its body was read (``maze_envs.serving.deadlines``). Use as a context
     manager to stop it.
     """
 
     def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model_name: str = "maze-envs-local",
                  policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True,
-                 body_timeout: float = BODY_TIMEOUT):
+                 body_timeout: float = BODY_TIMEOUT, header_timeout: float = HEADER_TIMEOUT):
         self.policy = policy
         self.policy_name = policy_name or getattr(policy, "name", None) or getattr(policy, "__name__", "custom")
         self.model_name = model_name
         self.api_key = api_key
         self.host, self.port = host, port
         self.keep_requests = keep_requests
-        self.body_timeout = check_body_timeout(body_timeout)
+        self.body_timeout = check_timeout(body_timeout, "body_timeout")
+        self.header_timeout = check_timeout(header_timeout, "header_timeout")
         self.requests: list[ChatRequest] = []
         self.request_count = 0
         self.max_in_flight = 0
@@ -270,7 +273,8 @@ class ModelServer:
         Raises ``MazeConfigError`` naming the address when it cannot be bound.
         """
         if self._http is None:
-            self._http = LoopbackServer(_app(self), self.host, self.port, verb="serve")
+            self._http = LoopbackServer(_app(self), self.host, self.port, verb="serve",
+                                        header_timeout=self.header_timeout)
         return self.base_url
 
     def start(self) -> str:
