@@ -1,0 +1,40 @@
+"""A short temporary directory for a Ray runtime we start.
+
+Ray puts its AF_UNIX sockets under its temp dir (``<temp>/session_<date>_<pid>/sockets/plasma_store``), and a
+socket path over 107 bytes (103 on macOS) fails ``validate_socket_filename``. Its default temp dir follows
+``TMPDIR``, which on macOS, under pytest and in many CI runners is long enough for that. ``ray_temp_dir()``
+makes a fresh ``mzr-*`` directory under the system temp dir when the socket paths fit there, else under
+``/tmp``, and removes it with whatever Ray left in it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from contextlib import contextmanager
+from typing import Iterator
+
+SOCKET_PATH_LIMIT = 103  # bytes of an AF_UNIX path on macOS (107 on Linux)
+SESSION_SOCKET = "/session_2026-01-01_00-00-00_000000_4194304/sockets/plasma_store"  # Ray's longest, at most
+PREFIX = "mzr-"
+
+
+def short_temp_root(base: str | None = None) -> str:
+    """Return ``base`` (default: the system temp dir) when a Ray temp dir made there keeps every socket path within
+    ``SOCKET_PATH_LIMIT`` bytes, else ``/tmp`` (where ``/tmp`` exists)."""
+    base = base or tempfile.gettempdir()
+    fits = len(os.path.join(base, PREFIX + "x" * 8).encode()) + len(SESSION_SOCKET) <= SOCKET_PATH_LIMIT
+    return base if fits or sys.platform == "win32" or not os.path.isdir("/tmp") else "/tmp"
+
+
+@contextmanager
+def ray_temp_dir() -> Iterator[str]:
+    """Yield a new directory for ``ray.init(_temp_dir=...)`` whose socket paths fit (``short_temp_root``); on exit
+    remove it and everything in it."""
+    path = tempfile.mkdtemp(prefix=PREFIX, dir=short_temp_root())
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
