@@ -4,6 +4,8 @@ in single and native vector envs alike, and a ``step`` before ``reset`` is a ``R
 import gymnasium as gym
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.errors import InvalidActionError, MazeEnvsError
@@ -91,3 +93,16 @@ def test_a_nav_env_step_before_reset_says_to_call_reset():
     env = gym.make("GaussianNav-PointGoal-v0", view_width=32, view_height=32, scenes=1, maze_size=(3, 3)).unwrapped
     with pytest.raises(ResetNeededError, match=r"NavEnv\.step\(\) was called before reset\(\)"):
         env.step({"waypoint": np.zeros((1, 2), np.float32), "arrive": 0})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(
+    st.lists(st.integers(-10, 10) | st.floats(allow_nan=True) | st.none() | st.text(max_size=2), max_size=5),
+    st.lists(st.lists(st.integers(-(2**70), 2**70), max_size=3), max_size=3), st.integers(), st.text(max_size=3)))
+def test_fuzzed_batches_step_or_raise_invalid_action_error(actions):
+    venv = started_vector("Maze-PartialObs-v0", 2)
+    try:
+        venv.step(actions)
+    except InvalidActionError:
+        return
+    assert np.asarray(actions).shape == (2, 2)
