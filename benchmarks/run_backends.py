@@ -27,7 +27,7 @@ from maze_envs.cli import main as cli  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
 from maze_envs.core.tasks import task_specs  # noqa: E402
 from maze_envs.runs import Run, RunOptions, WorkItem  # noqa: E402
-from maze_envs.runs.ray_temp import ray_temp_dir  # noqa: E402
+from maze_envs.runs.ray_temp import ray_temp_dir
 
 
 def noop(payload: int) -> dict:

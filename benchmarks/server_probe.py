@@ -38,12 +38,12 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.datasets import generate_nav_scenes  # noqa: E402
-from maze_envs.llm import ModelServer, OraclePolicy  # noqa: E402
-from maze_envs.nav import SceneParams  # noqa: E402
-from maze_envs.nav.camera import colmap_extrinsics, pose_matrix  # noqa: E402
-from maze_envs.serving.app import BODY_TIMEOUT, HEADER_TIMEOUT  # noqa: E402
-from maze_envs.serving.render import make_server  # noqa: E402
+from maze_envs.datasets import generate_nav_scenes
+from maze_envs.llm import ModelServer, OraclePolicy
+from maze_envs.nav import SceneParams
+from maze_envs.nav.camera import colmap_extrinsics, pose_matrix
+from maze_envs.serving.app import BODY_TIMEOUT, HEADER_TIMEOUT
+from maze_envs.serving.render import make_server
 
 CHAT = {"model": "probe", "messages": [{"role": "user", "content": "Which way?"}]}
 RENDER = {"cam_intrinsics": "1 PINHOLE 32 24 15 15 16 12", "cam_extrinsics": colmap_extrinsics(pose_matrix(1, 1, 0.65)),
@@ -77,7 +77,7 @@ def watch(sock: socket.socket, began: float, patience: float, trickle: bool = Fa
     while time.monotonic() < began + patience:
         try:
             chunk = sock.recv(65536)
-        except socket.timeout:
+        except TimeoutError:
             if trickle:
                 try:
                     sock.sendall(b"x")

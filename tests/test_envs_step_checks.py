@@ -11,7 +11,7 @@ import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.errors import InvalidActionError, MazeEnvsError
 from maze_envs.envs.actions import ResetNeededError, checked_actions
 
-VECTOR = dict(vectorization_mode="vector_entry_point", rows=3, cols=3)
+VECTOR = {"vectorization_mode": "vector_entry_point", "rows": 3, "cols": 3}
 
 
 def started_vector(env_id, num_envs, **kwargs):

@@ -11,8 +11,13 @@ import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.budget import WORK_BUDGET_SECONDS, check_work
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import braid, dfs, kruskal, prim, wilson
-from maze_envs.core.openings import (check_request, eligible_openings, generate_openings, largest_square,
-                                     sample_seconds)
+from maze_envs.core.openings import (
+    check_request,
+    eligible_openings,
+    generate_openings,
+    largest_square,
+    sample_seconds,
+)
 from maze_envs.core.openings_dataset import OpeningsDatasetConfig
 from maze_envs.core.solve import pair_path_lengths, tree_pair_path_lengths
 

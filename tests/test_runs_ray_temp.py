@@ -5,11 +5,15 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from _runs_work import square
 
 from maze_envs.runs import Run, RunOptions, WorkItem
-from maze_envs.runs.ray_temp import SESSION_SOCKET, SOCKET_PATH_LIMIT, ray_temp_dir, short_temp_root
-
-from _runs_work import square
+from maze_envs.runs.ray_temp import (
+    SESSION_SOCKET,
+    SOCKET_PATH_LIMIT,
+    ray_temp_dir,
+    short_temp_root,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -120,7 +120,7 @@ def test_a_stalled_body_gets_408_and_a_closed_connection(target):
 
 @pytest.mark.parametrize("route", ["/no-such-route", "GET"])
 def test_an_answer_before_the_body_was_read_closes_the_connection(target, route):
-    port, post, get, auth = target
+    port, _, get, auth = target
     line = f"POST {route}" if route != "GET" else f"PUT {get}"  # 404, or 405 for a wrong method
     with connect(port) as sock:
         sock.sendall(f"{line} HTTP/1.1\r\nHost: t\r\n{auth}Content-Length: 1000\r\n\r\n0123456789".encode())
@@ -172,8 +172,7 @@ def test_the_header_deadline_is_configurable_and_checked():
         LoopbackServer(json_app([Route("/", ok)]), header_timeout=0)
     with pytest.raises(MazeConfigError, match="^header_timeout"):
         ModelServer(OraclePolicy(), header_timeout=float("inf"))
-    with LoopbackServer(json_app([Route("/", ok)]), header_timeout=0.5) as server:
-        with connect(server.port) as sock:
-            sock.sendall(b"GET / HTTP/1.1\r\n")
-            [(status, _, body)] = responses(read_until_closed(sock))
+    with LoopbackServer(json_app([Route("/", ok)]), header_timeout=0.5) as server, connect(server.port) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\n")
+        [(status, _, body)] = responses(read_until_closed(sock))
     assert status == 408 and b"within 0.5 s" in body

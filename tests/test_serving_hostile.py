@@ -10,9 +10,9 @@ from urllib.parse import quote
 import openai
 import pytest
 import requests
-from PIL import Image
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.datasets import generate_nav_scenes
@@ -41,6 +41,8 @@ def render_server(tmp_path_factory):
                                                                    num_trajectories=1))
     server = make_server(root, port=0, backend="cpu", body_timeout=STALL_SECONDS)
     serve_in_thread(server)
+    # the first render compiles the kernels (seconds on a busy machine): not what the stall tests time out on
+    assert requests.post(server.url + "/render_gs", json=RENDER, timeout=600).status_code == 200
     yield server
     server.stop()
 

@@ -13,8 +13,8 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 SOCKET_PATH_LIMIT = 103  # bytes of an AF_UNIX path on macOS (107 on Linux)
 SESSION_SOCKET = "/session_2026-01-01_00-00-00_000000_4194304/sockets/plasma_store"  # Ray's longest, at most
