@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pickle
 import signal
-from contextlib import ExitStack
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal
 
