@@ -27,7 +27,7 @@ from maze_envs.cli import main as cli  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
 from maze_envs.core.tasks import task_specs  # noqa: E402
 from maze_envs.runs import Run, RunOptions, WorkItem  # noqa: E402
-from maze_envs.runs.ray_temp import ray_temp_dir
+from maze_envs.runs.socket_dir import socket_temp_dir
 
 
 def noop(payload: int) -> dict:
@@ -82,7 +82,7 @@ def main() -> None:
 
             began = time.perf_counter()
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
-                     _temp_dir=stack.enter_context(ray_temp_dir()))  # short: Ray's socket paths under TMPDIR
+                     _temp_dir=stack.enter_context(socket_temp_dir()))  # short: Ray's socket paths under TMPDIR
             stack.callback(ray.shutdown)
             print(f"  ray runtime start: {time.perf_counter() - began:.2f} s (paid once per run, not counted below)")
             ray_s = eval_video(root, args.frames, "ray", "ray-out")

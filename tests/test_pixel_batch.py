@@ -13,7 +13,7 @@ from evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.cli import main
 from maze_envs.core.render import ImageStyle
 from maze_envs.core.tasks import task_specs
-from maze_envs.runs.ray_temp import ray_temp_dir
+from maze_envs.runs.socket_dir import socket_temp_dir
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -146,7 +146,7 @@ def test_ray_backend_gives_the_records_of_the_local_backend(dataset):
     common = ["--input-dir", str(root / "video_results/synthetic/easy_round1"), "--solution-dir",
               str(root / "data/solution"), "--no-visualizations", "--num-frames", "12"]
     assert main(["eval-video", *common, "--output-dir", str(root / "local"), "--workers", "2"]) == 0
-    with ray_temp_dir() as temp:  # a short path: Ray's socket paths under pytest's tmp dir can pass 107 bytes
+    with socket_temp_dir() as temp:  # a short path: Ray's socket paths under pytest's tmp dir can pass 107 bytes
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
                  _temp_dir=temp, runtime_env={"env_vars": {"PYTHONPATH": str(REPO)}})
         try:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Literal
 
 from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError, MissingExtraError
 
-from .ray_temp import ray_temp_dir
+from .socket_dir import socket_temp_dir
 
 Work = Callable[[Any], dict]
 BACKENDS = ("local", "threads", "processes", "ray")
@@ -161,9 +161,9 @@ class RayBackend:
         self._temp = ExitStack()
         if not ray.is_initialized():
             try:
-                if address is None:  # a local runtime, its sockets under a short temp dir (maze_envs.runs.ray_temp)
+                if address is None:  # a local runtime, its sockets under a short temp dir (maze_envs.runs.socket_dir)
                     ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False,
-                             _temp_dir=self._temp.enter_context(ray_temp_dir()))
+                             _temp_dir=self._temp.enter_context(socket_temp_dir()))
                 else:
                     ray.init(address=address, log_to_driver=False, configure_logging=False)
             except (ConnectionError, RuntimeError, ValueError) as exc:

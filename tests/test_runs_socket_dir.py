@@ -1,4 +1,5 @@
-"""Ray's temp dir stays short wherever TMPDIR points: its socket paths fit AF_UNIX, and the dir is removed."""
+"""Ray's (and the test browser's) temp dir stays short wherever TMPDIR points: socket paths fit AF_UNIX, and
+the dir is removed."""
 
 import os
 import tempfile
@@ -8,11 +9,11 @@ import pytest
 from _runs_work import square
 
 from maze_envs.runs import Run, RunOptions, WorkItem
-from maze_envs.runs.ray_temp import (
-    SESSION_SOCKET,
+from maze_envs.runs.socket_dir import (
+    LONGEST_SOCKET,
     SOCKET_PATH_LIMIT,
-    ray_temp_dir,
     short_temp_root,
+    socket_temp_dir,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,12 +29,12 @@ def test_a_long_temp_dir_falls_back_to_tmp(tmp_path):
     assert short_temp_root(str(long)) == "/tmp"
 
 
-def test_ray_temp_dir_fits_the_socket_limit_and_is_removed(tmp_path, monkeypatch):
+def test_socket_temp_dir_fits_the_socket_limit_and_is_removed(tmp_path, monkeypatch):
     long = tmp_path / ("a-rather-long-temporary-directory-name-" + "x" * 40)
     long.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(long))
-    with ray_temp_dir() as path:
-        assert os.path.isdir(path) and len(path.encode()) + len(SESSION_SOCKET) <= SOCKET_PATH_LIMIT
+    with socket_temp_dir() as path:
+        assert os.path.isdir(path) and len(path.encode()) + len(LONGEST_SOCKET) <= SOCKET_PATH_LIMIT
         os.makedirs(os.path.join(path, "session_x", "sockets"))
     assert not os.path.exists(path)
 
@@ -60,5 +61,5 @@ def test_a_local_ray_runtime_started_by_a_run_lives_under_a_short_temp_dir(tmp_p
         run.execute(square, kind="cpu")
         assert sorted(r["square"] for r in run.records()) == [0, 1, 4]
     [temp] = used
-    assert len(temp.encode()) + len(SESSION_SOCKET) <= SOCKET_PATH_LIMIT and str(long) not in temp
+    assert len(temp.encode()) + len(LONGEST_SOCKET) <= SOCKET_PATH_LIMIT and str(long) not in temp
     assert not ray.is_initialized() and not os.path.exists(temp)
