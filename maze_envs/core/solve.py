@@ -58,10 +58,56 @@ def path_length(layout: Layout, start: Cell | None = None, goal: Cell | None = N
 
 
 def pair_path_lengths(layout: Layout, cells: Sequence[Cell]) -> np.ndarray:
-    """Return the ``len(cells) x len(cells)`` matrix of shortest path lengths in cells counted (moves + 1); 0 = unreachable."""
-    idx = [layout.index(c) for c in cells]
-    dist = csgraph.shortest_path(layout.adjacency, unweighted=True, indices=idx)[:, idx]
+    """Return the ``len(cells) x len(cells)`` matrix of shortest path lengths in cells counted (moves + 1); 0 = unreachable.
+
+    On a layout whose graph is one tree (a perfect maze) the lengths come from one BFS and the cells' lowest
+    common ancestors (``tree_pair_path_lengths``), else from one BFS per cell.
+    """
+    idx = np.array([layout.index(c) for c in cells], dtype=np.int64)
+    adjacency = layout.adjacency
+    if idx.size > 1 and adjacency.nnz == 2 * (adjacency.shape[0] - 1):  # as many edges as a spanning tree
+        lengths = tree_pair_path_lengths(adjacency, idx)
+        if lengths is not None:
+            return lengths
+    dist = csgraph.shortest_path(adjacency, unweighted=True, indices=idx)[:, idx]
     return np.where(np.isinf(dist), 0, dist + 1).astype(np.int64)
+
+
+def tree_pair_path_lengths(adjacency, nodes: np.ndarray) -> np.ndarray | None:
+    """Return the matrix of path lengths in nodes counted (moves + 1) between ``nodes`` of a tree graph
+    (``adjacency``, symmetric sparse), or None when the graph is not connected.
+
+    One BFS from ``nodes[0]`` gives every node's depth and parent; a pair's path runs through its lowest
+    common ancestor, found for all pairs at once by binary lifting (``O(N + pairs * log N)`` instead of the
+    ``O(len(nodes) * N)`` of a BFS per node).
+    """
+    root = int(nodes[0])
+    depth, parent = csgraph.shortest_path(adjacency, unweighted=True, indices=root, return_predecessors=True)
+    if np.isinf(depth).any():
+        return None
+    depth = depth.astype(np.int64)
+    parent = parent.astype(np.int64)
+    parent[root] = root
+    ancestors = [parent]  # ancestors[j][v]: the 2**j-th ancestor of v (the root above the root)
+    for _ in range(1, max(1, int(depth.max()).bit_length())):
+        ancestors.append(ancestors[-1][ancestors[-1]])
+    first, second = np.triu_indices(nodes.size, 1)
+    a, b = nodes[first], nodes[second]
+    deeper = depth[a] < depth[b]
+    a, b = np.where(deeper, b, a), np.where(deeper, a, b)
+    climb = depth[a] - depth[b]
+    for j, up in enumerate(ancestors):
+        a = np.where((climb >> j) & 1 == 1, up[a], a)
+    for up in reversed(ancestors):
+        ua, ub = up[a], up[b]
+        apart = ua != ub
+        a, b = np.where(apart, ua, a), np.where(apart, ub, b)
+    meet = np.where(a == b, a, parent[a])
+    lengths = np.ones((nodes.size, nodes.size), dtype=np.int64)
+    between = depth[nodes[first]] + depth[nodes[second]] - 2 * depth[meet] + 1
+    lengths[first, second] = between
+    lengths[second, first] = between
+    return lengths
 
 
 def border_path_lengths(maze: Maze) -> tuple[list[Cell], np.ndarray]:

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from maze_envs.core.codes import AGENT, FREE, GOAL
 
-from .actions import checked_action
+from .actions import checked_action, reset_needed
 from .base import MazeEnvBase, check_idle_limit
 from .protocol import PROTOCOL_DEFAULT
 from .rules import idle_after_visit, move
@@ -119,6 +119,8 @@ class MazeEnv(MazeEnvBase):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Move one block; return ``(observation, reward, terminated, truncated, info)``."""
+        if self.layout is None:
+            raise reset_needed(type(self).__name__)
         a = action if type(action) is int and 0 <= action < 4 else int(checked_action(self.action_space, action))
         if self._counted:
             return self._counted_step(a)

@@ -16,7 +16,7 @@ from maze_envs.openings.dataset import OpeningsDatasetConfig, puzzle_input, samp
 from maze_envs.openings.puzzle import LABELS, OpeningsPuzzle, generate_openings
 from maze_envs.openings.render import OpeningsStyle, render_openings
 
-from .actions import checked_action
+from .actions import checked_action, reset_needed
 
 QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
@@ -208,7 +208,7 @@ class OpeningsEnv(gym.Env):
     def step(self, action: int):
         """Score the answer; return ``(observation, reward, terminated=True, truncated=False, info)``."""
         if self._done or self.puzzle is None:
-            raise gym.error.ResetNeeded("call reset() before step(): each episode takes one answer")
+            raise reset_needed(type(self).__name__, " or after this episode's one answer")
         checked_action(self.action_space, action)
         correct = int(action) == self._truth
         self._done = True

@@ -13,7 +13,7 @@ from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import MASKED
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
-from .actions import checked_action
+from .actions import checked_action, reset_needed
 from .base import MazeEnvBase, check_idle_limit
 from .rules import explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
 
@@ -161,6 +161,8 @@ class PartialObsMazeEnv(MazeEnvBase):
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         """Move up to the requested blocks; return ``(observation, reward, terminated, truncated, info)``."""
+        if self.layout is None:
+            raise reset_needed(type(self).__name__)
         direction, count = self._decode(action)
         if self.protocol.stop_after_goal and self._pos == self._goal:
             self.moved = 0

@@ -24,6 +24,7 @@ from maze_envs.core.codes import AGENT, FREE, GOAL, WALL
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 
+from .actions import checked_actions, reset_needed
 from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
@@ -76,6 +77,7 @@ class _BatchedMazes(VectorEnv):
         self._episodes = [0] * num_envs
         self._rngs = [seeding.np_random(None)[0] for _ in range(num_envs)]
         self._all = np.ones(num_envs, dtype=bool)
+        self._started = False
 
     _single_class: type
 
@@ -109,6 +111,7 @@ class _BatchedMazes(VectorEnv):
         override = self.template.source.override(options["maze"]) if options and options.get("maze") is not None else None
         self._reset_envs(envs, override)
         self._done[envs] = False
+        self._started = True
         return self._observe(), self._info()
 
     def _batchable(self, count: int) -> bool:
@@ -160,6 +163,9 @@ class _BatchedMazes(VectorEnv):
 
     def step(self, actions: Any):
         """Step every sub-env (sub-envs whose episode ended last step are reset instead); return the batch."""
+        if not self._started:
+            raise reset_needed(type(self).__name__)
+        actions = checked_actions(self.action_space, actions)
         restart = np.flatnonzero(self._done)
         live = ~self._done
         self._move(actions, live)
@@ -224,9 +230,6 @@ class MazeVectorEnv(_BatchedMazes):
         self._obs[envs, self._obs_at[envs]] = AGENT
 
     def _move(self, actions: Any, live: np.ndarray) -> None:
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        if ((actions < 0) | (actions > 3)).any():
-            raise ValueError(f"actions must be 0-3 (up, right, down, left), got {actions}")
         self._pos, blocked = move(self._free_flat, self._pos, self._deltas[actions], live)
         self._bumps += blocked
         moved = np.flatnonzero(live ^ blocked)
@@ -276,17 +279,11 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
 
     def _move(self, actions: Any, live: np.ndarray) -> None:
         t: PartialObsMazeEnv = self.template  # type: ignore[assignment]
-        actions = np.asarray(actions, dtype=np.int64)
         if t.action_mode == "single":
-            direction = actions.reshape(self.num_envs)
+            direction = actions
             count = np.ones(self.num_envs, dtype=np.int64)
         else:
-            actions = actions.reshape(self.num_envs, 2)
             direction, count = actions[:, 0], actions[:, 1] + 1
-            if ((count < 1) | (count > self.k)).any():
-                raise ValueError(f"steps must be 0-{self.k - 1}, got {actions[:, 1]}")
-        if ((direction < 0) | (direction > 3)).any():
-            raise ValueError(f"directions must be 0-3 (up, right, down, left), got {direction}")
         self._pos, self._moved[:], blocked = walk(self._free_flat, self._pos, self._deltas[direction], count,
                                                   self._goal, int(count.max()), live)
         self._bumps += blocked

@@ -156,7 +156,8 @@ _SIZE = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
 
 def _pictured_maze(request: ChatRequest) -> TextMaze | None:
     """Return the maze in the request's last image, read as ``HxW`` pure-colour cells (the size taken from the
-    first ``HxW`` in the text), or None when there is no image or no size."""
+    first ``HxW`` in the text), or None when there is no image or no size, the image cannot be decoded, or the
+    size is not between 1 and the image's pixels a side."""
     size = _SIZE.search(request.text(last_user_only=False))
     urls = [p["image_url"]["url"] for m in request.messages if isinstance(m.get("content"), list)
             for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"]
@@ -164,9 +165,15 @@ def _pictured_maze(request: ChatRequest) -> TextMaze | None:
         return None
     from PIL import Image
 
-    data = base64.b64decode(urls[-1].split(";base64,", 1)[1])
-    rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
-    return image_maze(rgb, int(size[1]), int(size[2]))
+    try:
+        data = base64.b64decode(urls[-1].split(";base64,", 1)[1])
+        rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    except (ValueError, OSError, Image.DecompressionBombError):  # not base64, not an image, or a decompression bomb
+        return None
+    height, width = int(size[1]), int(size[2])
+    if not (1 <= height <= rgb.shape[0] and 1 <= width <= rgb.shape[1]):
+        return None
+    return image_maze(rgb, height, width)
 
 
 # MazeBench's own prompts (``--protocol mazebench``): text2d prints the grid as a Python list with the start and

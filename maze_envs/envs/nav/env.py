@@ -11,6 +11,7 @@ from gymnasium import spaces
 
 from maze_envs.core.errors import MazeConfigError
 
+from ..actions import reset_needed
 from .config import EvalConfig, PoiGoalEvalConfig, make_eval_config
 from .session import COLLISION, MAX_STEPS, STOP, VIEWS, NavSession
 from .world import NavWorld, camera_for_size, dataset_world, procedural_world
@@ -231,7 +232,7 @@ class GaussianNavEnv(gym.Env):
     def step(self, action: dict[str, Any]) -> tuple[dict, float, bool, bool, dict]:
         """Move by ``action`` (``waypoint``, ``arrive``); return obs, reward, terminated, truncated and info."""
         if self.session is None or self.session.done:
-            raise MazeConfigError("call reset() before step() (the episode has ended)")
+            raise reset_needed(type(self).__name__, " or after its episode ended")
         before = self.session.distance
         report = self.session.step(action["waypoint"], bool(int(action.get("arrive", 0))))
         progress, success_bonus, collision_penalty, step_penalty = self.rewards
