@@ -18,6 +18,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+from maze_envs.core import batch_dfs
 from maze_envs.core.generators import GENERATORS, generate
 from maze_envs.envs.maze import MazeEnv
 from maze_envs.envs.partial import PartialObsMazeEnv
@@ -152,6 +153,14 @@ def _recorded() -> dict[str, str]:
 
 @pytest.mark.parametrize("name", sorted(cases()))
 def test_rollout_matches_recording(name: str) -> None:
+    assert cases()[name]() == _recorded()[name]
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(cases()) if n.startswith(("vector-", "partial-default", "maze-default"))])
+def test_rollout_matches_recording_without_numba(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The numpy fallback (numba not installed: per-maze generation, lockstep batches) gives the same episodes."""
+    monkeypatch.setattr(batch_dfs, "_kernel", lambda: None)
+    assert not batch_dfs.compiled()
     assert cases()[name]() == _recorded()[name]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from maze_envs.core.batch_dfs import compiled
 from maze_envs.core.budget import check_budget
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.maze import Cell, Grid
@@ -79,6 +80,9 @@ class MazeEnvBase(gym.Env):
         self.board = Board(self.shape, pad)
         self._deltas = self.board.deltas
         self._episode = 0
+        # Per recurring layout (keyed by the source's own Grid object, kept alive with it): the prepared board,
+        # its path length and the partial env's windows by position.
+        self._layouts: dict[int, tuple] = {}
         self._window = None
         self.layout: Grid | None = None
 
@@ -106,25 +110,36 @@ class MazeEnvBase(gym.Env):
 
     def _begin(self, options: dict[str, Any] | None) -> None:
         """Pick this episode's layout (``options["maze"]`` overrides it) and reset the counters."""
+        optimal = None
         if options and options.get("maze") is not None:
             grid = self.source.override(options["maze"])
+        elif self.source.tree_batches and compiled():
+            trees = self.source.next_trees([self.np_random])
+            grid, optimal = self.source.tree_grid(trees, 0), int(trees.optimal_length[0])
         else:
             grid = self.source.next(self.np_random, self._episode)
         self._episode += 1
-        self._set_layout(grid)
+        self._set_layout(grid, optimal)
         self.steps = 0
         self.wall_bumps = 0
         self.cells_moved = 0
         self.no_exploration_steps = 0
         self._visited_blocks = {self.board.index(grid.start)}
 
-    def _set_layout(self, grid: Grid) -> None:
+    def _set_layout(self, grid: Grid, optimal: int | None = None) -> None:
+        """Load ``grid`` (its path length ``optimal`` when known); a layout that recurs is prepared once and kept."""
         self.layout = grid
-        self._codes = self.board.codes(grid)
-        self._free = (self._codes != WALL).tolist()
-        self._pos = self.board.index(grid.start)
-        self._goal = self.board.index(grid.goal)
-        self.optimal_length = path_length(self._free, self._deltas, self._pos, self._goal)
+        known = self._layouts.get(id(grid)) if self.source.recurring else None
+        if known is None:
+            codes = self.board.codes(grid)
+            free = (codes != WALL).tolist()
+            start, goal = self.board.index(grid.start), self.board.index(grid.goal)
+            if optimal is None:
+                optimal = path_length(free, self._deltas, start, goal)
+            known = (grid, codes, free, start, goal, optimal, {})
+            if self.source.recurring:
+                self._layouts[id(grid)] = known
+        _, self._codes, self._free, self._pos, self._goal, self.optimal_length, self._layout_views = known
 
     @property
     def agent_position(self) -> Cell:

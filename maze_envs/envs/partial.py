@@ -106,7 +106,7 @@ class PartialObsMazeEnv(MazeEnvBase):
         """Start an episode; return the observation and info."""
         super().reset(seed=seed)
         self._begin(options)
-        self._views: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._views: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = self._layout_views
         self._visited: set[int] = set()
         self._seen = np.zeros(self._codes.size, dtype=bool)
         self.revealed = 0
@@ -115,7 +115,7 @@ class PartialObsMazeEnv(MazeEnvBase):
         return self._observation(), self._partial_info()
 
     def _view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return (cached per block for this episode) ``rules.look`` of the current position, the window square."""
+        """Return (cached per block of this layout: visibility is static per maze) ``rules.look`` of the current position, the window square."""
         cached = self._views.get(self._pos)
         if cached is None:
             window, shown, visible = look(self._codes, self._pos, self._window_offsets, self.k)

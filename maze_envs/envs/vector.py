@@ -19,7 +19,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from maze_envs.core.batch_dfs import FAST_PLACEMENTS, batch_dfs
+from maze_envs.core.batch_dfs import LOCKSTEP_MIN, compiled
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 
@@ -28,8 +28,8 @@ from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
 from .rules import AGENT, FREE, GOAL, WALL, explored_codes, idle_steps, look, move, newly_seen, path_length, walk
 
-# Below this many sub-envs resetting at once, per-maze generation beats the lockstep batch.
-BATCH_MIN = 24
+# Without numba, below this many sub-envs resetting at once, per-maze generation beats the lockstep batch.
+BATCH_MIN = LOCKSTEP_MIN
 
 
 class _BatchedMazes(VectorEnv):
@@ -111,18 +111,19 @@ class _BatchedMazes(VectorEnv):
         return self._observe(), self._info()
 
     def _batchable(self, count: int) -> bool:
-        src = self.template.source
-        return (count >= BATCH_MIN and src.generated and not src.num_levels and src.algorithm == "dfs"
-                and not src.loops and src.placement in FAST_PLACEMENTS)
+        """Return whether ``count`` simultaneous resets take the batched generator (any count once it is compiled)."""
+        return self.template.source.tree_batches and (compiled() or count >= BATCH_MIN)
 
     def _reset_envs(self, envs: np.ndarray, override: Grid | None = None) -> None:
         """Load the next layout of each sub-env in ``envs`` and zero its counters."""
+        src = self.template.source
         if override is None and self._batchable(envs.size):
             self._load_batch(envs)
+        elif override is None and src.recurring:
+            self._load_known(envs, [src.next(self._rngs[i], self._episodes[i]) for i in envs.tolist()])
         else:
             for i in envs.tolist():
-                grid = override if override is not None else self.template.source.next(self._rngs[i], self._episodes[i])
-                self._load(i, grid)
+                self._load(i, override if override is not None else src.next(self._rngs[i], self._episodes[i]))
         for i in envs.tolist():
             self._episodes[i] += 1
         self._steps[envs] = 0
@@ -139,18 +140,55 @@ class _BatchedMazes(VectorEnv):
         self._goal[i] = self._row_base[i] + goal
         self._optimal[i] = path_length(self._free[i].tolist(), self.board.deltas, start, goal)
 
-    def _load_batch(self, envs: np.ndarray) -> None:
-        src = self.template.source
-        batch = batch_dfs(src.rows, src.cols, [self._rngs[i] for i in envs.tolist()], src.placement)
-        p = self.board.pad
-        codes = np.pad(batch.blocks, ((0, 0), (p, p), (p, p)), constant_values=WALL)
-        codes[np.arange(envs.size), batch.goal[:, 0] + p, batch.goal[:, 1] + p] = GOAL
-        codes = codes.reshape(envs.size, -1)
+    def _load_known(self, envs: np.ndarray, grids: list[Grid]) -> None:
+        """Load recurring layouts (a level set or a dataset): each is prepared on first use, then copied."""
+        if not hasattr(self, "_known"):
+            self._known: dict[int, int] = {}
+            self._known_codes = np.empty((0, self.board.size), dtype=np.uint8)
+            self._known_ends = np.empty((0, 3), dtype=np.int64)
+        fresh = list({id(g): g for g in grids if id(g) not in self._known}.values())
+        if fresh:
+            codes = np.stack([self.board.codes(g) for g in fresh])
+            ends = [(self.board.index(g.start), self.board.index(g.goal)) for g in fresh]
+            ends = np.array([(s, g, path_length((c != WALL).tolist(), self.board.deltas, s, g))
+                             for c, (s, g) in zip(codes, ends)], dtype=np.int64)
+            for g in fresh:
+                self._known[id(g)] = len(self._known)
+            self._known_codes = np.concatenate([self._known_codes, codes])
+            self._known_ends = np.concatenate([self._known_ends, ends])
+        slots = np.array([self._known[id(g)] for g in grids], dtype=np.int64)
+        codes = self._known_codes[slots]
         self._codes[envs] = codes
         self._free[envs] = codes != WALL
-        self._pos[envs] = self._row_base[envs] + self.board.index(batch.start.T)
-        self._goal[envs] = self._row_base[envs] + self.board.index(batch.goal.T)
-        self._optimal[envs] = batch.optimal_length
+        start, goal, optimal = self._known_ends[slots].T
+        self._pos[envs] = self._row_base[envs] + start
+        self._goal[envs] = self._row_base[envs] + goal
+        self._optimal[envs] = optimal
+
+    def _load_batch(self, envs: np.ndarray) -> None:
+        """Load freshly generated dfs mazes: walls everywhere but the cells, then each tree edge's passage block."""
+        trees = self.template.source.next_trees([self._rngs[i] for i in envs.tolist()])
+        cell_index = self._cell_index()
+        base = self._row_base[envs]
+        self._codes[envs] = self._cells_board
+        passages = (cell_index[1:] + cell_index[trees.parent[:, 1:]]) // 2 + base[:, None]
+        self._codes_flat[passages.ravel()] = FREE
+        start, goal = cell_index[trees.start] + base, cell_index[trees.goal] + base
+        self._codes_flat[goal] = GOAL
+        self._free[envs] = self._codes[envs] != WALL
+        self._pos[envs] = start
+        self._goal[envs] = goal
+        self._optimal[envs] = trees.optimal_length
+
+    def _cell_index(self) -> np.ndarray:
+        """Return (once) the flat board index of every cell's block, and the board with only the cells open."""
+        if not hasattr(self, "_cells_board"):
+            src = self.template.source
+            r, c = np.divmod(np.arange(src.rows * src.cols), src.cols)
+            self._cell_blocks = self.board.index((2 * r + 1, 2 * c + 1))
+            self._cells_board = np.full(self.board.size, WALL, dtype=np.uint8)
+            self._cells_board[self._cell_blocks] = FREE
+        return self._cell_blocks
 
     def _after_reset(self, envs: np.ndarray) -> None:
         """Hook: per-episode observation state of the sub-envs in ``envs``."""
