@@ -81,7 +81,7 @@ class MazeEnvBase(gym.Env):
         self._deltas = self.board.deltas
         self._episode = 0
         # Per recurring layout (keyed by the source's own Grid object, kept alive with it): the prepared board,
-        # its path length and the partial env's windows by position.
+        # its path length and a dict where subclasses keep more per-layout work (the partial env's windows).
         self._layouts: dict[int, tuple] = {}
         self._window = None
         self.layout: Grid | None = None
@@ -139,7 +139,7 @@ class MazeEnvBase(gym.Env):
             known = (grid, codes, free, start, goal, optimal, {})
             if self.source.recurring:
                 self._layouts[id(grid)] = known
-        _, self._codes, self._free, self._pos, self._goal, self.optimal_length, self._layout_views = known
+        _, self._codes, self._free, self._pos, self._goal, self.optimal_length, self._layout_cache = known
 
     @property
     def agent_position(self) -> Cell:
