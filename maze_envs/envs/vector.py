@@ -327,8 +327,11 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
         self._pos, self._moved[:], blocked = walk(self._free_flat, self._pos, self._deltas[direction], count,
                                                   self._goal, int(count.max()), live)
         self._bumps += blocked
-        envs = np.flatnonzero(live)
-        self._no_explore[envs] = idle_steps(self._no_explore[envs], self._look(envs))
+        # A sub-env that did not move sees the window it saw (and marked seen) last step: nothing to look at.
+        went = np.flatnonzero(self._moved)
+        revealed = np.zeros(self.num_envs, dtype=bool)
+        revealed[went] = self._look(went)
+        self._no_explore = np.where(live, idle_steps(self._no_explore, revealed), self._no_explore)
 
     def _idle_steps(self) -> np.ndarray:
         return self._no_explore
