@@ -7,7 +7,9 @@ evaluation tables) and prints the README table row. Algorithms: ``ppo-native`` (
 native vector env), ``ppo`` (SB3 PPO on ``gym.make`` envs), ``ppo-vec`` (SB3 PPO on the native vector env
 through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and ``q`` (tabular Q-learning,
 ``--timesteps`` counts episodes). ``--sample-eval`` evaluates the trained policy by sampling its actions
-instead of taking the most likely one. Evaluation seeds start at ``--eval-seed`` (default 1,000,000), far from
+instead of taking the most likely one. ``--eval-env-kwargs`` (JSON) evaluates on other env arguments than
+training, e.g. train on a level set (``num_levels``) and evaluate on generated mazes it never saw; the
+policy's success on its training levels is then reported too. Evaluation seeds start at ``--eval-seed`` (default 1,000,000), far from
 the training seeds ``--seed`` + sub-env index.
 """
 
@@ -53,6 +55,7 @@ class TrainConfig:
     sample_eval: bool = False
     eval_episodes: int = 200
     eval_seed: int = 1_000_000
+    eval_env_kwargs: dict[str, Any] | None = None
     out: str = "rl_run"
 
 
@@ -173,10 +176,13 @@ def run(config: TrainConfig) -> TrainResult:
     agent, curve = trainer(config, out)
     seconds = time.perf_counter() - start
     seeds = range(config.eval_seed, config.eval_seed + config.eval_episodes)
-    kw = config.env_kwargs
+    kw = config.env_kwargs if config.eval_env_kwargs is None else config.eval_env_kwargs
     tables = {config.algo: evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config), **kw),
               "random": evaluate(lambda env: RandomAgent(env.action_space, config.seed), config.env_id, seeds, **kw),
               "oracle": evaluate(OracleAgent, config.env_id, seeds, **kw)}
+    if config.eval_env_kwargs is not None:  # e.g. a level set: how the policy does on the levels it trained on
+        tables["training levels"] = evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config),
+                                             **config.env_kwargs)
     result = TrainResult(config, seconds, curve, tables)
     plot_curve(curve, f"{config.algo} on {config.env_id} {kw}", out / "curve.png")
     write_json_atomic(out / "results.json", {"config": asdict(config), "train_seconds": seconds, "curve": curve,
@@ -193,7 +199,7 @@ def parse_config(argv: list[str] | None = None) -> TrainConfig:
         flag = "--" + name.replace("_", "-")
         if isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
-        elif isinstance(default, dict):
+        elif isinstance(default, dict) or name == "eval_env_kwargs":
             parser.add_argument(flag, type=json.loads, default=default)
         else:
             parser.add_argument(flag, type=type(default), default=default, choices=ALGOS if name == "algo" else None)
