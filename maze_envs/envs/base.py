@@ -12,7 +12,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.batch_dfs import compiled
+from maze_envs.core.batch_dfs import DfsTrees, compiled
 from maze_envs.core.budget import check_budget
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.maze import Cell, Grid
@@ -110,36 +110,42 @@ class MazeEnvBase(gym.Env):
 
     def _begin(self, options: dict[str, Any] | None) -> None:
         """Pick this episode's layout (``options["maze"]`` overrides it) and reset the counters."""
-        optimal = None
         if options and options.get("maze") is not None:
-            grid = self.source.override(options["maze"])
+            self._set_layout(self.source.override(options["maze"]))
         elif self.source.tree_batches and compiled():
-            trees = self.source.next_trees([self.np_random])
-            grid, optimal = self.source.tree_grid(trees, 0), int(trees.optimal_length[0])
+            self._set_tree_layout(self.source.next_trees([self.np_random]))
         else:
-            grid = self.source.next(self.np_random, self._episode)
+            self._set_layout(self.source.next(self.np_random, self._episode))
         self._episode += 1
-        self._set_layout(grid, optimal)
+        grid = self.layout
         self.steps = 0
         self.wall_bumps = 0
         self.cells_moved = 0
         self.no_exploration_steps = 0
         self._visited_blocks = {self.board.index(grid.start)}
 
-    def _set_layout(self, grid: Grid, optimal: int | None = None) -> None:
-        """Load ``grid`` (its path length ``optimal`` when known); a layout that recurs is prepared once and kept."""
+    def _set_layout(self, grid: Grid) -> None:
+        """Load ``grid``; a layout that recurs (level set, dataset) is prepared once and kept."""
         self.layout = grid
         known = self._layouts.get(id(grid)) if self.source.recurring else None
         if known is None:
             codes = self.board.codes(grid)
             free = (codes != WALL).tolist()
             start, goal = self.board.index(grid.start), self.board.index(grid.goal)
-            if optimal is None:
-                optimal = path_length(free, self._deltas, start, goal)
-            known = (grid, codes, free, start, goal, optimal, {})
+            known = (codes, free, start, goal, path_length(free, self._deltas, start, goal), {})
             if self.source.recurring:
                 self._layouts[id(grid)] = known
-        _, self._codes, self._free, self._pos, self._goal, self.optimal_length, self._layout_cache = known
+        self._codes, self._free, self._pos, self._goal, self.optimal_length, self._layout_cache = known
+
+    def _set_tree_layout(self, trees: DfsTrees) -> None:
+        """Load the one fresh dfs maze of ``trees``: board from the tree, path length the tree distance (no BFS)."""
+        self.layout = self.source.tree_grid(trees, 0)
+        codes, start, goal = self.board.tree_codes(trees)
+        self._codes = codes[0]
+        self._free = (self._codes != WALL).tolist()
+        self._pos, self._goal = int(start[0]), int(goal[0])
+        self.optimal_length = int(trees.optimal_length[0])
+        self._layout_cache = {}
 
     @property
     def agent_position(self) -> Cell:

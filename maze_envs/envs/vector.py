@@ -26,7 +26,7 @@ from maze_envs.core.maze import Grid
 from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
-from .rules import AGENT, FREE, GOAL, WALL, explored_codes, idle_steps, look, move, newly_seen, path_length, walk
+from .rules import AGENT, FREE, WALL, explored_codes, idle_steps, look, move, newly_seen, path_length, walk
 
 # Without numba, below this many sub-envs resetting at once, per-maze generation beats the lockstep batch.
 BATCH_MIN = LOCKSTEP_MIN
@@ -166,29 +166,14 @@ class _BatchedMazes(VectorEnv):
         self._optimal[envs] = optimal
 
     def _load_batch(self, envs: np.ndarray) -> None:
-        """Load freshly generated dfs mazes: walls everywhere but the cells, then each tree edge's passage block."""
+        """Load freshly generated dfs mazes, boards written straight from their trees."""
         trees = self.template.source.next_trees([self._rngs[i] for i in envs.tolist()])
-        cell_index = self._cell_index()
-        base = self._row_base[envs]
-        self._codes[envs] = self._cells_board
-        passages = (cell_index[1:] + cell_index[trees.parent[:, 1:]]) // 2 + base[:, None]
-        self._codes_flat[passages.ravel()] = FREE
-        start, goal = cell_index[trees.start] + base, cell_index[trees.goal] + base
-        self._codes_flat[goal] = GOAL
-        self._free[envs] = self._codes[envs] != WALL
-        self._pos[envs] = start
-        self._goal[envs] = goal
+        codes, start, goal = self.board.tree_codes(trees)
+        self._codes[envs] = codes
+        self._free[envs] = codes != WALL
+        self._pos[envs] = self._row_base[envs] + start
+        self._goal[envs] = self._row_base[envs] + goal
         self._optimal[envs] = trees.optimal_length
-
-    def _cell_index(self) -> np.ndarray:
-        """Return (once) the flat board index of every cell's block, and the board with only the cells open."""
-        if not hasattr(self, "_cells_board"):
-            src = self.template.source
-            r, c = np.divmod(np.arange(src.rows * src.cols), src.cols)
-            self._cell_blocks = self.board.index((2 * r + 1, 2 * c + 1))
-            self._cells_board = np.full(self.board.size, WALL, dtype=np.uint8)
-            self._cells_board[self._cell_blocks] = FREE
-        return self._cell_blocks
 
     def _after_reset(self, envs: np.ndarray) -> None:
         """Hook: per-episode observation state of the sub-envs in ``envs``."""
