@@ -156,4 +156,4 @@ def test_a_level_set_prepares_each_level_once_in_the_single_and_the_vector_env()
     venv.reset(seed=0)
     for _ in range(60):
         venv.step(np.zeros((8, 2), dtype=np.int64))
-    assert len(venv._known) == len(venv._known_codes) == 3
+    assert len(venv._known.index) == len(venv._known.codes) == 3

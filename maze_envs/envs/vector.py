@@ -32,6 +32,34 @@ from .rules import AGENT, FREE, WALL, explored_codes, idle_steps, look, move, ne
 BATCH_MIN = LOCKSTEP_MIN
 
 
+class _KnownLayouts:
+    """The boards, flat start/goal and path lengths of recurring layouts, each prepared once.
+
+    Keyed by the identity of the layout source's own ``Grid`` objects (its level cache or dataset list
+    keeps them alive, so an id is never reused).
+    """
+
+    def __init__(self, board: Any) -> None:
+        self.board = board
+        self.index: dict[int, int] = {}
+        self.codes = np.empty((0, board.size), dtype=np.uint8)
+        self.ends = np.empty((0, 3), dtype=np.int64)
+
+    def slots(self, grids: list[Grid]) -> np.ndarray:
+        """Return the row of each of ``grids`` in ``codes``/``ends``, preparing the ones not seen before."""
+        fresh = list({id(g): g for g in grids if id(g) not in self.index}.values())
+        if fresh:
+            codes = np.stack([self.board.codes(g) for g in fresh])
+            ends = []
+            for grid, row in zip(fresh, codes):
+                start, goal = self.board.index(grid.start), self.board.index(grid.goal)
+                ends.append((start, goal, path_length((row != WALL).tolist(), self.board.deltas, start, goal)))
+                self.index[id(grid)] = len(self.index)
+            self.codes = np.concatenate([self.codes, codes])
+            self.ends = np.concatenate([self.ends, np.array(ends, dtype=np.int64)])
+        return np.array([self.index[id(g)] for g in grids], dtype=np.int64)
+
+
 class _BatchedMazes(VectorEnv):
     """State and resets shared by the batched envs; subclasses define the move and the observation."""
 
@@ -73,6 +101,7 @@ class _BatchedMazes(VectorEnv):
         self._bumps = np.zeros(num_envs, dtype=np.int64)
         self._done = np.zeros(num_envs, dtype=bool)
         self._episodes = [0] * num_envs
+        self._known = _KnownLayouts(self.board)
         self._rngs = [seeding.np_random(None)[0] for _ in range(num_envs)]
         self._all = np.ones(num_envs, dtype=bool)
 
@@ -142,25 +171,11 @@ class _BatchedMazes(VectorEnv):
 
     def _load_known(self, envs: np.ndarray, grids: list[Grid]) -> None:
         """Load recurring layouts (a level set or a dataset): each is prepared on first use, then copied."""
-        if not hasattr(self, "_known"):
-            self._known: dict[int, int] = {}
-            self._known_codes = np.empty((0, self.board.size), dtype=np.uint8)
-            self._known_ends = np.empty((0, 3), dtype=np.int64)
-        fresh = list({id(g): g for g in grids if id(g) not in self._known}.values())
-        if fresh:
-            codes = np.stack([self.board.codes(g) for g in fresh])
-            ends = [(self.board.index(g.start), self.board.index(g.goal)) for g in fresh]
-            ends = np.array([(s, g, path_length((c != WALL).tolist(), self.board.deltas, s, g))
-                             for c, (s, g) in zip(codes, ends)], dtype=np.int64)
-            for g in fresh:
-                self._known[id(g)] = len(self._known)
-            self._known_codes = np.concatenate([self._known_codes, codes])
-            self._known_ends = np.concatenate([self._known_ends, ends])
-        slots = np.array([self._known[id(g)] for g in grids], dtype=np.int64)
-        codes = self._known_codes[slots]
+        slots = self._known.slots(grids)
+        codes = self._known.codes[slots]
         self._codes[envs] = codes
         self._free[envs] = codes != WALL
-        start, goal, optimal = self._known_ends[slots].T
+        start, goal, optimal = self._known.ends[slots].T
         self._pos[envs] = self._row_base[envs] + start
         self._goal[envs] = self._row_base[envs] + goal
         self._optimal[envs] = optimal
