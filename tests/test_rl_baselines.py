@@ -155,8 +155,8 @@ def test_train_on_a_level_set_evaluates_on_unseen_mazes_and_on_its_levels(tmp_pa
 
     config = parse_config(["--env-kwargs", '{"rows": 3, "cols": 3, "num_levels": 1}', "--eval-env-kwargs",
                            '{"rows": 3, "cols": 3}', "--ego-map", "--timesteps", "512", "--num-envs", "8",
-                           "--eval-episodes", "6", "--out", str(tmp_path)])
-    assert config.eval_env_kwargs == {"rows": 3, "cols": 3}
+                           "--eval-episodes", "6", "--update-epochs", "2", "--out", str(tmp_path)])
+    assert config.eval_env_kwargs == {"rows": 3, "cols": 3} and config.update_epochs == 2
     result = run(config)
     assert set(result.tables) == {"ppo-native", "random", "oracle", "training levels"}
     assert all(len(t.rows) == 6 for t in result.tables.values())
