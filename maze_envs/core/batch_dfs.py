@@ -52,17 +52,25 @@ class DfsTrees:
     goal: np.ndarray
     optimal_length: np.ndarray
 
+    def blocks(self) -> np.ndarray:
+        """Return the block grids ``(B, 2r+1, 2c+1)`` (1 = wall): the cells and each tree edge's block open."""
+        rows, cols, b = self.rows, self.cols, len(self.parent)
+        out = np.ones((b, 2 * rows + 1, 2 * cols + 1), dtype=np.uint8)
+        out[:, 1::2, 1::2] = 0
+        child = np.arange(1, rows * cols)  # cell 0 is the root; every other cell has a parent
+        par = self.parent[:, 1:]
+        out[np.arange(b)[:, None], child // cols + par // cols + 1, child % cols + par % cols + 1] = 0
+        return out
+
+    def ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the start and goal blocks ``(B, 2)``."""
+        cols = self.cols
+        return tuple(np.stack([2 * (e // cols) + 1, 2 * (e % cols) + 1], axis=1) for e in (self.start, self.goal))
+
     def grid(self, i: int, meta: dict[str, Any] | None = None) -> Grid:
-        """Return maze ``i`` as a ``Grid`` (block start and goal), with ``meta``."""
-        rows, cols = self.rows, self.cols
-        blocks = np.ones((2 * rows + 1, 2 * cols + 1), dtype=np.uint8)
-        blocks[1::2, 1::2] = 0
-        child = np.arange(1, rows * cols)
-        par = self.parent[i, 1:]
-        blocks[child // cols + par // cols + 1, child % cols + par % cols + 1] = 0
-        s, g = int(self.start[i]), int(self.goal[i])
-        return Grid(blocks, (2 * (s // cols) + 1, 2 * (s % cols) + 1), (2 * (g // cols) + 1, 2 * (g % cols) + 1),
-                    meta=dict(meta or {}))
+        """Return maze ``i`` as a ``Grid`` with ``meta`` (builds every block grid: meant for small batches)."""
+        start, goal = self.ends()
+        return Grid(self.blocks()[i], tuple(start[i].tolist()), tuple(goal[i].tolist()), meta=dict(meta or {}))
 
 
 @lru_cache(maxsize=1)
@@ -110,26 +118,13 @@ def dfs_trees(rows: int, cols: int, rngs: Sequence[np.random.Generator], placeme
     return DfsTrees(rows, cols, parent, ends[:, 0].copy(), ends[:, 1].copy(), 2 * distance)
 
 
-def tree_passages(trees: DfsTrees) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return ``(maze, row, col)`` arrays of the passage blocks (between a cell and its parent) of every tree."""
-    maze, child = np.nonzero(trees.parent >= 0)
-    par = trees.parent[maze, child]
-    cols = trees.cols
-    return maze, child // cols + par // cols + 1, child % cols + par % cols + 1
-
-
 def batch_dfs(rows: int, cols: int, rngs: Sequence[np.random.Generator], placement: str = "corner") -> MazeBatch:
     """Return one dfs maze per generator, identical to ``generate(rows, cols, "dfs", rng, placement=placement)``.
 
     Each generator is left in the same state as after that ``generate`` call.
     """
     trees = dfs_trees(rows, cols, rngs, placement)
-    blocks = np.ones((len(rngs), 2 * rows + 1, 2 * cols + 1), dtype=np.uint8)
-    blocks[:, 1::2, 1::2] = 0
-    blocks[tree_passages(trees)] = 0
-    start = np.stack([2 * (trees.start // cols) + 1, 2 * (trees.start % cols) + 1], axis=1)
-    goal = np.stack([2 * (trees.goal // cols) + 1, 2 * (trees.goal % cols) + 1], axis=1)
-    return MazeBatch(blocks, start, goal, trees.optimal_length)
+    return MazeBatch(trees.blocks(), *trees.ends(), trees.optimal_length)
 
 
 def _lockstep_backtracker(order: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
