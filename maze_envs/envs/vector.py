@@ -51,7 +51,7 @@ class _KnownLayouts:
         if fresh:
             codes = np.stack([self.board.codes(g) for g in fresh])
             ends = []
-            for grid, row in zip(fresh, codes):
+            for grid, row in zip(fresh, codes, strict=True):
                 start, goal = self.board.index(grid.start), self.board.index(grid.goal)
                 ends.append((start, goal, path_length((row != WALL).tolist(), self.board.deltas, start, goal)))
                 self.index[id(grid)] = len(self.index)
