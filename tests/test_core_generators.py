@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from maze_envs.core import GENERATORS, MazeConfigError, distance_map, generate, is_perfect, shortest_path
+from maze_envs.core import batch_dfs as batch_dfs_module
 from maze_envs.core.batch_dfs import batch_dfs
 
 algorithms = st.sampled_from(sorted(GENERATORS))
@@ -149,8 +150,13 @@ SIZES = [(1, 1), (1, 2), (2, 1), (1, 7), (7, 1), (2, 2), (3, 5), (5, 3), (4, 4),
 
 @pytest.mark.parametrize("rows, cols", SIZES)
 @pytest.mark.parametrize("placement", ["corner", "random"])
-def test_batch_dfs_matches_dfs_draw_for_draw(rows, cols, placement):
-    """Each batched maze equals ``generate(..., "dfs")`` on the same generator, which is left in the same state."""
+@pytest.mark.parametrize("kernel", ["numba", "numpy"])
+def test_batch_dfs_matches_dfs_draw_for_draw(rows, cols, placement, kernel, monkeypatch):
+    """Each batched maze (compiled kernel, or the lockstep numpy fallback without numba) equals
+    ``generate(..., "dfs")`` on the same generator, which is left in the same state."""
+    if kernel == "numpy":
+        monkeypatch.setattr(batch_dfs_module, "_kernel", lambda: None)
+    assert batch_dfs_module.compiled() == (kernel == "numba")
     seeds = range(40)
     batch_rngs = [np.random.default_rng(s) for s in seeds]
     batch = batch_dfs(rows, cols, batch_rngs, placement)
@@ -162,6 +168,7 @@ def test_batch_dfs_matches_dfs_draw_for_draw(rows, cols, placement):
         assert (tuple(batch.start[i]), tuple(batch.goal[i])) == (grid.start, grid.goal)
         assert batch.optimal_length[i] == distance_map(grid)[grid.goal]
         assert batch_rngs[i].bit_generator.state == rng.bit_generator.state
+        assert batch_dfs_module.dfs_trees(rows, cols, [np.random.default_rng(seed)], placement).grid(0) == grid
 
 
 def test_batch_dfs_rejects_placements_it_cannot_batch():

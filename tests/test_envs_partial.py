@@ -139,3 +139,21 @@ def test_explored_map_remembers_what_was_seen_without_marking_the_agent():
     assert obs["explored"][1].tolist() == [W, F, F, F, F, F, M, M, M]
     assert not (obs["explored"] == AGENT).any()
     assert obs["view"][2, 2] == AGENT
+
+
+def test_a_level_set_prepares_each_level_once_in_the_single_and_the_vector_env():
+    """Per-level work (board, path length, every window) is done on a level's first reset, then reused."""
+    from maze_envs.envs.vector import PartialObsMazeVectorEnv
+
+    env = gym.make("Maze-PartialObs-v0", rows=4, cols=4, num_levels=3).unwrapped
+    windows = {}
+    for seed in range(30):
+        env.reset(seed=seed)
+        views = env._layout_cache["views"]
+        assert windows.setdefault(id(env.layout), views) is views
+    assert len(env._layouts) == len(windows) == 3
+    venv = PartialObsMazeVectorEnv(num_envs=8, rows=4, cols=4, num_levels=3)
+    venv.reset(seed=0)
+    for _ in range(60):
+        venv.step(np.zeros((8, 2), dtype=np.int64))
+    assert len(venv._known.index) == len(venv._known.codes) == 3

@@ -1,6 +1,7 @@
 """RL baselines: the ego map, the SB3 adapter against DummyVecEnv, short PPO runs, tabular Q on a fixed maze."""
 
 import csv
+import json
 import subprocess
 import sys
 
@@ -147,6 +148,22 @@ def test_train_row_names_a_sampled_cnn_policy(tmp_path):
     assert result.row().startswith("| Maze-PartialObs-v0 | rows=3, cols=3, ego map | ppo-native, cnn, sampled |")
     with pytest.raises(MazeConfigError, match="sample_eval"):
         run(TrainConfig(algo="q", sample_eval=True, out=str(tmp_path / "q")))
+
+
+def test_train_on_a_level_set_evaluates_on_unseen_mazes_and_on_its_levels(tmp_path):
+    from agents.rl.train import parse_config, run
+
+    config = parse_config(["--env-kwargs", '{"rows": 3, "cols": 3, "num_levels": 1}', "--eval-env-kwargs",
+                           '{"rows": 3, "cols": 3}', "--ego-map", "--timesteps", "512", "--num-envs", "8",
+                           "--eval-episodes", "6", "--update-epochs", "2", "--out", str(tmp_path)])
+    assert config.eval_env_kwargs == {"rows": 3, "cols": 3} and config.update_epochs == 2
+    result = run(config)
+    assert set(result.tables) == {"ppo-native", "random", "oracle", "training levels"}
+    assert all(len(t.rows) == 6 for t in result.tables.values())
+    # One training level: every training-level episode has its path length; the unseen mazes vary.
+    assert len({r["optimal_length"] for r in result.tables["training levels"].rows}) == 1
+    assert len({r["optimal_length"] for r in result.tables["oracle"].rows}) > 1
+    assert json.loads((tmp_path / "results.json").read_text())["config"]["eval_env_kwargs"] == {"rows": 3, "cols": 3}
 
 
 def test_tabular_q_learns_a_fixed_3x3_maze():

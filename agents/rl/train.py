@@ -7,7 +7,10 @@ evaluation tables) and prints the README table row. Algorithms: ``ppo-native`` (
 native vector env), ``ppo`` (SB3 PPO on ``gym.make`` envs), ``ppo-vec`` (SB3 PPO on the native vector env
 through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and ``q`` (tabular Q-learning,
 ``--timesteps`` counts episodes). ``--sample-eval`` evaluates the trained policy by sampling its actions
-instead of taking the most likely one. Evaluation seeds start at ``--eval-seed`` (default 1,000,000), far from
+instead of taking the most likely one. ``--eval-env-kwargs`` (JSON) evaluates on other env arguments than
+training, e.g. train on a level set (``num_levels``) and evaluate on generated mazes it never saw; the
+policy's success on its training levels is then reported too. ``--update-epochs`` sets the PPO epochs per
+rollout (default: the algorithm's own, 4 for ``ppo-native`` and 10 for SB3). Evaluation seeds start at ``--eval-seed`` (default 1,000,000), far from
 the training seeds ``--seed`` + sub-env index.
 """
 
@@ -47,12 +50,14 @@ class TrainConfig:
     num_envs: int = 64
     learning_rate: float = 5e-4
     ent_coef: float = 0.01
+    update_epochs: int | None = None
     reveal_bonus: float = 0.0
     hidden: int = 64
     network: str = "mlp"
     sample_eval: bool = False
     eval_episodes: int = 200
     eval_seed: int = 1_000_000
+    eval_env_kwargs: dict[str, Any] | None = None
     out: str = "rl_run"
 
 
@@ -101,9 +106,10 @@ def _train_sb3(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, flo
         venv = make_dummy_vec_env(config.env_id, config.num_envs, _wrappers(config), **config.env_kwargs)
     venv.seed(config.seed)
     algo = "recurrent-ppo" if config.algo == "recurrent-ppo" else "ppo"
+    epochs = {} if config.update_epochs is None else {"n_epochs": config.update_epochs}
     model = make_model(algo, venv, seed=config.seed, log_dir=out, hidden=config.hidden, n_steps=64,
                        batch_size=64 * config.num_envs // 4, learning_rate=config.learning_rate,
-                       ent_coef=config.ent_coef)
+                       ent_coef=config.ent_coef, **epochs)
     model.learn(total_timesteps=config.timesteps)
     model.save(out / "model.zip")
     venv.close()
@@ -113,10 +119,11 @@ def _train_sb3(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, flo
 def _train_native(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
     from .ppo_native import Args, load_policy, train
 
+    epochs = {} if config.update_epochs is None else {"update_epochs": config.update_epochs}
     args = Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
                 total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
                 ent_coef=config.ent_coef, reveal_bonus=config.reveal_bonus, hidden=config.hidden,
-                network=config.network, out=str(out))
+                network=config.network, out=str(out), **epochs)
     train(args)
     with open(out / "progress.csv", encoding="utf-8") as f:
         curve = [(int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
@@ -173,10 +180,13 @@ def run(config: TrainConfig) -> TrainResult:
     agent, curve = trainer(config, out)
     seconds = time.perf_counter() - start
     seeds = range(config.eval_seed, config.eval_seed + config.eval_episodes)
-    kw = config.env_kwargs
+    kw = config.env_kwargs if config.eval_env_kwargs is None else config.eval_env_kwargs
     tables = {config.algo: evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config), **kw),
               "random": evaluate(lambda env: RandomAgent(env.action_space, config.seed), config.env_id, seeds, **kw),
               "oracle": evaluate(OracleAgent, config.env_id, seeds, **kw)}
+    if config.eval_env_kwargs is not None:  # e.g. a level set: how the policy does on the levels it trained on
+        tables["training levels"] = evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config),
+                                             **config.env_kwargs)
     result = TrainResult(config, seconds, curve, tables)
     plot_curve(curve, f"{config.algo} on {config.env_id} {kw}", out / "curve.png")
     write_json_atomic(out / "results.json", {"config": asdict(config), "train_seconds": seconds, "curve": curve,
@@ -193,8 +203,10 @@ def parse_config(argv: list[str] | None = None) -> TrainConfig:
         flag = "--" + name.replace("_", "-")
         if isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
-        elif isinstance(default, dict):
+        elif isinstance(default, dict) or name == "eval_env_kwargs":
             parser.add_argument(flag, type=json.loads, default=default)
+        elif name == "update_epochs":  # None: the algorithm's own default (4 for ppo-native, SB3's 10)
+            parser.add_argument(flag, type=int, default=default)
         else:
             parser.add_argument(flag, type=type(default), default=default, choices=ALGOS if name == "algo" else None)
     return TrainConfig(**vars(parser.parse_args(argv)))

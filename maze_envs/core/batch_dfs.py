@@ -1,28 +1,33 @@
-"""Many ``dfs`` mazes at once: the vector envs' fast path for resetting hundreds of sub-envs together.
+"""Many ``dfs`` mazes at once: the envs' fast path for resets, as spanning trees with their path lengths.
 
-``batch_dfs`` consumes each generator exactly as ``generate(rows, cols, "dfs", rng, placement=...)``
-does (one ``permuted`` draw of the neighbour orders, then the endpoint draw) and runs the same
-deterministic backtracker for all mazes in lockstep with numpy, so it returns the same layouts
-(tested draw for draw) at a fraction of the per-maze Python cost. Because the mazes are spanning
-trees, the optimal path length comes from tree depths instead of a BFS.
+``dfs_trees`` (and ``batch_dfs``, its block grids) consumes each generator exactly as
+``generate(rows, cols, "dfs", rng, placement=...)`` does (one ``permuted`` draw of the neighbour
+orders, then the endpoint draw) and runs the same deterministic backtracker, so it returns the same
+layouts (tested draw for draw). Because the mazes are spanning trees, the optimal path length is
+the tree distance (depths and the common ancestor), read in the same pass, not a BFS per maze.
 
-It is not only the first reset: sub-envs started together truncate together, so under a random
-policy about 95% of the autoresets of a 1024-env ``Maze-v0`` come in groups of hundreds. Measured
-with ``benchmarks/env_sps.py`` (2 loaded cores): about 5.4M steps/s with this path, 1.7-2.1M
-without it (below the 2M target), because per-maze ``generate`` + BFS costs about 280 us a maze.
+With numba installed (``maze-envs[fast]``) the backtracker runs compiled (``_dfs_kernel``), a few
+microseconds a 10x10 maze, so a batch of any size, one maze included, is cheap: the single env
+and the native vector env take this path for every reset of a fresh dfs maze. Without numba it runs
+in lockstep numpy over the batch, which beats per-maze ``generate`` only from ``LOCKSTEP_MIN``
+mazes at once (sub-envs started together truncate together, so big groups do occur).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from functools import lru_cache
+from typing import Any, Sequence
 
 import numpy as np
 
 from .errors import MazeConfigError
 from .generators import lattice_neighbours
+from .maze import Grid
 
 FAST_PLACEMENTS = ("corner", "random")
+# Without numba, below this many mazes at once per-maze ``generate`` beats the lockstep numpy search.
+LOCKSTEP_MIN = 24
 
 
 @dataclass
@@ -35,10 +40,59 @@ class MazeBatch:
     optimal_length: np.ndarray
 
 
-def batch_dfs(rows: int, cols: int, rngs: Sequence[np.random.Generator], placement: str = "corner") -> MazeBatch:
-    """Return one dfs maze per generator, identical to ``generate(rows, cols, "dfs", rng, placement=placement)``.
+@dataclass
+class DfsTrees:
+    """``B`` dfs mazes as spanning trees of the cell lattice: each cell's flat ``parent`` ``(B, n)`` (-1 at the root,
+    cell 0), the flat ``start``/``goal`` cells ``(B,)`` and the block move count between them ``(B,)``."""
 
-    Each generator is left in the same state as after that ``generate`` call.
+    rows: int
+    cols: int
+    parent: np.ndarray
+    start: np.ndarray
+    goal: np.ndarray
+    optimal_length: np.ndarray
+
+    def blocks(self) -> np.ndarray:
+        """Return the block grids ``(B, 2r+1, 2c+1)`` (1 = wall): the cells and each tree edge's block open."""
+        rows, cols, b = self.rows, self.cols, len(self.parent)
+        out = np.ones((b, 2 * rows + 1, 2 * cols + 1), dtype=np.uint8)
+        out[:, 1::2, 1::2] = 0
+        child = np.arange(1, rows * cols)  # cell 0 is the root; every other cell has a parent
+        par = self.parent[:, 1:]
+        out[np.arange(b)[:, None], child // cols + par // cols + 1, child % cols + par % cols + 1] = 0
+        return out
+
+    def ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the start and goal blocks ``(B, 2)``."""
+        cols = self.cols
+        return tuple(np.stack([2 * (e // cols) + 1, 2 * (e % cols) + 1], axis=1) for e in (self.start, self.goal))
+
+    def grid(self, i: int, meta: dict[str, Any] | None = None) -> Grid:
+        """Return maze ``i`` as a ``Grid`` with ``meta`` (builds every block grid: meant for small batches)."""
+        start, goal = self.ends()
+        return Grid(self.blocks()[i], tuple(start[i].tolist()), tuple(goal[i].tolist()), meta=dict(meta or {}))
+
+
+@lru_cache(maxsize=1)
+def _kernel() -> Any:
+    """Return the compiled backtracker (``_dfs_kernel.backtrack_many``), or None when numba is not installed."""
+    try:
+        from ._dfs_kernel import backtrack_many
+    except ImportError:
+        return None
+    return backtrack_many
+
+
+def compiled() -> bool:
+    """Return whether the batched generator runs compiled (numba installed): then any batch size is fast."""
+    return _kernel() is not None
+
+
+def dfs_trees(rows: int, cols: int, rngs: Sequence[np.random.Generator], placement: str = "corner") -> DfsTrees:
+    """Return one dfs maze per generator as a spanning tree, the maze of ``generate(rows, cols, "dfs", rng,
+    placement=placement)``; each generator is left in the same state as after that call.
+
+    With numba the search runs compiled maze by maze; without it in lockstep numpy over the batch.
     """
     if placement not in FAST_PLACEMENTS:
         raise MazeConfigError(f"placement must be one of {', '.join(FAST_PLACEMENTS)} for batch_dfs, got {placement!r}")
@@ -52,16 +106,25 @@ def batch_dfs(rows: int, cols: int, rngs: Sequence[np.random.Generator], placeme
         order[i] = rng.permuted(table, axis=1)
         if placement == "random" and n > 1:
             ends[i] = rng.choice(n, size=2, replace=False)
-    parent, depth = _lockstep_backtracker(order, n)
-    blocks = np.ones((b, 2 * rows + 1, 2 * cols + 1), dtype=np.uint8)
-    blocks[:, 1::2, 1::2] = 0
-    child_b, child = np.nonzero(parent >= 0)
-    par = parent[child_b, child]
-    blocks[child_b, child // cols + par // cols + 1, child % cols + par % cols + 1] = 0
-    length = 2 * _tree_distance(parent, depth, ends[:, 0], ends[:, 1])
-    start = np.stack([2 * (ends[:, 0] // cols) + 1, 2 * (ends[:, 0] % cols) + 1], axis=1)
-    goal = np.stack([2 * (ends[:, 1] // cols) + 1, 2 * (ends[:, 1] % cols) + 1], axis=1)
-    return MazeBatch(blocks, start, goal, length)
+    kernel = _kernel()
+    if kernel is not None:
+        parent = np.empty((b, n), dtype=np.int64)
+        depth = np.empty((b, n), dtype=np.int64)
+        distance = np.empty(b, dtype=np.int64)
+        kernel(order, ends, parent, depth, distance)
+    else:
+        parent, depth = _lockstep_backtracker(order, n)
+        distance = _tree_distance(parent, depth, ends[:, 0], ends[:, 1])
+    return DfsTrees(rows, cols, parent, ends[:, 0].copy(), ends[:, 1].copy(), 2 * distance)
+
+
+def batch_dfs(rows: int, cols: int, rngs: Sequence[np.random.Generator], placement: str = "corner") -> MazeBatch:
+    """Return one dfs maze per generator, identical to ``generate(rows, cols, "dfs", rng, placement=placement)``.
+
+    Each generator is left in the same state as after that ``generate`` call.
+    """
+    trees = dfs_trees(rows, cols, rngs, placement)
+    return MazeBatch(trees.blocks(), *trees.ends(), trees.optimal_length)
 
 
 def _lockstep_backtracker(order: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -12,6 +12,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from maze_envs.core.batch_dfs import DfsTrees, compiled
 from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
@@ -80,6 +81,9 @@ class MazeEnvBase(gym.Env):
         self.board = Board(self.shape, pad)
         self._deltas = self.board.deltas
         self._episode = 0
+        # Per recurring layout (keyed by the source's own Grid object, kept alive with it): the prepared board,
+        # its path length and a dict where subclasses keep more per-layout work (the partial env's windows).
+        self._layouts: dict[int, tuple] = {}
         self._window = None
         self.layout: Grid | None = None
 
@@ -108,11 +112,13 @@ class MazeEnvBase(gym.Env):
     def _begin(self, options: dict[str, Any] | None) -> None:
         """Pick this episode's layout (``options["maze"]`` overrides it) and reset the counters."""
         if options and options.get("maze") is not None:
-            grid = self.source.override(options["maze"])
+            self._set_layout(self.source.override(options["maze"]))
+        elif self.source.tree_batches and compiled():
+            self._set_tree_layout(self.source.next_trees([self.np_random]))
         else:
-            grid = self.source.next(self.np_random, self._episode)
+            self._set_layout(self.source.next(self.np_random, self._episode))
         self._episode += 1
-        self._set_layout(grid)
+        grid = self.layout
         self.steps = 0
         self.wall_bumps = 0
         self.cells_moved = 0
@@ -120,12 +126,27 @@ class MazeEnvBase(gym.Env):
         self._visited_blocks = {self.board.index(grid.start)}
 
     def _set_layout(self, grid: Grid) -> None:
+        """Load ``grid``; a layout that recurs (level set, dataset) is prepared once and kept."""
         self.layout = grid
-        self._codes = self.board.codes(grid)
+        known = self._layouts.get(id(grid)) if self.source.recurring else None
+        if known is None:
+            codes = self.board.codes(grid)
+            free = (codes != WALL).tolist()
+            start, goal = self.board.index(grid.start), self.board.index(grid.goal)
+            known = (codes, free, start, goal, path_length(free, self._deltas, start, goal), {})
+            if self.source.recurring:
+                self._layouts[id(grid)] = known
+        self._codes, self._free, self._pos, self._goal, self.optimal_length, self._layout_cache = known
+
+    def _set_tree_layout(self, trees: DfsTrees) -> None:
+        """Load the one fresh dfs maze of ``trees``: board from the tree, path length the tree distance (no BFS)."""
+        self.layout = self.source.tree_grid(trees, 0)
+        codes, start, goal = self.board.tree_codes(trees)
+        self._codes = codes[0]
         self._free = (self._codes != WALL).tolist()
-        self._pos = self.board.index(grid.start)
-        self._goal = self.board.index(grid.goal)
-        self.optimal_length = path_length(self._free, self._deltas, self._pos, self._goal)
+        self._pos, self._goal = int(start[0]), int(goal[0])
+        self.optimal_length = int(trees.optimal_length[0])
+        self._layout_cache = {}
 
     @property
     def agent_position(self) -> Cell:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from maze_envs.core.batch_dfs import FAST_PLACEMENTS, DfsTrees, dfs_trees
 from maze_envs.core.benchmark_frame import frame_of
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.generators import check_options, generate
@@ -123,6 +124,26 @@ class LayoutSource:
     def cell_shape(self) -> tuple[int, int]:
         """Return the maze size in cells that this source's block shape holds."""
         return (max(1, (self.shape[0] - 1) // 2), max(1, (self.shape[1] - 1) // 2))
+
+    @property
+    def tree_batches(self) -> bool:
+        """Return whether every layout is a fresh dfs maze that ``dfs_trees`` draws (no loops, level set or
+        ``far`` placement), so resets can take the batched generator with its tree path lengths."""
+        return (self.generated and not self.num_levels and self.algorithm == "dfs" and not self.loops
+                and self.placement in FAST_PLACEMENTS)
+
+    @property
+    def recurring(self) -> bool:
+        """Return whether layouts come back (a fixed layout, a dataset or a level set): per-layout work is worth keeping."""
+        return bool(self.fixed) or bool(self.num_levels)
+
+    def next_trees(self, rngs: list[np.random.Generator]) -> DfsTrees:
+        """Return the next maze of each generator as trees (only when ``tree_batches``), drawn as ``next`` draws them."""
+        return dfs_trees(self.rows, self.cols, rngs, self.placement)
+
+    def tree_grid(self, trees: DfsTrees, i: int) -> Grid:
+        """Return maze ``i`` of ``trees`` as the Grid ``next`` would have returned (same blocks, ends and meta)."""
+        return trees.grid(i, {"algorithm": self.algorithm, "loops": self.loops, "placement": self.placement})
 
     def level_layout(self, level: int) -> Grid:
         """Return (and cache) the generated layout of ``level`` (the generator seed)."""

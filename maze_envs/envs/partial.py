@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.budget import check_budget
-from maze_envs.core.codes import MASKED
+from maze_envs.core.codes import MASKED, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
 from .actions import checked_action, reset_needed
@@ -107,7 +107,7 @@ class PartialObsMazeEnv(MazeEnvBase):
         """Start an episode; return the observation and info."""
         super().reset(seed=seed)
         self._begin(options)
-        self._views: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._views: tuple | None = self._layout_cache.get("views")
         self._visited: set[int] = set()
         self._seen = np.zeros(self._codes.size, dtype=bool)
         self.revealed = 0
@@ -116,13 +116,22 @@ class PartialObsMazeEnv(MazeEnvBase):
         return self._observation(), self._partial_info()
 
     def _view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return (cached per block for this episode) ``rules.look`` of the current position, the window square."""
-        cached = self._views.get(self._pos)
-        if cached is None:
-            window, shown, visible = look(self._codes, self._pos, self._window_offsets, self.k)
-            cached = (window.reshape(2 * self.k + 1, -1), shown, visible)
-            self._views[self._pos] = cached
-        return cached
+        """Return the current position's window square and its ``rules.look`` shown/visible rows (see ``_views``)."""
+        views = self._views or self._look_everywhere()
+        slot = views[0][self._pos]
+        return views[1][slot], views[2][slot], views[3][slot]
+
+    def _look_everywhere(self) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+        """Compute (once per layout: visibility is static per maze) every free block's window in one batched
+        ``rules.look``; return the board-index-to-row list and the windows, shown and visible rows."""
+        free = np.flatnonzero(self._codes != WALL)
+        window, shown, visible = look(self._codes, free, self._window_offsets, self.k)
+        slot = np.full(self._codes.size, -1, dtype=np.int64)
+        slot[free] = np.arange(free.size)
+        side = 2 * self.k + 1
+        self._views = (slot.tolist(), window.reshape(-1, side, side), shown, visible)
+        self._layout_cache["views"] = self._views
+        return self._views
 
     def _reveal(self) -> bool:
         """Mark the current view as seen; return whether it showed a block not seen before."""

@@ -15,7 +15,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from maze_envs.core.codes import AGENT, GOAL, MASKED, WALL
+from maze_envs.core.batch_dfs import DfsTrees
+from maze_envs.core.codes import AGENT, FREE, GOAL, MASKED, WALL
 from maze_envs.core.maze import MOVES, Cell, Grid
 
 from .visibility import window_visibility
@@ -55,6 +56,19 @@ class Board:
         codes = np.pad(grid.blocks, self.pad, constant_values=WALL)
         codes[grid.goal[0] + self.pad, grid.goal[1] + self.pad] = GOAL
         return codes.ravel()
+
+    def tree_codes(self, trees: DfsTrees) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the flat boards ``(B, size)`` of spanning-tree mazes (as ``codes`` of their grids, without
+        building a grid) and the flat start and goal indices ``(B,)``: walls, the cells, each tree edge's block."""
+        r, c = np.divmod(np.arange(trees.rows * trees.cols), trees.cols)
+        cells = self.index((2 * r + 1, 2 * c + 1))
+        b = len(trees.parent)
+        boards = np.full((b, self.size), WALL, dtype=np.uint8)
+        boards[:, cells] = FREE
+        boards[np.arange(b)[:, None], (cells[1:] + cells[trees.parent[:, 1:]]) // 2] = FREE
+        goal = cells[trees.goal]
+        boards[np.arange(b), goal] = GOAL
+        return boards, cells[trees.start], goal
 
     def inner(self, boards: np.ndarray) -> np.ndarray:
         """Return the layout part ``(..., H, W)`` of flat boards ``(..., size)`` (a view)."""

@@ -19,8 +19,8 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from maze_envs.core.batch_dfs import FAST_PLACEMENTS, batch_dfs
-from maze_envs.core.codes import AGENT, FREE, GOAL, WALL
+from maze_envs.core.batch_dfs import LOCKSTEP_MIN, compiled
+from maze_envs.core.codes import AGENT, FREE, WALL
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 
@@ -30,8 +30,36 @@ from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
 from .rules import explored_codes, idle_steps, look, move, newly_seen, path_length, walk
 
-# Below this many sub-envs resetting at once, per-maze generation beats the lockstep batch.
-BATCH_MIN = 24
+# Without numba, below this many sub-envs resetting at once, per-maze generation beats the lockstep batch.
+BATCH_MIN = LOCKSTEP_MIN
+
+
+class _KnownLayouts:
+    """The boards, flat start/goal and path lengths of recurring layouts, each prepared once.
+
+    Keyed by the identity of the layout source's own ``Grid`` objects (its level cache or dataset list
+    keeps them alive, so an id is never reused).
+    """
+
+    def __init__(self, board: Any) -> None:
+        self.board = board
+        self.index: dict[int, int] = {}
+        self.codes = np.empty((0, board.size), dtype=np.uint8)
+        self.ends = np.empty((0, 3), dtype=np.int64)
+
+    def slots(self, grids: list[Grid]) -> np.ndarray:
+        """Return the row of each of ``grids`` in ``codes``/``ends``, preparing the ones not seen before."""
+        fresh = list({id(g): g for g in grids if id(g) not in self.index}.values())
+        if fresh:
+            codes = np.stack([self.board.codes(g) for g in fresh])
+            ends = []
+            for grid, row in zip(fresh, codes, strict=True):
+                start, goal = self.board.index(grid.start), self.board.index(grid.goal)
+                ends.append((start, goal, path_length((row != WALL).tolist(), self.board.deltas, start, goal)))
+                self.index[id(grid)] = len(self.index)
+            self.codes = np.concatenate([self.codes, codes])
+            self.ends = np.concatenate([self.ends, np.array(ends, dtype=np.int64)])
+        return np.array([self.index[id(g)] for g in grids], dtype=np.int64)
 
 
 class _BatchedMazes(VectorEnv):
@@ -75,6 +103,7 @@ class _BatchedMazes(VectorEnv):
         self._bumps = np.zeros(num_envs, dtype=np.int64)
         self._done = np.zeros(num_envs, dtype=bool)
         self._episodes = [0] * num_envs
+        self._known = _KnownLayouts(self.board)
         self._rngs = [seeding.np_random(None)[0] for _ in range(num_envs)]
         self._all = np.ones(num_envs, dtype=bool)
         self._started = False
@@ -115,18 +144,19 @@ class _BatchedMazes(VectorEnv):
         return self._observe(), self._info()
 
     def _batchable(self, count: int) -> bool:
-        src = self.template.source
-        return (count >= BATCH_MIN and src.generated and not src.num_levels and src.algorithm == "dfs"
-                and not src.loops and src.placement in FAST_PLACEMENTS)
+        """Return whether ``count`` simultaneous resets take the batched generator (any count once it is compiled)."""
+        return self.template.source.tree_batches and (compiled() or count >= BATCH_MIN)
 
     def _reset_envs(self, envs: np.ndarray, override: Grid | None = None) -> None:
         """Load the next layout of each sub-env in ``envs`` and zero its counters."""
+        src = self.template.source
         if override is None and self._batchable(envs.size):
             self._load_batch(envs)
+        elif override is None and src.recurring:
+            self._load_known(envs, [src.next(self._rngs[i], self._episodes[i]) for i in envs.tolist()])
         else:
             for i in envs.tolist():
-                grid = override if override is not None else self.template.source.next(self._rngs[i], self._episodes[i])
-                self._load(i, grid)
+                self._load(i, override if override is not None else src.next(self._rngs[i], self._episodes[i]))
         for i in envs.tolist():
             self._episodes[i] += 1
         self._steps[envs] = 0
@@ -143,18 +173,26 @@ class _BatchedMazes(VectorEnv):
         self._goal[i] = self._row_base[i] + goal
         self._optimal[i] = path_length(self._free[i].tolist(), self.board.deltas, start, goal)
 
-    def _load_batch(self, envs: np.ndarray) -> None:
-        src = self.template.source
-        batch = batch_dfs(src.rows, src.cols, [self._rngs[i] for i in envs.tolist()], src.placement)
-        p = self.board.pad
-        codes = np.pad(batch.blocks, ((0, 0), (p, p), (p, p)), constant_values=WALL)
-        codes[np.arange(envs.size), batch.goal[:, 0] + p, batch.goal[:, 1] + p] = GOAL
-        codes = codes.reshape(envs.size, -1)
+    def _load_known(self, envs: np.ndarray, grids: list[Grid]) -> None:
+        """Load recurring layouts (a level set or a dataset): each is prepared on first use, then copied."""
+        slots = self._known.slots(grids)
+        codes = self._known.codes[slots]
         self._codes[envs] = codes
         self._free[envs] = codes != WALL
-        self._pos[envs] = self._row_base[envs] + self.board.index(batch.start.T)
-        self._goal[envs] = self._row_base[envs] + self.board.index(batch.goal.T)
-        self._optimal[envs] = batch.optimal_length
+        start, goal, optimal = self._known.ends[slots].T
+        self._pos[envs] = self._row_base[envs] + start
+        self._goal[envs] = self._row_base[envs] + goal
+        self._optimal[envs] = optimal
+
+    def _load_batch(self, envs: np.ndarray) -> None:
+        """Load freshly generated dfs mazes, boards written straight from their trees."""
+        trees = self.template.source.next_trees([self._rngs[i] for i in envs.tolist()])
+        codes, start, goal = self.board.tree_codes(trees)
+        self._codes[envs] = codes
+        self._free[envs] = codes != WALL
+        self._pos[envs] = self._row_base[envs] + start
+        self._goal[envs] = self._row_base[envs] + goal
+        self._optimal[envs] = trees.optimal_length
 
     def _after_reset(self, envs: np.ndarray) -> None:
         """Hook: per-episode observation state of the sub-envs in ``envs``."""
@@ -287,8 +325,11 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
         self._pos, self._moved[:], blocked = walk(self._free_flat, self._pos, self._deltas[direction], count,
                                                   self._goal, int(count.max()), live)
         self._bumps += blocked
-        envs = np.flatnonzero(live)
-        self._no_explore[envs] = idle_steps(self._no_explore[envs], self._look(envs))
+        # A sub-env that did not move sees the window it saw (and marked seen) last step: nothing to look at.
+        went = np.flatnonzero(self._moved)
+        revealed = np.zeros(self.num_envs, dtype=bool)
+        revealed[went] = self._look(went)
+        self._no_explore = np.where(live, idle_steps(self._no_explore, revealed), self._no_explore)
 
     def _idle_steps(self) -> np.ndarray:
         return self._no_explore
