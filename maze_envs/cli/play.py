@@ -51,7 +51,7 @@ def playable_ids() -> list[str]:
 
     return [env_id for env_id, spec in gym.registry.items() if isinstance(spec.entry_point, str)
             and spec.entry_point.startswith("maze_envs.")
-            and issubclass(load_env_creator(spec.entry_point), MazeEnvBase)]
+            and isinstance(creator := load_env_creator(spec.entry_point), type) and issubclass(creator, MazeEnvBase)]
 
 
 def run(args: argparse.Namespace) -> int:
