@@ -213,7 +213,8 @@ class _BatchedMazes(VectorEnv):
             names = ", ".join(repr(m.value) for m in AutoresetMode)
             raise MazeConfigError(f"must be an AutoresetMode or one of {names}, got {mode!r}",
                                   parameter="autoreset_mode") from None
-        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode,
+                         "render_modes": list(type(self).metadata["render_modes"])}
 
     def _set_render_mode(self, mode: str | None) -> None:
         if mode not in (None, "rgb_array"):
