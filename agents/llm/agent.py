@@ -28,7 +28,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from evaluators.judge.template import PromptTemplate
+from maze_envs.evaluators.judge.template import PromptTemplate
 from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.maze import MOVE_NAMES, Cell, move_index

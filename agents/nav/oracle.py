@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from evaluators.nav.interface.poi_goal import BasePoiGoalAgent
-from evaluators.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
+from maze_envs.evaluators.nav.interface.poi_goal import BasePoiGoalAgent
+from maze_envs.evaluators.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.nav.scene import Episode, GaussianScene
 

@@ -156,7 +156,7 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
     and enforces the API-call budget itself by raising ``AgentStopped``. ``record_views`` keeps each turn's
     view as text (for transcripts). The agent sees no hidden coordinates in the partial-observe mode
     (``position``/``goal``/``optimal_length`` are left out of its info)."""
-    from agents.llm.agent import AgentStopped
+    from maze_envs.agents.llm.agent import AgentStopped
 
     base = env.unwrapped
     partial = hasattr(base, "k")

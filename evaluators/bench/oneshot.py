@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.judge.template import PromptTemplate
+from maze_envs.evaluators.judge.template import PromptTemplate
 from maze_envs.core.textmaze import parse_path
 from maze_envs.llm import ChatClient, RunStats
 

@@ -44,9 +44,9 @@ def check_players(models: tuple[str, ...] | list[str], mode: str, parameter: str
 
 def baseline_agent(name: str, env: gym.Env, seed: int) -> Any:
     """Return a fresh agent of baseline ``name`` for ``env`` (the random one seeded with ``seed``)."""
-    from agents.explorer import FrontierExplorer
-    from agents.oracle import OracleAgent
-    from agents.random_agent import RandomAgent
+    from maze_envs.agents.explorer import FrontierExplorer
+    from maze_envs.agents.oracle import OracleAgent
+    from maze_envs.agents.random_agent import RandomAgent
 
     if name == "oracle":
         return OracleAgent(env)
@@ -60,6 +60,6 @@ def model_agent(env: gym.Env, client: ChatClient, *, memory: int, explored_map: 
     """Return a fresh ``LLMAgent`` of the model behind ``client`` for ``env`` (it reminds the model of its last
     ``memory`` turns, shows the map explored so far with ``explored_map``, makes at most ``max_calls`` calls and
     sends ``params`` with each)."""
-    from agents.llm.agent import LLMAgent
+    from maze_envs.agents.llm.agent import LLMAgent
 
     return LLMAgent(env, client, memory=memory, explored_map=explored_map, max_calls=max_calls, params=params)

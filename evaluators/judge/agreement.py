@@ -16,7 +16,7 @@ from typing import Any, Iterator, Mapping
 from maze_envs.core.errors import MazeFormatError
 from maze_envs.core.formats import read_json
 
-from evaluators.pixel.gates import gates
+from maze_envs.evaluators.pixel.gates import gates
 
 
 def _walk(doc: Any) -> Iterator[dict[str, Any]]:

@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _items(args: argparse.Namespace):
     """Return the judge task, its items and the media files that matched no task (maze --input-dir only)."""
-    from evaluators.judge import math_items, math_task, maze_items_from_dir, maze_items_from_manifest, maze_task
+    from maze_envs.evaluators.judge import (math_items, math_task, maze_items_from_dir, maze_items_from_manifest,
+                                            maze_task)
 
     if args.task == "math":
         manifest = Path(args.manifest) if args.manifest else Path(args.input_dir) / "manifest.jsonl"
@@ -56,7 +57,7 @@ def _items(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     """Judge every item, print where the summary is and its headline numbers; return the exit status 0."""
-    from evaluators.judge import agreement_report, load_pixel_results, run_judge
+    from maze_envs.evaluators.judge import agreement_report, load_pixel_results, run_judge
 
     task, items, unmatched = _items(args)
     if args.pixel_results and args.task != "maze":

@@ -110,20 +110,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 def report(task: str, result_dir: str | Path, args: argparse.Namespace) -> dict:
     """Run the metrics of ``task`` on ``result_dir`` with the metric flags in ``args``; return the summary."""
     if task == "point":
-        from evaluators.nav.point_goal.metrics import analyze_and_report
+        from maze_envs.evaluators.nav.point_goal.metrics import analyze_and_report
 
         summary = analyze_and_report(result_dir, args.mode or "outdoor", args.collision_threshold, args.min_distance,
                                      args.max_distance, args.exclude_scenes, getattr(args, "output_path", None),
                                      args.per_scene)
     else:
-        from evaluators.nav.poi_goal.metrics import analyze_and_report
+        from maze_envs.evaluators.nav.poi_goal.metrics import analyze_and_report
 
         summary = analyze_and_report(result_dir, args.mode or "indoor", args.collision_threshold or 3,
                                      args.arrive_threshold or 2.0, args.min_distance, args.max_distance,
                                      args.exclude_scenes, getattr(args, "output_path", None), args.per_scene,
                                      args.per_poi)
     if args.pictures:
-        from evaluators.nav.pictures import draw_run
+        from maze_envs.evaluators.nav.pictures import draw_run
 
         drawn = draw_run(result_dir)
         if drawn:
@@ -162,9 +162,9 @@ def _build_config(args: argparse.Namespace):
 
 
 def _run_eval(args: argparse.Namespace) -> int:
-    from evaluators.nav.agent_loader import load_class
-    from evaluators.nav.config import load_agent_config
-    from evaluators.nav.loop import AgentSpec, ensure_procedural_scenes, new_run_dir, run_evaluation
+    from maze_envs.evaluators.nav.agent_loader import load_class
+    from maze_envs.evaluators.nav.config import load_agent_config
+    from maze_envs.evaluators.nav.loop import AgentSpec, ensure_procedural_scenes, new_run_dir, run_evaluation
     from maze_envs.core.errors import MazeConfigError
     from maze_envs.runs import RunOptions
 

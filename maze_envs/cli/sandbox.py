@@ -62,8 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _load_maze(args: argparse.Namespace):
     """Return the maze ``args.maze`` names in ``args.mazes_dir`` (the first one when unnamed)."""
-    from evaluators.bench.mazes import load_bench_maze
-    from evaluators.bench.sandbox.api import maze_files
+    from maze_envs.evaluators.bench.mazes import load_bench_maze
+    from maze_envs.evaluators.bench.sandbox.api import maze_files
 
     files = maze_files(args.mazes_dir)
     if not files:
@@ -75,8 +75,8 @@ def _load_maze(args: argparse.Namespace):
 
 
 def _run_cli(args: argparse.Namespace) -> int:
-    from evaluators.bench.sandbox.game import SandboxGame
-    from evaluators.bench.sandbox.terminal import play_terminal
+    from maze_envs.evaluators.bench.sandbox.game import SandboxGame
+    from maze_envs.evaluators.bench.sandbox.terminal import play_terminal
 
     game = SandboxGame(_load_maze(args))
     play_terminal(game, sys.stdin, sys.stdout, visibility=args.visibility)
@@ -84,9 +84,9 @@ def _run_cli(args: argparse.Namespace) -> int:
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from evaluators.bench.episode import Budgets, bench_env, play_episode
-    from evaluators.bench.players import baseline_agent, baseline_name, check_players, model_agent
-    from evaluators.bench.sandbox.transcript import write_transcript
+    from maze_envs.evaluators.bench.episode import Budgets, bench_env, play_episode
+    from maze_envs.evaluators.bench.players import baseline_agent, baseline_name, check_players, model_agent
+    from maze_envs.evaluators.bench.sandbox.transcript import write_transcript
 
     if not args.model and not args.local_policy:
         raise MazeConfigError("name who plays: a chat model, or baseline:oracle, baseline:random or "
@@ -119,7 +119,7 @@ def _run_play(args: argparse.Namespace) -> int:
 
 
 def _run_api(args: argparse.Namespace) -> int:
-    from evaluators.bench.sandbox.api import sandbox_app
+    from maze_envs.evaluators.bench.sandbox.api import sandbox_app
     from maze_envs.serving.app import LoopbackServer
 
     server = LoopbackServer(sandbox_app(args.mazes_dir), args.host, args.port)
