@@ -6,7 +6,8 @@ seed ``seed + i`` and then stepped with the same actions, including next-step au
 (``metadata["autoreset_mode"] = NEXT_STEP``: the step after an episode ends resets that sub-env and
 returns its first observation with reward 0). Moves, rewards, truncation and reveals are the single
 envs' own ``rules`` applied to arrays: the sub-envs' boards lie one after another in one flat array,
-and positions are indices into it.
+and positions are indices into it. ``autoreset_mode="SameStep"`` or ``"Disabled"`` (a kwarg of ``make_vec``) picks
+Gymnasium's other autoreset modes; ``render_mode="rgb_array"`` renders each sub-env's frame.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -255,6 +257,8 @@ class _BatchedMazes(VectorEnv):
         """Return each sub-env's RGB frame (as its single env's ``render()``) under ``render_mode="rgb_array"``."""
         if self.render_mode is None:
             return None
+        if not all(self._episodes):
+            raise gym.error.ResetNeeded("call reset() before render(): a sub-env has no maze yet")
         t = self.template
         frames = []
         for i in range(self.num_envs):
@@ -272,7 +276,8 @@ class MazeVectorEnv(_BatchedMazes):
     """``num_envs`` Maze-v0 envs stepped in one batched numpy call (see ``MazeEnv`` for the semantics).
 
     ``gym.make_vec("Maze-v0", num_envs=N, vectorization_mode="vector_entry_point", **kwargs)`` takes
-    every ``Maze-v0`` argument except ``render_mode``. ``info`` holds arrays over the sub-envs.
+    every ``Maze-v0`` argument (``render_mode`` only ``"rgb_array"``) and ``autoreset_mode``. ``info`` holds
+    arrays over the sub-envs.
     """
 
     _single_class = MazeEnv
