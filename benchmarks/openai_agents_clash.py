@@ -46,10 +46,11 @@ def main() -> None:
         def run(label: str, *command: str) -> None:
             nonlocal failed
             start = time.perf_counter()
-            done = subprocess.run([python, *command], cwd=tmp, capture_output=True, text=True)
+            done = subprocess.run([python, *command], check=False, cwd=tmp, capture_output=True, text=True)
             failed += done.returncode != 0
-            tail = (done.stdout.strip().splitlines() or [""])[-1] if done.returncode == 0 else done.stderr.strip()[-300:]
-            print(f"{'ok  ' if done.returncode == 0 else 'FAIL'} {label:<42} {time.perf_counter() - start:6.1f} s  {tail}")
+            ok = done.returncode == 0
+            tail = (done.stdout.strip().splitlines() or [""])[-1] if ok else done.stderr.strip()[-300:]
+            print(f"{'ok  ' if ok else 'FAIL'} {label:<42} {time.perf_counter() - start:6.1f} s  {tail}")
 
         pip = ("-m", "pip", "install", "-q", "--disable-pip-version-check")
         run("install openai-agents", *pip, args.openai_agents)

@@ -7,7 +7,6 @@ import ast
 import os
 import shutil
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
@@ -49,13 +48,13 @@ def test_library_code_imports_agents_and_evaluators_by_their_installed_names():
 
 
 def test_in_a_checkout_both_names_are_the_same_modules():
-    import agents.evaluate
-    import agents.llm.agent
-    import evaluators.bench.episode
-
     import maze_envs.agents.evaluate
     import maze_envs.agents.llm.agent
     from maze_envs.evaluators.bench import episode
+
+    import agents.evaluate
+    import agents.llm.agent
+    import evaluators.bench.episode
 
     assert maze_envs.agents.evaluate is agents.evaluate and episode is evaluators.bench.episode
     assert maze_envs.agents.llm.agent.AgentStopped is agents.llm.agent.AgentStopped
@@ -70,7 +69,7 @@ def _python(env_dir: Path) -> str:
 def _run(python: str, *args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "PIP_NO_INDEX": "1",
            "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1", "TMPDIR": str(home)}
-    return subprocess.run([python, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run([python, *args], check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.timeout(600)
@@ -96,7 +95,8 @@ def test_installing_and_uninstalling_beside_another_agents_package_breaks_neithe
     check_other = "from agents import Agent; print(Agent.name)"
     check_ours = ("import maze_envs, maze_envs.agents.evaluate as e, maze_envs.evaluators.bench.episode, maze_envs.cli;"
                   "from maze_envs.agents.oracle import OracleAgent;"
-                  "print(maze_envs.__file__); print(e.evaluate(OracleAgent, 'Maze-v0', [0], rows=3, cols=3).mean('success'))")
+                  "print(maze_envs.__file__);"
+                  "print(e.evaluate(OracleAgent, 'Maze-v0', [0], rows=3, cols=3).mean('success'))")
 
     for step in (install + (str(other),), install + (str(source),)):
         done = _run(python, *step, cwd=work, home=tmp_path)
