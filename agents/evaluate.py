@@ -6,13 +6,16 @@ read its ``EvaluationTable``.
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 import gymnasium as gym
+from gymnasium import spaces
 
 import maze_envs  # noqa: F401  (registers the ids)
+from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.stats import MetricSummary, summarise
 from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper
 
@@ -64,6 +67,42 @@ def _agent_name(agent: Any) -> str:
     return getattr(agent, "name", None) or type(agent).__name__
 
 
+def _first_parameter(factory: Callable) -> str | None:
+    try:
+        parameters = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    return parameters[0].name if parameters else None
+
+
+def checked_agent(agent: AgentLike, env: gym.Env, env_id: str) -> Agent:
+    """Return the agent that plays ``env``: ``agent`` itself or what its factory makes of ``env``.
+
+    Raises ``MazeConfigError`` naming ``agent`` and saying what was expected when ``agent`` is neither an agent nor
+    a factory of one, is a class that takes an action space rather than the env, or acts in another action space.
+    """
+    name = _agent_name(agent) if not isinstance(agent, type) else agent.__name__
+    if isinstance(agent, Agent) and not isinstance(agent, type):
+        actor = agent
+    elif callable(agent):
+        if _first_parameter(agent) == "action_space":
+            raise MazeConfigError(f"{name} takes an action space, but evaluate() calls a factory with the env; pass "
+                                  f"an agent ({name}(env.action_space)) or a factory (lambda env: "
+                                  f"{name}(env.action_space))", parameter="agent")
+        actor = agent(env)
+        if not isinstance(actor, Agent):
+            raise MazeConfigError(f"the factory {name} returned {brief_repr(actor)}, not an agent with reset() and "
+                                  "act(observation, info)", parameter="agent")
+    else:
+        raise MazeConfigError(f"expected an agent (reset() and act(observation, info)) or a factory called with "
+                              f"the env, got {brief_repr(agent)}", parameter="agent")
+    space = getattr(actor, "action_space", None)
+    if isinstance(space, spaces.Space) and space != env.action_space:
+        raise MazeConfigError(f"{_agent_name(actor)} acts in {space}, but {env_id} takes {env.action_space}",
+                              parameter="agent")
+    return actor
+
+
 def evaluate(agent: AgentLike, env_id: str, seeds: Iterable[int], *, wrappers: Sequence[Callable[[gym.Env], gym.Env]] = (),
              hide: Sequence[str] = HIDDEN_INFO, **env_kwargs: Any) -> EvaluationTable:
     """Return the table of ``agent`` playing one episode of ``gym.make(env_id, **env_kwargs)`` per seed.
@@ -71,12 +110,17 @@ def evaluate(agent: AgentLike, env_id: str, seeds: Iterable[int], *, wrappers: S
     ``agent`` is an agent (``reset()``/``act(observation, info)``) or a factory called with the wrapped env
     (``OracleAgent``, ``lambda env: RandomAgent(env.action_space, 0)``). ``wrappers`` are applied over the
     metrics wrapper in order (observation wrappers a trained policy expects). ``hide`` drops info keys the
-    agent must not read (the hidden position and goal by default).
+    agent must not read (the hidden position and goal by default). A wrong ``agent`` raises ``MazeConfigError``
+    saying what was expected (``checked_agent``).
     """
     env = EpisodeMetricsWrapper(gym.make(env_id, **env_kwargs))
     for wrap in wrappers:
         env = wrap(env)
-    actor = agent(env) if isinstance(agent, type) or not isinstance(agent, Agent) else agent
+    try:
+        actor = checked_agent(agent, env, env_id)
+    except MazeConfigError:
+        env.close()
+        raise
     rows = []
     try:
         for seed in seeds:

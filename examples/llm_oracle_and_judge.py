@@ -10,10 +10,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from evaluators.judge import JudgeItem, math_task, run_judge
 from maze_envs.core import generate, validate_path
 from maze_envs.core.render import render_text
 from maze_envs.core.replies import read_path
+from maze_envs.evaluators.judge import JudgeItem, math_task, run_judge
 from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy, ScriptedPolicy
 from maze_envs.llm.policies import script_entry
 

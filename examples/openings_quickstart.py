@@ -9,7 +9,7 @@ from pathlib import Path
 import gymnasium as gym
 
 import maze_envs  # noqa: F401  (registers Maze-Openings-v0)
-from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
+from maze_envs.agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
 from maze_envs.openings.puzzle import generate_openings, validate_openings
 from maze_envs.openings.render import render_openings
 

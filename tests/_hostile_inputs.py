@@ -176,7 +176,7 @@ def _scene(directory: Path) -> Path:
     occ = np.full((12, 16), 255, np.uint8)
     occ[:, 6:8] = 0
     Image.fromarray(occ).save(folder / "occ_map.png")
-    Image.fromarray(np.full((12, 16), 0.5, np.float32), mode="F").save(folder / "occ_map_height.tiff")
+    Image.fromarray(np.full((12, 16), 0.5, np.float32)).save(folder / "occ_map_height.tiff")
     (folder / "occ_map_meta.txt").write_text("Top Left: (10.0, 24.0)\nTop Right: (18.0, 24.0)\n"
                                              "Bottom Left: (10.0, 18.0)\nBottom Right: (18.0, 18.0)\n"
                                              "Image size in pixels: 16, 12\n")

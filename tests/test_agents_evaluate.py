@@ -38,7 +38,8 @@ def test_an_agent_instance_and_hidden_info():
             seen.append(set(info))
             return super().act(observation, info)
 
-    table = evaluate(Recorder(MultiDiscrete([4, 3])), "Maze-PartialObs-v0", [1, 2], rows=4, cols=4)
+    table = evaluate(Recorder(MultiDiscrete([4, 3])), "Maze-PartialObs-v0", [1, 2], rows=4, cols=4,
+                     action_mode="multi")
     assert table.agent == "Recorder" and table.mean("success") == 1.0
     assert seen and all("position" not in keys and "goal" not in keys for keys in seen)
     assert 0 < table.mean("revealed_share") <= 1

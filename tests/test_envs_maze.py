@@ -98,7 +98,7 @@ def test_same_seed_same_trajectory_and_new_maze_each_reset(env_id):
 
 
 def test_pickle_and_deepcopy_round_trip_mid_episode():
-    env = gym.make("Maze-PartialObs-v0", rows=4, cols=4)
+    env = gym.make("Maze-PartialObs-v0", rows=4, cols=4, action_mode="multi")
     env.reset(seed=5)
     env.step(np.array([1, 0]))
     clones = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]

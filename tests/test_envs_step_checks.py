@@ -28,9 +28,9 @@ def started_vector(env_id, num_envs, **kwargs):
     ("Maze-v0", 2, {}, None),
     ("Maze-v0", 2, {}, [[0, 1]]),
     ("Maze-v0", 2, {}, [10**30, 0]),
-    ("Maze-PartialObs-v0", 2, {}, [1, 2]),
-    ("Maze-PartialObs-v0", 2, {}, [[0, 3], [0, 0]]),
-    ("Maze-PartialObs-v0", 2, {}, [[4, 0], [0, 0]]),
+    ("Maze-PartialObs-v0", 2, {"action_mode": "multi"}, [1, 2]),
+    ("Maze-PartialObs-v0", 2, {"action_mode": "multi"}, [[0, 3], [0, 0]]),
+    ("Maze-PartialObs-v0", 2, {"action_mode": "multi"}, [[4, 0], [0, 0]]),
     ("Maze-PartialObs-v0", 2, {"action_mode": "single"}, [0, 4]),
 ])
 def test_a_bad_batch_of_actions_is_an_invalid_action_error(env_id, num_envs, kwargs, actions):
@@ -42,7 +42,7 @@ def test_a_bad_batch_of_actions_is_an_invalid_action_error(env_id, num_envs, kwa
 
 @pytest.mark.parametrize(("env_id", "kwargs", "actions"), [
     ("Maze-v0", {}, [1, 2]), ("Maze-v0", {}, np.array([3, 0], dtype=np.uint8)), ("Maze-v0", {}, (1, 1)),
-    ("Maze-PartialObs-v0", {}, [[1, 2], [3, 0]]), ("Maze-PartialObs-v0", {"action_mode": "single"}, [0, 3]),
+    ("Maze-PartialObs-v0", {"action_mode": "multi"}, [[1, 2], [3, 0]]), ("Maze-PartialObs-v0", {"action_mode": "single"}, [0, 3]),
 ])
 def test_valid_batches_of_every_kind_step_like_their_int64_arrays(env_id, kwargs, actions):
     a, b = started_vector(env_id, 2, **kwargs), started_vector(env_id, 2, **kwargs)

@@ -16,7 +16,7 @@ from typing import Any, Iterator, Mapping
 from maze_envs.core.errors import MazeFormatError
 from maze_envs.core.jsonfiles import read_json
 
-from evaluators.pixel.gates import gates
+from ..pixel.gates import gates
 
 
 def _walk(doc: Any) -> Iterator[dict[str, Any]]:

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Sequence
 
-from evaluators.pixel import cli as pixel_cli
+from maze_envs.evaluators.pixel import cli as pixel_cli
 from maze_envs import __version__
 from maze_envs.runs.command import OneLineErrorParser, run_command
 

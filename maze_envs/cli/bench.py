@@ -80,7 +80,7 @@ SETTINGS = ("mode", "protocol", "models", "sizes", "trials", "mazes_dir", "outpu
 @contextlib.contextmanager
 def _clients(args: argparse.Namespace, models, base_url, provider):
     """Yield a client per chat model (one local server per model with --local-policy); baselines have none."""
-    from evaluators.bench.players import baseline_name
+    from maze_envs.evaluators.bench.players import baseline_name
 
     with contextlib.ExitStack() as stack:
         clients = {}
@@ -94,10 +94,10 @@ def _clients(args: argparse.Namespace, models, base_url, provider):
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the headline per model and size and where the report is; return 0."""
-    from evaluators.bench.config import resolve_config
-    from evaluators.bench.mazes import prepare_mazes
-    from agents.players import PLAYERS
-    from evaluators.bench.run import run_bench
+    from maze_envs.evaluators.bench.config import resolve_config
+    from maze_envs.evaluators.bench.mazes import prepare_mazes
+    from maze_envs.agents.players import PLAYERS
+    from maze_envs.evaluators.bench.run import run_bench
 
     flags = {name: getattr(args, name, None) for name in SETTINGS}
     if args.model and not args.models:

@@ -13,7 +13,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from evaluators.bench.report import PALETTE, STYLE
+from maze_envs.evaluators.bench.report import PALETTE, STYLE
 from maze_envs.core.atomic import atomic_write
 
 from .demo_steps import (BaselineRow, BaselinesResult, BenchResult, DatasetsResult, DemoSettings, GenerationsResult,

@@ -15,11 +15,11 @@ from typing import Any, Callable
 import gymnasium as gym
 import numpy as np
 
-from agents.evaluate import EvaluationTable, evaluate
-from agents.explorer import FrontierExplorer
-from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
-from agents.oracle import OracleAgent
-from agents.random_agent import RandomAgent
+from maze_envs.agents.evaluate import EvaluationTable, evaluate
+from maze_envs.agents.explorer import FrontierExplorer
+from maze_envs.agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
+from maze_envs.agents.oracle import OracleAgent
+from maze_envs.agents.random_agent import RandomAgent
 from maze_envs.core.errors import MissingExtraError
 from maze_envs.core.stats import MetricSummary
 from maze_envs.datasets import generate_tasks, generate_text_mazes, write_openings_dataset
@@ -284,8 +284,8 @@ def ppo_step(out_dir: Path, settings: DemoSettings) -> PPOResult:
     seeded) on 5x5 partial-view mazes, written to ``out_dir/ppo``, evaluated on ``episodes`` held-out seeds with
     sampled actions (torch's generator, seeded by the run, keeps them the same for a seed)."""
     try:
-        from agents.rl.egomap import EgocentricMap
-        from agents.rl.ppo_native import Args, load_policy, train
+        from maze_envs.agents.rl.egomap import EgocentricMap
+        from maze_envs.agents.rl.ppo_native import Args, load_policy, train
     except ImportError as exc:
         raise MissingExtraError(f"the PPO step needs torch ({exc}); install it with: pip install 'maze-envs[rl]'") \
             from exc
@@ -317,12 +317,12 @@ def nav_step(out_dir: Path, settings: DemoSettings) -> NavResult:
     """Return the random-walk and oracle navigation agents' results on both GaussianNav tasks (point goal, POI) over
     procedural splat scenes rendered in-process (``maze-envs[nav]``), played by ``evaluators.nav`` into
     ``out_dir/nav_eval``, with a front view of ``GaussianNav-PointGoal-v0`` and the point-goal trajectory pictures."""
-    from agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
-    from agents.nav.random_agent import RandomWalkPointGoalAgent
-    from evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
-    from evaluators.nav.pictures import draw_run
-    from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
-    from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
+    from maze_envs.agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
+    from maze_envs.agents.nav.random_agent import RandomWalkPointGoalAgent
+    from maze_envs.evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
+    from maze_envs.evaluators.nav.pictures import draw_run
+    from maze_envs.evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
+    from maze_envs.evaluators.nav.point_goal.metrics import analyze_and_report as point_report
     from maze_envs.envs.nav.config import PoiGoalEvalConfig, make_eval_config
     from maze_envs.envs.nav.world import camera_for_size
     from maze_envs.nav.procedural import SceneParams
@@ -358,9 +358,9 @@ def nav_step(out_dir: Path, settings: DemoSettings) -> NavResult:
 def bench_step(out_dir: Path, settings: DemoSettings) -> BenchResult:
     """Return the headline of a text2d benchmark of the local embedded server's oracle policy through the real
     ``openai`` client, on ``bench_mazes`` generated mazes per size, written to ``out_dir/bench``."""
-    from evaluators.bench.config import BenchConfig
-    from evaluators.bench.mazes import prepare_mazes
-    from evaluators.bench.run import run_bench
+    from maze_envs.evaluators.bench.config import BenchConfig
+    from maze_envs.evaluators.bench.mazes import prepare_mazes
+    from maze_envs.evaluators.bench.run import run_bench
     from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy
 
     root = out_dir / "bench"
@@ -383,13 +383,13 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
     """Return the pixel scores of synthetic image and video generations of easy tasks, the stand-in judge's
     verdicts on the images (through the local server and the ``openai`` client) and the agreement of the two,
     all written under ``out_dir/generations``."""
-    from evaluators.judge import agreement_report, load_pixel_results, maze_items_from_dir, maze_task, pixel_pass, \
-        run_judge
-    from evaluators.judge.synthetic import case_judge, cases_by_maze
-    from evaluators.pixel.batch import BatchConfig, evaluate_batch
-    from evaluators.pixel.image import ImageParams
-    from evaluators.pixel.synthetic import write_synthetic_dataset
-    from evaluators.pixel.video import VideoParams
+    from maze_envs.evaluators.judge import (agreement_report, load_pixel_results, maze_items_from_dir, maze_task,
+                                            pixel_pass, run_judge)
+    from maze_envs.evaluators.judge.synthetic import case_judge, cases_by_maze
+    from maze_envs.evaluators.pixel.batch import BatchConfig, evaluate_batch
+    from maze_envs.evaluators.pixel.image import ImageParams
+    from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset
+    from maze_envs.evaluators.pixel.video import VideoParams
     from maze_envs.core.render import ImageStyle
     from maze_envs.llm import ChatClient, ModelConfig, ModelServer
 

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Judge every item, print where the summary is and its headline numbers; return the exit status 0."""
-    from evaluators.judge import agreement_report, judge_inputs, load_pixel_results, run_judge
+    from maze_envs.evaluators.judge import agreement_report, judge_inputs, load_pixel_results, run_judge
 
     task, items, unmatched = judge_inputs(args.task, manifest=args.manifest, input_dir=args.input_dir,
                                           tasks=args.tasks, template=args.template)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from evaluators.nav import cli as nav_cli
+from maze_envs.evaluators.nav import cli as nav_cli
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -71,13 +71,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_cli(args: argparse.Namespace) -> int:
-    from evaluators.bench.sandbox.game import SandboxGame
-    from evaluators.bench.sandbox.terminal import play_terminal
-    from evaluators.bench.sandbox.watch import find_bench_maze
+    from maze_envs.evaluators.bench.sandbox.game import SandboxGame
+    from maze_envs.evaluators.bench.sandbox.terminal import play_terminal
+    from maze_envs.evaluators.bench.sandbox.watch import find_bench_maze
 
     if args.protocol == "mazebench":
-        from evaluators.bench.mazebench.sandbox import MazeBenchEnv
-        from evaluators.bench.mazebench.terminal import play_mazebench_terminal
+        from maze_envs.evaluators.bench.mazebench.sandbox import MazeBenchEnv
+        from maze_envs.evaluators.bench.mazebench.terminal import play_mazebench_terminal
 
         play_mazebench_terminal(MazeBenchEnv(find_bench_maze(args.mazes_dir, args.maze)), sys.stdin, sys.stdout)
         return 0
@@ -87,10 +87,10 @@ def _run_cli(args: argparse.Namespace) -> int:
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from agents.players import PLAYERS
-    from evaluators.bench.players import baseline_name
-    from evaluators.bench.sandbox.transcript import write_transcript
-    from evaluators.bench.sandbox.watch import WatchSettings, find_bench_maze, watch_episode
+    from maze_envs.agents.players import PLAYERS
+    from maze_envs.evaluators.bench.players import baseline_name
+    from maze_envs.evaluators.bench.sandbox.transcript import write_transcript
+    from maze_envs.evaluators.bench.sandbox.watch import WatchSettings, find_bench_maze, watch_episode
 
     if not args.model and not args.local_policy:
         raise MazeConfigError("name who plays: a chat model, or baseline:oracle, baseline:random or "
@@ -115,8 +115,8 @@ def _run_mazebench_play(args: argparse.Namespace, who: str, maze) -> int:
     """Play MazeBench's own loop with a chat model; print its result as JSON; return 0 on success, else 1."""
     import json
 
-    from evaluators.bench.mazebench.sandbox import run_sandbox
-    from evaluators.bench.players import baseline_name
+    from maze_envs.evaluators.bench.mazebench.sandbox import run_sandbox
+    from maze_envs.evaluators.bench.players import baseline_name
 
     if baseline_name(who) is not None:
         raise MazeConfigError("the mazebench protocol plays chat models only (its loop asks a model)",
@@ -131,7 +131,7 @@ def _run_mazebench_play(args: argparse.Namespace, who: str, maze) -> int:
 
 
 def _run_api(args: argparse.Namespace) -> int:
-    from evaluators.bench.sandbox.api import sandbox_app
+    from maze_envs.evaluators.bench.sandbox.api import sandbox_app
     from maze_envs.serving.app import LoopbackServer
 
     server = LoopbackServer(sandbox_app(args.mazes_dir, args.protocol), args.host, args.port)

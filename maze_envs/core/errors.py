@@ -98,11 +98,20 @@ class InvalidActionError(MazeEnvsError, ValueError):
     """An env's ``step`` got an action outside its action space; the message shows the action and the space."""
 
 
+class UnknownArgumentError(MazeConfigError, TypeError):
+    """A constructor got keyword arguments it does not take. Also a ``TypeError`` whose message starts with
+    Python's own wording (``X.__init__() got an unexpected keyword argument 'name'``), so code that drops an
+    optional argument on that error (TorchRL's ``frameskip``) works on our envs too."""
+
+
 def reject_unknown_arguments(owner: str, unknown: Mapping[str, Any]) -> None:
-    """Return None when ``unknown`` is empty; else raise ``MazeConfigError`` naming each unknown argument of ``owner``."""
+    """Return None when ``unknown`` is empty; else raise ``UnknownArgumentError`` naming each unknown argument of
+    ``owner``."""
     if unknown:
-        names = ", ".join(repr(name) for name in sorted(unknown))
-        raise MazeConfigError(f"{owner} got unknown argument(s) {names}; see help({owner}) for the arguments")
+        names = sorted(unknown)
+        listed = ", ".join(repr(name) for name in names)
+        raise UnknownArgumentError(f"{owner}.__init__() got an unexpected keyword argument {names[0]!r} (unknown "
+                                   f"argument(s) {listed}; see help({owner}) for the arguments)")
 
 
 class FatalRunError(MazeEnvsError):

@@ -94,6 +94,10 @@ class OpeningsEnv(gym.Env):
 
     ## Version History
     - v0: initial version.
+      Unknown keyword arguments raise ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
+      worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
+      ``Maze-Openings-Numeric-v0`` registers the same env under ``NumericObservation``: ``labels`` as
+      ``MultiBinary(K)``, no ``question`` text, so stable-baselines3 and ``FlattenObservation`` accept it.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}

@@ -6,7 +6,8 @@ seed ``seed + i`` and then stepped with the same actions, including next-step au
 (``metadata["autoreset_mode"] = NEXT_STEP``: the step after an episode ends resets that sub-env and
 returns its first observation with reward 0). Moves, rewards, truncation and reveals are the single
 envs' own ``rules`` applied to arrays: the sub-envs' boards lie one after another in one flat array,
-and positions are indices into it.
+and positions are indices into it. ``autoreset_mode="SameStep"`` or ``"Disabled"`` (a kwarg of ``make_vec``) picks
+Gymnasium's other autoreset modes; ``render_mode="rgb_array"`` renders each sub-env's frame.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -65,13 +67,14 @@ class _KnownLayouts:
 class _BatchedMazes(VectorEnv):
     """State and resets shared by the batched envs; subclasses define the move and the observation."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 30}
     template: MazeEnv | PartialObsMazeEnv
+    autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
+    render_mode: str | None = None
 
     def _setup(self, num_envs: int, max_episode_steps: int | None, kwargs: dict[str, Any]) -> None:
         num_envs = positive_int("num_envs", num_envs)
-        if kwargs.get("render_mode") is not None:
-            raise MazeConfigError("the native vector env does not render; use vectorization_mode='sync' to render")
+        self._set_render_mode(kwargs.get("render_mode"))
         self.template = self._single_class(**kwargs)
         t = self.template
         full_map_limit = isinstance(t, MazeEnv) and t.rules.max_idle_steps is not None
@@ -98,6 +101,7 @@ class _BatchedMazes(VectorEnv):
         self._goal_cells = np.zeros((num_envs, 2), dtype=np.int64)
         self._pos = np.zeros(num_envs, dtype=np.int64)
         self._goal = np.zeros(num_envs, dtype=np.int64)
+        self._starts = np.zeros(num_envs, dtype=np.int64)
         self._optimal = np.zeros(num_envs, dtype=np.int64)
         self._steps = np.zeros(num_envs, dtype=np.int64)
         self._bumps = np.zeros(num_envs, dtype=np.int64)
@@ -159,6 +163,7 @@ class _BatchedMazes(VectorEnv):
                 self._load(i, override if override is not None else src.next(self._rngs[i], self._episodes[i]))
         for i in envs.tolist():
             self._episodes[i] += 1
+        self._starts[envs] = self._pos[envs]
         self._steps[envs] = 0
         self._bumps[envs] = 0
         self._goal_cells[envs] = self._blocks(self._goal[envs], envs)
@@ -200,9 +205,12 @@ class _BatchedMazes(VectorEnv):
     # --- stepping ---------------------------------------------------------------------------------
 
     def step(self, actions: Any):
-        """Step every sub-env (sub-envs whose episode ended last step are reset instead); return the batch."""
+        """Step every sub-env; return the batch. Sub-envs whose episode ended reset as ``autoreset_mode`` says
+        (next step: on this step, instead of moving; same step: at once, see ``_step_same_step``)."""
         if not self._started:
             raise reset_needed(type(self).__name__)
+        if self.autoreset_mode is not AutoresetMode.NEXT_STEP:
+            return self._step_same_step(actions)
         actions = checked_actions(self.action_space, actions)
         restart = np.flatnonzero(self._done)
         live = ~self._done
@@ -242,17 +250,86 @@ class _BatchedMazes(VectorEnv):
         """Close the template env."""
         self.template.close()
 
+    # --- autoreset modes and rendering (Gymnasium's vector API) ---------------------------------------
+
+    def _set_autoreset_mode(self, mode: AutoresetMode | str) -> None:
+        """Set ``autoreset_mode`` (an ``AutoresetMode`` or its value: ``"NextStep"``, ``"SameStep"``, ``"Disabled"``)."""
+        try:
+            self.autoreset_mode = AutoresetMode(mode)
+        except ValueError:
+            names = ", ".join(repr(m.value) for m in AutoresetMode)
+            raise MazeConfigError(f"must be an AutoresetMode or one of {names}, got {mode!r}",
+                                  parameter="autoreset_mode") from None
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode,
+                         "render_modes": list(type(self).metadata["render_modes"])}
+
+    def _set_render_mode(self, mode: str | None) -> None:
+        if mode not in (None, "rgb_array"):
+            raise MazeConfigError(f"the native vector env renders 'rgb_array' (a tuple of sub-env frames) or "
+                                  f"nothing; use vectorization_mode='sync' for {mode!r}", parameter="render_mode")
+        self.render_mode = mode
+
+    def _step_same_step(self, actions: Any):
+        """``step`` under ``SAME_STEP`` (a sub-env whose episode ends resets at once; its last observation and
+        info are ``info["final_obs"]`` and ``info["final_info"]``, masked by ``info["_final_obs"]``, as in
+        Gymnasium's ``SyncVectorEnv``) or ``DISABLED`` (ended sub-envs stay put, reward 0, until
+        ``reset(options={"reset_mask": ...})``)."""
+        live = ~self._done
+        self._move(actions, live)
+        self._steps += live
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self._steps, self._idle_steps())
+        terminated &= live
+        truncated &= live
+        reward[~live] = 0.0
+        self._done = terminated | truncated
+        ended = np.flatnonzero(self._done)
+        if self.autoreset_mode is AutoresetMode.DISABLED or not ended.size:
+            return self._observe(), reward, terminated, truncated, self._info()
+        final_obs, final_info = self._observe(), self._info()
+        self._reset_envs(ended)
+        self._done[ended] = False
+        info = self._info()
+        last = np.empty(self.num_envs, dtype=object)
+        for i in ended.tolist():
+            last[i] = {k: v[i] for k, v in final_obs.items()} if isinstance(final_obs, dict) else final_obs[i]
+        mask = np.zeros(self.num_envs, dtype=bool)
+        mask[ended] = True
+        final_info.update({key: mask for key in final_info if key.startswith("_")})
+        info.update(final_obs=last, _final_obs=mask, final_info=final_info, _final_info=mask)
+        return self._observe(), reward, terminated, truncated, info
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """Return each sub-env's RGB frame (as its single env's ``render()``) under ``render_mode="rgb_array"``."""
+        if self.render_mode is None:
+            return None
+        if not all(self._episodes):
+            raise gym.error.ResetNeeded("call reset() before render(): a sub-env has no maze yet")
+        t = self.template
+        frames = []
+        for i in range(self.num_envs):
+            codes = self.board.inner(self._codes[i])
+            start = self.board.block(int(self._starts[i] - self._row_base[i]))
+            t.layout = Grid((codes == WALL).astype(np.uint8), start, tuple(map(int, self._goal_cells[i])))
+            t._pos = int(self._pos[i] - self._row_base[i])
+            if isinstance(t, PartialObsMazeEnv):
+                t._seen = self._seen[i]
+            frames.append(t.render_frame())
+        return tuple(frames)
+
 
 class MazeVectorEnv(_BatchedMazes):
     """``num_envs`` Maze-v0 envs stepped in one batched numpy call (see ``MazeEnv`` for the semantics).
 
     ``gym.make_vec("Maze-v0", num_envs=N, vectorization_mode="vector_entry_point", **kwargs)`` takes
-    every ``Maze-v0`` argument except ``render_mode``. ``info`` holds arrays over the sub-envs.
+    every ``Maze-v0`` argument (``render_mode`` only ``"rgb_array"``) and ``autoreset_mode``. ``info`` holds
+    arrays over the sub-envs.
     """
 
     _single_class = MazeEnv
 
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, **kwargs: Any) -> None:
+        self._set_autoreset_mode(autoreset_mode)
         self._setup(num_envs, max_episode_steps, kwargs)
         h, w = self.shape
         self._obs = np.zeros((num_envs, h * w), dtype=np.uint8)
@@ -287,7 +364,9 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
 
     _single_class = PartialObsMazeEnv
 
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, **kwargs: Any) -> None:
+        self._set_autoreset_mode(autoreset_mode)
         self._setup(num_envs, max_episode_steps, kwargs)
         t: PartialObsMazeEnv = self.template  # type: ignore[assignment]
         self.k = t.k

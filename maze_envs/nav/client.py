@@ -219,7 +219,7 @@ class CloudRenderer:
         images = []
         for index, ((name, _), image) in enumerate(zip(named, rendered)):
             rgb = image.to_uint8()
-            images.append(Image.fromarray(rgb, mode="RGB"))
+            images.append(Image.fromarray(rgb))  # (H, W, 3) uint8: mode "RGB"
             if save_dir is not None and (save_img_idx is None or index in save_img_idx):
                 Path(save_dir).mkdir(parents=True, exist_ok=True)
                 (Path(save_dir) / f"{image_id}_{name}.jpg").write_bytes(encode_jpeg(rgb))

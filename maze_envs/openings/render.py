@@ -181,7 +181,7 @@ def render_openings(puzzle: OpeningsPuzzle, style: OpeningsStyle = OpeningsStyle
         problems = label_problems(walls, placements_t)
         if problems:
             raise LabelLayoutError("; ".join(problems))
-    image = Image.fromarray(walls, "L")
+    image = Image.fromarray(np.asarray(walls, np.uint8))  # 2-D uint8: mode "L"
     draw = ImageDraw.Draw(image)
     for p, origin in zip(placements_t, origins):
         draw.text(origin, p.label, font=font, fill=0)

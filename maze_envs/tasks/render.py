@@ -27,4 +27,4 @@ def render_task(maze: Maze, style: ImageStyle = ImageStyle(), *, solution: bool 
     """
     route = solution_blocks(maze) if solution else ()
     pixels = upscale(block_colours(maze, route=route), style.cell_px, style.wall_px, style.margin)
-    return Image.fromarray(pixels, "RGB"), style.geometry(maze.rows, maze.cols)
+    return Image.fromarray(pixels), style.geometry(maze.rows, maze.cols)

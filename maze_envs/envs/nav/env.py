@@ -88,7 +88,9 @@ class GaussianNavEnv(gym.Env):
       (otherwise ``front_left``). Observations stay numpy arrays.
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version. Later, same behaviour: the env pickles and deep-copies after ``reset``.
+      ``GaussianNav-PoiGoal-Numeric-v0`` registers the POI env under ``NumericObservation``: ``poi_name`` as a
+      ``Discrete`` index into the sorted POI names, for stable-baselines3's ``check_env``.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
