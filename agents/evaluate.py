@@ -14,12 +14,12 @@ import gymnasium as gym
 import numpy as np
 
 import maze_envs  # noqa: F401  (registers the ids)
+from maze_envs.core.stats import Z95, wilson_interval
 from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper
 
 from .base import Agent, run_episode
 
 AgentLike = Agent | Callable[[gym.Env], Agent]
-Z95 = 1.959964
 HIDDEN_INFO = ("position", "goal")
 
 
@@ -43,9 +43,8 @@ def summarise(values: Sequence[float], binary: bool = False) -> MetricSummary:
     mean = float(x.mean())
     std = float(x.std(ddof=1)) if n > 1 else 0.0
     if binary:
-        centre = (mean + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-        half = Z95 * math.sqrt(mean * (1 - mean) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-        return MetricSummary(mean, std, max(0.0, centre - half), min(1.0, centre + half), n)
+        low, high = wilson_interval(mean * n, n)
+        return MetricSummary(mean, std, low, high, n)
     half = Z95 * std / math.sqrt(n)
     return MetricSummary(mean, std, mean - half, mean + half, n)
 

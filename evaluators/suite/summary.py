@@ -8,9 +8,9 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
+from maze_envs.core.stats import wilson_interval
 from maze_envs.llm import sum_usage
 
-from evaluators.bench.stats import estimate
 from evaluators.judge.agreement import confusion
 
 from .config import MODALITIES
@@ -50,16 +50,16 @@ def solved(records: Iterable[dict[str, Any]]) -> bool:
 
 
 def _rate(records: list[dict[str, Any]]) -> dict[str, Any]:
-    values = [1.0 if r.get("status") == "ok" and r.get("success") else 0.0 for r in records]
-    stat = estimate(values).to_dict()
-    return {"n": len(values), "solved": int(sum(values)), "errors": sum(r.get("status") != "ok" for r in records),
-            "rate": stat["mean"], "ci95": stat["ci95"]}
+    solves = sum(1 for r in records if r.get("status") == "ok" and r.get("success"))
+    interval = wilson_interval(solves, len(records))
+    return {"n": len(records), "solved": solves, "errors": sum(r.get("status") != "ok" for r in records),
+            "rate": round(solves / len(records), 4) if records else None,
+            "ci95": [round(v, 4) for v in interval] if interval else None}
 
 
 def success_table(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Return ``{player: {modality: {"all": rate, "sizes": {size: rate}}}}``; a rate is ``n``, ``solved``,
-    ``errors``, ``rate`` (0..1) and ``ci95`` (Student's t over the 0/1 outcomes, as the benchmark's; None for
-    one trial)."""
+    ``errors``, ``rate`` (0..1) and ``ci95`` (the 95% Wilson interval)."""
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for r in records:
         groups[(r["player"], r["modality"])].append(r)
