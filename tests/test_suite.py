@@ -178,3 +178,33 @@ def test_bad_flags_fail_on_one_line_naming_the_flag(tmp_path, capsys, argv, mess
     assert main(["suite", "--output-dir", str(tmp_path / "out"), *argv]) == 2
     err = capsys.readouterr().err
     assert message.format(tmp=tmp_path) in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_trained_policy_file_plays_the_partial_view_of_the_same_mazes(tmp_path):
+    pytest.importorskip("torch")
+    from agents.rl.ppo_native import Args, train
+
+    run_dir = train(Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, seed=0, total_timesteps=512,
+                         num_envs=4, num_steps=32, torch_threads=1, out=str(tmp_path / "ppo")))
+    config = SuiteConfig(models=("policy", "explorer"), sizes=("5x5",), count=2, output_dir=str(tmp_path / "out"),
+                         policy=str(run_dir / "model.pt"))
+    run = run_suite(config, toolkit(config.policy))
+    assert {(r["player"], r["modality"]) for r in run.records} == {("policy", "grid-partial"),
+                                                                   ("explorer", "grid-partial")}
+    assert all(r["status"] == "ok" and r["path"] and r["tokens"] == 0 for r in run.records)
+    assert run.summary["success"]["explorer"]["grid-partial"]["all"]["solved"] == 2
+
+
+def test_ray_backend_gives_the_records_of_the_local_backend(tmp_path, tmp_path_factory):
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             _temp_dir=str(tmp_path_factory.mktemp("ray")), runtime_env={"env_vars": {"PYTHONPATH": str(REPO)}})
+    try:
+        def outcomes(backend: str) -> list[tuple]:
+            config = SuiteConfig(models=("oracle", "local:text-only"), sizes=("5x5",), count=1, timeout=10,
+                                 modalities=("text2d", "image2d", "grid", "nav3d"), output_dir=str(tmp_path / backend))
+            run = run_suite(config, toolkit(), options=RunOptions(backend=backend, workers=2))
+            return [(r["id"], r["status"], r["success"], r["outcome"], r["path"], r["tokens"]) for r in run.records]
+        assert outcomes("ray") == outcomes("local")
+    finally:
+        ray.shutdown()
