@@ -102,7 +102,7 @@ class SuiteConfig:
     ``max_calls`` is the API-call budget of an interactive trial, ``max_no_exploration`` its run of decisions
     without a new cell, ``memory`` the past turns recalled in each prompt, ``explored_map`` whether partial-view
     prompts also show the map explored so far, ``visibility`` the partial view's radius; ``nav_view`` the 3D views' side in pixels and
-    ``nav_max_steps`` the 3D step budget.
+    ``nav_max_steps`` the 3D step budget (None: three times the shortest path in 2 m steps, plus 10).
     """
 
     models: tuple[str, ...] = DEFAULT_MODELS
@@ -125,13 +125,13 @@ class SuiteConfig:
     temperature: float = 0.0
     max_tokens: int = 1000
     cell_px: int = 16
-    max_calls: int = 30
+    max_calls: int = 100
     memory: int = 5
     explored_map: bool = True
     visibility: int = 3
     max_no_exploration: int = 20
     nav_view: int = 48
-    nav_max_steps: int = 40
+    nav_max_steps: int | None = None
 
     def validated(self) -> "SuiteConfig":
         """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
@@ -161,6 +161,8 @@ class SuiteConfig:
         for name, low in (("count", 1), ("trials", 1), ("max_calls", 1), ("max_tokens", 1), ("cell_px", 4),
                           ("visibility", 1), ("max_no_exploration", 1), ("nav_view", 16), ("nav_max_steps", 1)):
             value = getattr(self, name)
+            if value is None and name == "nav_max_steps":
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise MazeConfigError(f"must be a whole number of at least {low}, got {value!r}", parameter=name)
         return self

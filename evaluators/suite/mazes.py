@@ -113,7 +113,8 @@ def write_oracle_generations(mazes: list[SuiteMaze], out: Path, *, video: bool) 
         with atomic_write(out / generated_name(m.stem, "image"), "wb") as fh:
             fh.write(data.tobytes())
         if video:
-            write_marker_video(out / generated_name(m.stem, "video"), task, solution_route(m.maze), frames=24)
+            route = solution_route(m.maze)
+            write_marker_video(out / generated_name(m.stem, "video"), task, route, frames=max(48, 4 * len(route)))
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from .mazes import GOAL_TASK, SuiteMaze, scene_dir, world_to_grid
 
 INTERACTIVE = {"ai-text": ("ai", False), "ai-image": ("ai", True), "partial-text": ("partial-observe", False),
                "grid": ("ai", False), "grid-partial": ("partial-observe", False)}
+NAV_STEP = 2.0  # metres: the longest waypoint of every 3D agent
 _NAV_LOCK = threading.Lock()  # nav-eval keeps one loaded world per process: one 3D item at a time
 
 
@@ -173,23 +175,31 @@ def _nav3d(ctx: Context, item: SuiteItem) -> dict[str, Any]:
 
     config = ctx.config
     client = ctx.clients.get(item.player.name) if item.player.kind == "chat" else None
-    agent = ctx.toolkit.nav_agent(item.player, client, item.seed, {"max_step": 2.0, "arrive_threshold": 0.5})
-    eval_config = make_eval_config("outdoor", provide_occ_map=True, max_steps=config.nav_max_steps,
+    agent = ctx.toolkit.nav_agent(item.player, client, item.seed, {"max_step": NAV_STEP, "arrive_threshold": 0.5})
+    data_dir = scene_dir(Path(ctx.out) / "nav" / "scenes", item.maze)
+    steps = config.nav_max_steps
+    if steps is None:
+        length = read_json(data_dir / "scene" / f"{GOAL_TASK}.json")["label"]["shortest_path_length"]
+        steps = math.ceil(3 * length / NAV_STEP) + 10
+    eval_config = make_eval_config("outdoor", provide_occ_map=True, max_steps=steps,
                                    camera_config=camera_for_size(config.nav_view, config.nav_view),
                                    save_render_images=False)
     run_dir = Path(ctx.out) / "nav" / "runs" / item.player.name / item.maze.size / item.maze.bench.name / \
         f"trial{item.trial}"
     with _NAV_LOCK:
-        run_evaluation(agent, eval_config, scene_dir(Path(ctx.out) / "nav" / "scenes", item.maze), run_dir=run_dir,
-                       options=RunOptions())
+        run_evaluation(agent, eval_config, data_dir, run_dir=run_dir, options=RunOptions())
     result = read_json(run_dir / "scene" / GOAL_TASK / "result.json")
     stats = getattr(agent, "client", None)
     usage = stats.stats.to_dict() if client is not None and stats is not None else {}
     points = [(p["x"], p["y"]) for p in result.get("trajectory") or [] if isinstance(p, dict) and "x" in p]
     detail = {k: v for k, v in result.items() if k != "trajectory"}
-    detail["run_dir"] = str(run_dir)
-    return {"success": bool(result.get("success")), "outcome": "solved" if result.get("success") else
-            str(result.get("status", "failed")), "path": world_to_grid(points, item.maze, config.seed),
+    detail.update(run_dir=str(run_dir), max_steps=steps)
+    # the protocol's success: arrived with fewer collisions than its threshold (the legacy flag ignores them)
+    metrics = result.get("metrics") or {}
+    success = bool(metrics.get("success_new", result.get("success")))
+    outcome = "solved" if success else ("arrived, too many collisions" if result.get("success") else
+                                        str(result.get("status", "failed")))
+    return {"success": success, "outcome": outcome, "path": world_to_grid(points, item.maze, config.seed),
             "usage": usage, "detail": detail}
 
 
