@@ -103,7 +103,8 @@ def test_report_opens_without_console_errors_and_shows_the_matrix(suite):
         header = patterns[0]
         text_only = next(r for r in patterns if r[0] == "local:text-only")
         assert text_only[header.index("perception gap")] == "4"
-        first = lambda: page.eval_on_selector("#leaderboard tbody tr td", "c => c.textContent")  # noqa: E731
+        def first() -> str:
+            return page.eval_on_selector("#leaderboard tbody tr td", "c => c.textContent")
         mean = page.locator("#leaderboard th", has_text="mean")
         mean.click()
         assert first() == "oracle"

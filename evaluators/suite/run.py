@@ -18,10 +18,12 @@ from maze_envs.core.taskfiles import media_of
 from maze_envs.llm import SERVER_NOTE, ChatClient, ModelConfig, ModelServer, load_policy
 from maze_envs.runs import Run, RunOptions, WorkItem
 
+from evaluators.bench.run import trial_seed
+
 from .config import GENERATION_MODALITIES, LOCAL_PREFIX, Player, SuiteConfig, parse_player
 from .mazes import SuiteMaze, build_mazes, write_oracle_generations, write_scenes, write_tasks
 from .summary import summarise
-from .work import Context, SuiteItem, Toolkit, head, item_seed, protocol_sha, run_item
+from .work import Context, SuiteItem, Toolkit, head, protocol_sha, run_item
 
 LOG_NAME = "results.jsonl"
 SUITE_NAME = "suite.json"
@@ -87,7 +89,8 @@ def suite_items(config: SuiteConfig, cast: list[Player], mazes: list[SuiteMaze],
         wanted = [m for m in player.plays() if m in chosen and (m not in GENERATION_MODALITIES or m in media)]
         for maze in mazes:
             for modality in wanted:
-                out += [SuiteItem(player, maze, modality, k, item_seed(config.seed, maze.key, k))
+                out += [SuiteItem(player, maze, modality, k,
+                                  trial_seed(config.seed, maze.size, maze.bench.name, k))
                         for k in range(config.trials)]
     return out
 

@@ -58,8 +58,9 @@ class Toolkit:
 
 @dataclass(frozen=True)
 class SuiteItem:
-    """One work item: ``player`` plays ``maze`` in ``modality`` for the ``trial``-th time with ``seed`` (the same
-    for every player and modality of a maze and trial, so all meet the same presentation)."""
+    """One work item: ``player`` plays ``maze`` in ``modality`` for the ``trial``-th time with ``seed`` (the
+    benchmark's trial seed, the same for every player and modality of a maze and trial, so all meet the same
+    presentation, and ``maze-envs bench`` with the same seed shows the same ones)."""
 
     player: Player
     maze: SuiteMaze
@@ -84,11 +85,6 @@ class Context:
     out: str
     generations: Mapping[str, str] = field(default_factory=dict)
     judge: ChatClient | None = None
-
-
-def item_seed(base: int, key: str, trial: int) -> int:
-    """Return the seed of a maze's trial: a stable hash of the base seed, the maze key and the trial number."""
-    return int.from_bytes(hashlib.sha256(f"{base}|{key}|{trial}".encode()).digest()[:4], "big")
 
 
 def protocol_sha(config: SuiteConfig) -> str:
