@@ -196,6 +196,19 @@ def test_a_trained_policy_file_plays_the_partial_view_of_the_same_mazes(tmp_path
     assert run.summary["success"]["explorer"]["grid-partial"]["all"]["solved"] == 2
 
 
+def test_an_ego_map_policy_keeps_its_map_and_plays_only_its_training_shape(tmp_path):
+    pytest.importorskip("torch")
+    from agents.rl.ppo_native import Args, train
+
+    run_dir = train(Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, ego_map=True, seed=0,
+                         total_timesteps=512, num_envs=4, num_steps=32, torch_threads=1, out=str(tmp_path / "ppo")))
+    config = SuiteConfig(models=("policy",), sizes=("7x7", "5x5"), count=1, output_dir=str(tmp_path / "out"),
+                         policy=str(run_dir / "model.pt"))
+    by_size = {r["size"]: r for r in run_suite(config, toolkit(config.policy)).records}
+    assert by_size["7x7"]["status"] == "ok" and len(by_size["7x7"]["path"]) > 1   # 7x7 blocks, as trained
+    assert by_size["5x5"]["status"] == "error" and "trained with --ego-map on 7x7 block grids" in by_size["5x5"]["error"]
+
+
 def test_ray_backend_gives_the_records_of_the_local_backend(tmp_path, tmp_path_factory):
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
@@ -209,3 +222,39 @@ def test_ray_backend_gives_the_records_of_the_local_backend(tmp_path, tmp_path_f
         assert outcomes("ray") == outcomes("local")
     finally:
         ray.shutdown()
+
+
+def test_the_ego_map_agent_sees_what_the_ego_map_wrapper_shows():
+    import gymnasium as gym
+    import numpy as np
+
+    from agents.rl.egomap import EgocentricMap, EgocentricMapAgent
+
+    class Recorder:
+        """A policy that plays a fixed action sequence and keeps every observation it is shown."""
+
+        def __init__(self, actions):
+            self.actions, self.seen = list(actions), []
+
+        def reset(self):
+            self.seen = []
+
+        def act(self, observation, info):
+            self.seen.append(np.array(observation))
+            return self.actions[len(self.seen) - 1]
+
+    actions = [np.array(a) for a in ((1, 2), (2, 1), (3, 0), (0, 2), (1, 0), (2, 2), (3, 1), (1, 1))]
+    wrapped = EgocentricMap(gym.make("Maze-PartialObs-v0", rows=4, cols=4))
+    observation, _ = wrapped.reset(seed=3)
+    expected = []
+    for action in actions:
+        expected.append(observation)
+        observation, *_ = wrapped.step(action)
+    raw = gym.make("Maze-PartialObs-v0", rows=4, cols=4)
+    recorder = Recorder(actions)
+    agent = EgocentricMapAgent(recorder, raw)
+    agent.reset()
+    observation, info = raw.reset(seed=3)
+    for _ in actions:
+        observation, *_, info = raw.step(agent.act(observation, info))
+    assert all(np.array_equal(a, b) for a, b in zip(recorder.seen, expected, strict=True))

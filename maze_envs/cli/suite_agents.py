@@ -25,8 +25,8 @@ def chat_agent(env: Any, *, client: ChatClient, images: bool, memory: int, explo
 def baseline_agent(name: str, env: Any, seed: int, *, policy_file: str | None = None) -> Any:
     """Return the agent ``name`` of a grid env: ``oracle`` (BFS on the true layout), ``random`` (seeded),
     ``explorer`` (frontier first) or ``policy`` (the trained ``agents.rl.ppo_native`` network in
-    ``policy_file``, which must take the plain partial view: a policy trained with ``--ego-map`` needs the
-    ego-map wrapper, which the suite's env does not carry)."""
+    ``policy_file``; one trained with ``--ego-map`` keeps its egocentric map itself and plays only mazes of the
+    block-grid shape it was trained on)."""
     from agents.explorer import FrontierExplorer
     from agents.oracle import OracleAgent
     from agents.random_agent import RandomAgent
@@ -44,15 +44,23 @@ def baseline_agent(name: str, env: Any, seed: int, *, policy_file: str | None = 
 
 def _policy(path: str, env: Any) -> Any:
     try:
+        import gymnasium as gym
+
+        from agents.rl.egomap import EgocentricMapAgent
         from agents.rl.ppo_native import load_policy
     except ImportError as exc:
         raise MazeConfigError(f"{path}: loading a trained policy needs torch ({exc}); "
                               "pip install 'maze-envs[rl]'", parameter="policy") from exc
     agent, args = load_policy(path)
-    if args.ego_map:
-        raise MazeConfigError(f"{path}: trained with --ego-map; the suite plays policies on the plain partial "
-                              "view", parameter="policy")
-    return agent
+    if not args.ego_map:
+        return agent
+    probe = gym.make(args.env_id, **args.env_kwargs)
+    trained = probe.unwrapped.shape
+    probe.close()
+    if tuple(trained) != tuple(env.unwrapped.shape):
+        raise MazeConfigError(f"{path}: trained with --ego-map on {trained[0]}x{trained[1]} block grids; it cannot "
+                              f"play a {env.unwrapped.shape[0]}x{env.unwrapped.shape[1]} maze", parameter="policy")
+    return EgocentricMapAgent(agent, env)
 
 
 def nav_agent(player: Any, client: ChatClient | None, seed: int, options: dict) -> Any:
