@@ -83,6 +83,10 @@ def test_oracle_solves_every_modality_and_baselines_call_no_model(suite):
     assert set(oracle) == set(MODALITIES)
     assert all(t["all"]["solved"] == t["all"]["n"] == 4 and t["all"]["errors"] == 0 for t in oracle.values())
     assert summary["patterns"]["oracle"]["solved everywhere"]["count"] == 4
+    goals = {m.key: m.bench.goal for m in build_mazes(("5x5", "7x7"), 2, 0, "dfs", out.parent / "again")}
+    for r in (r for r in run.records if r["player"] == "oracle" and r["modality"] == "nav3d"):
+        (row, col), goal = r["path"][-1], goals[r["maze"]]   # the 3D walk mapped onto the benchmark grid
+        assert len(r["path"]) > 2 and abs(row - goal[0]) < 1 and abs(col - goal[1]) < 1, r["path"]
     assert "random" not in summary["usage"] and all(r["tokens"] == 0 for r in run.records if r["player"] == "random")
     ids = [r["id"] for r in read_jsonl(out / "results.jsonl")]
     assert len(ids) == len(set(ids)) == summary["counts"]["items"] == len(run.records)

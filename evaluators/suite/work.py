@@ -187,7 +187,7 @@ def _nav3d(ctx: Context, item: SuiteItem) -> dict[str, Any]:
     result = read_json(run_dir / "scene" / GOAL_TASK / "result.json")
     stats = getattr(agent, "client", None)
     usage = stats.stats.to_dict() if client is not None and stats is not None else {}
-    points = [(p["x"], p["y"]) for p in result.get("trajectory") or [] if isinstance(p, dict) and "x" in p]
+    points = [(float(p[0]), float(p[1])) for p in result.get("trajectory") or []]  # world [x, y] per step
     detail = {k: v for k, v in result.items() if k != "trajectory"}
     detail.update(run_dir=str(run_dir), max_steps=steps)
     # the protocol's success: arrived with fewer collisions than its threshold (the legacy flag ignores them)
