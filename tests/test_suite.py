@@ -29,6 +29,7 @@ from maze_envs.runs import RunOptions
 REPO = Path(__file__).resolve().parents[1]
 TEXT_SOLVED = ("text2d", "ai-text", "partial-text")
 IMAGE_FAILED = ("image2d", "ai-image", "nav3d")
+CELL_TEXTS = "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
 
 
 def judge_policy(request: ChatRequest) -> str:
@@ -97,13 +98,13 @@ def test_report_opens_without_console_errors_and_shows_the_matrix(suite):
     out, _ = suite
     with opened_page(out / "index.html") as (page, problems):
         cells = page.eval_on_selector_all(
-            'table.matrix[data-player="local:text-only"] tr', "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+            'table.matrix[data-player="local:text-only"] tr', CELL_TEXTS)
         head, body = cells[0], cells[1:]
         assert len(body) == 4
         for row in body:
             verdict = dict(zip(head[1:], row[1:]))
             assert verdict == {m: "solved" if m in TEXT_SOLVED else "failed" for m in verdict}
-        patterns = page.eval_on_selector_all("#patterns tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+        patterns = page.eval_on_selector_all("#patterns tr", CELL_TEXTS)
         header = patterns[0]
         text_only = next(r for r in patterns if r[0] == "local:text-only")
         assert text_only[header.index("perception gap")] == "4"
@@ -210,7 +211,8 @@ def test_an_ego_map_policy_keeps_its_map_and_plays_only_its_training_shape(tmp_p
                          policy=str(run_dir / "model.pt"))
     by_size = {r["size"]: r for r in run_suite(config, toolkit(config.policy)).records}
     assert by_size["7x7"]["status"] == "ok" and len(by_size["7x7"]["path"]) > 1   # 7x7 blocks, as trained
-    assert by_size["5x5"]["status"] == "error" and "trained with --ego-map on 7x7 block grids" in by_size["5x5"]["error"]
+    assert by_size["5x5"]["status"] == "error"
+    assert "trained with --ego-map on 7x7 block grids" in by_size["5x5"]["error"]
 
 
 def test_ray_backend_gives_the_records_of_the_local_backend(tmp_path, tmp_path_factory):

@@ -101,8 +101,9 @@ class SuiteConfig:
     player. Chat models other than ``local:`` ones use ``base_url``/``provider``/``api_key_env``.
     ``max_calls`` is the API-call budget of an interactive trial, ``max_no_exploration`` its run of decisions
     without a new cell, ``memory`` the past turns recalled in each prompt, ``explored_map`` whether partial-view
-    prompts also show the map explored so far, ``visibility`` the partial view's radius; ``nav_view`` the 3D views' side in pixels and
-    ``nav_max_steps`` the 3D step budget (None: three times the shortest path in 2 m steps, plus 10).
+    prompts also show the map explored so far, ``visibility`` the partial view's radius; ``nav_view`` the 3D
+    views' side in pixels and ``nav_max_steps`` the 3D step budget (None: three times the shortest path in
+    2 m steps, plus 10).
     """
 
     models: tuple[str, ...] = DEFAULT_MODELS

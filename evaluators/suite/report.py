@@ -251,7 +251,8 @@ def maze_page(m: SuiteMaze, records: list[dict[str, Any]]) -> str:
     body = (f'<p><a href="../index.html">&larr; suite report</a></p><h1>{_e(m.key)}</h1>'
             f"<p>{m.maze.rows}x{m.maze.cols} cells, shortest path {len(m.bench.shortest_path) - 1} moves on the "
             f"benchmark grid; generation task <code>{_e(m.stem)}</code>. Paths are drawn in the published frame "
-            f'(3D waypoints mapped onto the grid and joined by straight lines).</p><div class="figs">{"".join(figures)}</div>')
+            "(3D waypoints mapped onto the grid and joined by straight lines).</p>"
+            f'<div class="figs">{"".join(figures)}</div>')
     return _page(f"maze {m.key}", body)
 
 

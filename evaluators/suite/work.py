@@ -43,13 +43,13 @@ _NAV_LOCK = threading.Lock()  # nav-eval keeps one loaded world per process: one
 @dataclass(frozen=True)
 class Toolkit:
     """The agents the suite plays with, built by the caller (the CLI layer imports ``agents``; this package
-    must not):
+    must not).
 
     ``chat_agent(env, client, images=bool, memory=int, explored_map=bool, max_calls=int, params=dict,
-    cell_px=int)`` returns a chat-model agent of the grid env (``images``: the picture instead of text rows); ``baseline_agent(name, env,
-    seed)`` the oracle, random, explorer or trained-policy agent of the grid env; ``nav_agent(player, client,
-    seed, options)`` the 3D agent: the VLM navigation agent on ``client`` for a chat model, else the oracle or
-    random-walk one (``options``: ``max_step``, ``arrive_threshold``)."""
+    cell_px=int)`` returns a chat-model agent of the grid env (``images``: the picture instead of text rows);
+    ``baseline_agent(name, env, seed)`` the oracle, random, explorer or trained-policy agent of the grid env;
+    ``nav_agent(player, client, seed, options)`` the 3D agent: the VLM navigation agent on ``client`` for a chat
+    model, else the oracle or random-walk one (``options``: ``max_step``, ``arrive_threshold``)."""
 
     chat_agent: Callable[..., Any]
     baseline_agent: Callable[[str, Any, int], Any]
