@@ -264,3 +264,15 @@ def test_the_ego_map_agent_sees_what_the_ego_map_wrapper_shows():
     for _ in actions:
         observation, *_, info = raw.step(agent.act(observation, info))
     assert all(np.array_equal(a, b) for a, b in zip(recorder.seen, expected, strict=True))
+
+
+def test_resume_keeps_the_records_whose_settings_still_hold(tmp_path):
+    base = dict(models=("oracle",), sizes=("5x5",), count=2, output_dir=str(tmp_path / "out"), timeout=10,
+                modalities=("text2d", "grid"))
+    first = run_suite(SuiteConfig(**base), toolkit())
+    again = run_suite(SuiteConfig(**base), toolkit(), options=RunOptions(resume=True))
+    assert again.summary["counts"] == {"items": 4, "resumed": 4, "run_now": 0, "errors": 0}
+    assert again.records == first.records
+    changed = run_suite(SuiteConfig(**base, anti_cheat=False), toolkit(), options=RunOptions(resume=True))
+    assert changed.summary["counts"]["resumed"] == 2                    # text2d runs again, the grid is kept
+    assert {r["modality"] for r in changed.records if r not in first.records} == {"text2d"}

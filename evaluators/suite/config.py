@@ -44,6 +44,12 @@ GENERATION_MODALITIES = ("gen-image", "gen-video")
 BASELINES = {"random": ("grid", "grid-partial", "nav3d"), "explorer": ("grid-partial",),
              "policy": ("grid-partial",)}
 LOCAL_PREFIX = "local:"
+_CHAT = ("base_url", "provider", "temperature", "max_tokens")
+_PLAY = ("scoring", "max_calls", "memory", "explored_map", "visibility", "max_no_exploration")
+# the settings that can change a record's outcome, per modality family (resuming keeps records that share them)
+PROTOCOL = {"one-shot": ("anti_cheat", "scoring", "cell_px", *_CHAT),
+            "interactive": ("anti_cheat", "cell_px", *_PLAY, *_CHAT), "grid": (*_PLAY, "policy"),
+            "3d": ("nav_view", "nav_max_steps", *_CHAT), "generation": ("generations", "judge_model", *_CHAT)}
 DEFAULT_MODELS = ("oracle", "local:text-only", "random")
 
 
@@ -173,11 +179,10 @@ class SuiteConfig:
         """Return the modalities to run, in the order of ``MODALITIES``."""
         return tuple(m for m in MODALITIES if not self.modalities or m in self.modalities)
 
-    def protocol(self) -> dict[str, Any]:
-        """Return the settings a record must share with the run to be kept on resume (everything that changes
-        a trial's outcome besides its player, maze, modality and trial number)."""
-        skip = {"models", "sizes", "count", "output_dir", "modalities", "trials", "timeout"}
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
+    def protocol(self, modality: str) -> dict[str, Any]:
+        """Return the settings a record of ``modality`` must share with the run to be kept on resume: those that
+        can change its outcome (adding ``generations`` later keeps every other modality's records)."""
+        return {name: getattr(self, name) for name in ("seed", "algorithm", *PROTOCOL[MODALITIES[modality].family])}
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as a JSON-ready dict."""

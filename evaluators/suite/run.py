@@ -131,7 +131,7 @@ def chat_clients(config: SuiteConfig, cast: list[Player]) -> Iterator[tuple[dict
 def _manifest(config: SuiteConfig, cast: list[Player], mazes: list[SuiteMaze], items: list[SuiteItem],
               local: list[str], options: RunOptions) -> dict[str, Any]:
     return {
-        "settings": config.to_dict(), "protocol": protocol_sha(config),
+        "settings": config.to_dict(), "protocol": {m: protocol_sha(config, m) for m in config.chosen},
         "players": {p.name: {"kind": p.kind, "local_policy": p.policy, "modalities": sorted(
             {i.modality for i in items if i.player.name == p.name}, key=list(config.chosen).index)} for p in cast},
         "mazes": [{"key": m.key, "size": m.size, "file": m.bench.file, "task": m.stem, "page": f"pages/{m.page}",
@@ -166,17 +166,20 @@ def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = Ru
     items = suite_items(config, cast, mazes, folders)
     if any(i.modality == "nav3d" for i in items):
         write_scenes(mazes, out / "nav" / "scenes", config.seed)
-    sha = protocol_sha(config)
+    shas = {m: protocol_sha(config, m) for m in config.chosen}
     with chat_clients(config, cast) as (clients, judge, local):
         manifest = _manifest(config, cast, mazes, items, local, options)
         write_json_atomic(out / SUITE_NAME, manifest, indent=2)
         ctx = Context(config, toolkit, clients, str(out), {k: str(v) for k, v in folders.items()}, judge)
         work_items = [WorkItem(i.id, i) for i in items]
-        with Run(out, work_items, options, log_name=LOG_NAME, accept=lambda r: r.get("protocol") == sha) as run:
+        def accept(record: dict[str, Any]) -> bool:
+            return record.get("protocol") == shas.get(record.get("modality"))
+
+        with Run(out, work_items, options, log_name=LOG_NAME, accept=accept) as run:
             def save(failure: str | None = None) -> dict[str, Any]:
                 records = run.records()
                 counts = run.counts()
-                summary = {"finished": run.finished, "protocol": sha,
+                summary = {"finished": run.finished,
                            "counts": {"items": counts.items, "resumed": counts.resumed, "run_now": counts.completed,
                                       "errors": counts.errors},
                            "wall_time_s": round(run.elapsed_s, 3), "local_policies": local,

@@ -87,16 +87,16 @@ class Context:
     judge: ChatClient | None = None
 
 
-def protocol_sha(config: SuiteConfig) -> str:
-    """Return the hash of the settings a record must share with the run to be kept on resume."""
-    return hashlib.sha256(json.dumps(config.protocol(), sort_keys=True).encode()).hexdigest()[:16]
+def protocol_sha(config: SuiteConfig, modality: str) -> str:
+    """Return the hash of the settings a record of ``modality`` must share with the run to be kept on resume."""
+    return hashlib.sha256(json.dumps(config.protocol(modality), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def head(config: SuiteConfig, item: SuiteItem) -> dict[str, Any]:
     """Return the fields every record of ``item`` starts with."""
     return {"player": item.player.name, "kind": item.player.kind, "modality": item.modality,
             "size": item.maze.size, "maze": item.maze.key, "trial": item.trial, "seed": item.seed,
-            "protocol": protocol_sha(config)}
+            "protocol": protocol_sha(config, item.modality)}
 
 
 def run_item(ctx: Context, item: SuiteItem) -> dict[str, Any]:
