@@ -11,42 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 import gymnasium as gym
-import numpy as np
 
 import maze_envs  # noqa: F401  (registers the ids)
-from maze_envs.core.stats import Z95, wilson_interval
+from maze_envs.core.stats import MetricSummary, summarise
 from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper
 
 from .base import Agent, run_episode
 
 AgentLike = Agent | Callable[[gym.Env], Agent]
 HIDDEN_INFO = ("position", "goal")
-
-
-@dataclass(frozen=True)
-class MetricSummary:
-    """One metric over the episodes that report it: mean, sample std and a 95% interval of the mean."""
-
-    mean: float
-    std: float
-    low: float
-    high: float
-    count: int
-
-
-def summarise(values: Sequence[float], binary: bool = False) -> MetricSummary:
-    """Return the summary of ``values``; ``binary`` (success) uses the Wilson interval, else mean +- 1.96 s/sqrt(n)."""
-    x = np.asarray(values, dtype=float)
-    n = x.size
-    if n == 0:
-        return MetricSummary(math.nan, math.nan, math.nan, math.nan, 0)
-    mean = float(x.mean())
-    std = float(x.std(ddof=1)) if n > 1 else 0.0
-    if binary:
-        low, high = wilson_interval(mean * n, n)
-        return MetricSummary(mean, std, low, high, n)
-    half = Z95 * std / math.sqrt(n)
-    return MetricSummary(mean, std, mean - half, mean + half, n)
 
 
 @dataclass
@@ -65,7 +38,7 @@ class EvaluationTable:
         for key in METRIC_KEYS:
             values = [row[key] for row in self.rows if row.get(key) is not None]
             if values:
-                out[key] = summarise(values, binary=key == "success")
+                out[key] = summarise(values, interval="wilson" if key == "success" else "normal")
         return out
 
     def mean(self, key: str) -> float:

@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from evaluators.pixel.synthetic import write_synthetic_dataset  # noqa: E402
 from maze_envs.cli import main as cli  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
-from maze_envs.core.tasks import task_specs  # noqa: E402
 from maze_envs.runs import Run, RunOptions, WorkItem  # noqa: E402
+from maze_envs.tasks.spec import task_specs  # noqa: E402
 
 
 def noop(payload: int) -> dict:

@@ -6,10 +6,11 @@ import math
 import pytest
 from gymnasium.spaces import MultiDiscrete
 
-from agents.evaluate import EvaluationTable, evaluate, summarise
+from agents.evaluate import EvaluationTable, evaluate
 from agents.explorer import FrontierExplorer
 from agents.oracle import OracleAgent
 from agents.random_agent import RandomAgent
+from maze_envs.core.stats import summarise
 
 
 def test_oracle_and_random_on_held_out_seeds():
@@ -52,9 +53,9 @@ def test_table_serialises_and_prints():
 
 
 def test_summaries():
-    rate = summarise([1, 1, 0, 1], binary=True)
+    rate = summarise([1, 1, 0, 1], interval="wilson")
     assert rate.mean == 0.75 and 0 < rate.low < 0.75 < rate.high < 1
-    perfect = summarise([1] * 10, binary=True)
+    perfect = summarise([1] * 10, interval="wilson")
     assert perfect.high == pytest.approx(1.0) and perfect.low == pytest.approx(0.722, abs=1e-3)
     spread = summarise([1.0, 3.0])
     assert spread.std == pytest.approx(math.sqrt(2)) and spread.low < 2 < spread.high

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import maze_envs  # noqa: F401
 from maze_envs.core import Grid
-from maze_envs.envs.rules import AGENT, FREE, GOAL, MASKED, WALL
+from maze_envs.core.codes import AGENT, FREE, GOAL, MASKED, WALL
 from maze_envs.envs.visibility import bresenham_between, visible_mask
 
 M, W, F, A, G = MASKED, WALL, FREE, AGENT, GOAL

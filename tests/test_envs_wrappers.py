@@ -11,7 +11,8 @@ from gymnasium.utils.env_checker import check_env
 
 import maze_envs  # noqa: F401
 from maze_envs.core import Grid
-from maze_envs.envs.wrappers import (PALETTE, FlatObservation, OneHotObservation, RGBImageObservation,
+from maze_envs.core.codes import PALETTE
+from maze_envs.envs.wrappers import (FlatObservation, OneHotObservation, RGBImageObservation,
                                      TextObservation)
 
 MAKERS = {

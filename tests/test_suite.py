@@ -21,10 +21,10 @@ from evaluators.suite import MODALITIES, SuiteConfig, run_suite
 from evaluators.suite.mazes import TASK_STYLE, build_mazes
 from maze_envs.cli import main
 from maze_envs.cli.suite_agents import toolkit
-from maze_envs.core.formats import read_json, read_jsonl
-from maze_envs.core.taskfiles import generated_name
+from maze_envs.core.jsonfiles import read_json, read_jsonl
 from maze_envs.llm import ChatRequest, TextOnlyPolicy
 from maze_envs.runs import RunOptions
+from maze_envs.tasks.files import generated_name
 
 REPO = Path(__file__).resolve().parents[1]
 TEXT_SOLVED = ("text2d", "ai-text", "partial-text")

@@ -10,7 +10,7 @@ from collections import defaultdict
 from typing import Any, Mapping
 
 from maze_envs.core.atomic import atomic_write
-from maze_envs.core.formats import parse_size
+from maze_envs.core.mazebench_files import parse_size
 
 from .mazes import BenchMaze
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from maze_envs.core.atomic import atomic_write
-from maze_envs.core.formats import parse_size, write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
+from maze_envs.core.mazebench_files import parse_size
 
 from .config import MODALITIES
 from .mazes import SuiteMaze

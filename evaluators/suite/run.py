@@ -13,10 +13,10 @@ from typing import Any, Iterator
 
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import write_json_atomic
-from maze_envs.core.taskfiles import media_of
+from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, ModelConfig, ModelServer, load_policy
 from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.tasks.files import media_of
 
 from evaluators.bench.run import trial_seed
 

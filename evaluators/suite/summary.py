@@ -8,7 +8,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
-from maze_envs.core.stats import wilson_interval
+from maze_envs.core.stats import summarise as summarise_values
 from maze_envs.llm import sum_usage
 
 from evaluators.judge.agreement import confusion
@@ -50,11 +50,11 @@ def solved(records: Iterable[dict[str, Any]]) -> bool:
 
 
 def _rate(records: list[dict[str, Any]]) -> dict[str, Any]:
-    solves = sum(1 for r in records if r.get("status") == "ok" and r.get("success"))
-    interval = wilson_interval(solves, len(records))
-    return {"n": len(records), "solved": solves, "errors": sum(r.get("status") != "ok" for r in records),
-            "rate": round(solves / len(records), 4) if records else None,
-            "ci95": [round(v, 4) for v in interval] if interval else None}
+    outcomes = [1.0 if r.get("status") == "ok" and r.get("success") else 0.0 for r in records]
+    stat = summarise_values(outcomes, interval="wilson")
+    return {"n": len(records), "solved": int(sum(outcomes)), "errors": sum(r.get("status") != "ok" for r in records),
+            "rate": round(stat.mean, 4) if records else None,
+            "ci95": [round(stat.low, 4), round(stat.high, 4)] if records else None}
 
 
 def success_table(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

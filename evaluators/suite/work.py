@@ -21,10 +21,10 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from maze_envs.core.formats import read_json
-from maze_envs.core.taskfiles import generated_name, solution_name
+from maze_envs.core.jsonfiles import read_json
 from maze_envs.llm import ChatClient, sum_usage
 from maze_envs.runs import RunOptions
+from maze_envs.tasks.files import generated_name, media_of, solution_name, task_of
 
 from evaluators.bench.anticheat import choose_presentation, identity_presentation
 from evaluators.bench.episode import Budgets
@@ -204,8 +204,6 @@ def generation_file(folder: str | None, m: SuiteMaze, kind: str) -> Path | None:
     any image named ``<task>_*``; ``gen-video``: ``<task>.mp4`` or any video named ``<task>_*``), or None."""
     if folder is None:
         return None
-    from maze_envs.core.taskfiles import media_of, task_of
-
     media = "image" if kind == "gen-image" else "video"
     exact = Path(folder) / generated_name(m.stem, media)
     if exact.is_file():

@@ -7,8 +7,7 @@ import argparse
 import contextlib
 
 from maze_envs.core.generators import GENERATORS
-from maze_envs.runs import RunOptions
-from maze_envs.runs.flags import add_run_flags
+from maze_envs.runs.flags import add_run_flags, run_options
 
 from .model_flags import add_model_flags, model_client
 
@@ -92,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the headline per model and size and where the report is; return 0."""
     from evaluators.bench.config import resolve_config
     from evaluators.bench.mazes import prepare_mazes
+    from agents.players import PLAYERS
     from evaluators.bench.run import run_bench
 
     flags = {name: getattr(args, name, None) for name in SETTINGS}
@@ -101,10 +101,9 @@ def run(args: argparse.Namespace) -> int:
         flags["models"] = ["maze-envs-local"]
     config = resolve_config(flags, config=args.config)
     mazes = prepare_mazes(config)
-    options = RunOptions(backend=args.backend, workers=config.workers, ray_address=args.ray_address,
-                         resume=args.resume, retry_errors=args.retry_errors)
+    options = run_options(args, workers=config.workers)
     with _clients(args, config.models, config.base_url, config.provider) as clients:
-        result = run_bench(config, mazes, clients, options=options)
+        result = run_bench(config, mazes, clients, options=options, players=PLAYERS)
     for model, sizes in result.summary["models"].items():
         for size, stats in sizes.items():
             print(f"{model} {size}: success {stats['success']['mean']:.1f}% total {stats['total']['mean']:.2f} "

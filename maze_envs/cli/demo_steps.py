@@ -15,15 +15,16 @@ from typing import Any, Callable
 import gymnasium as gym
 import numpy as np
 
-from agents.evaluate import EvaluationTable, MetricSummary, evaluate
+from agents.evaluate import EvaluationTable, evaluate
 from agents.explorer import FrontierExplorer
 from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
 from agents.oracle import OracleAgent
 from agents.random_agent import RandomAgent
 from maze_envs.core.errors import MissingExtraError
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig
-from maze_envs.core.tasks import task_specs
+from maze_envs.core.stats import MetricSummary
 from maze_envs.datasets import generate_tasks, generate_text_mazes, write_openings_dataset
+from maze_envs.openings.dataset import OpeningsDatasetConfig
+from maze_envs.tasks.spec import task_specs
 
 LOCAL_MODEL = "maze-envs-local"
 GRID_ENVS: tuple[tuple[str, dict[str, Any]], ...] = (

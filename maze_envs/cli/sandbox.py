@@ -60,61 +60,36 @@ def register(sub: argparse._SubParsersAction) -> None:
     api.set_defaults(func=_run_api)
 
 
-def _load_maze(args: argparse.Namespace):
-    """Return the maze ``args.maze`` names in ``args.mazes_dir`` (the first one when unnamed)."""
-    from evaluators.bench.mazes import load_bench_maze
-    from evaluators.bench.sandbox.api import maze_files
-
-    files = maze_files(args.mazes_dir)
-    if not files:
-        raise MazeConfigError(f"{args.mazes_dir}: no maze_<H>x<W>_<i>.json files", parameter="mazes_dir")
-    name = args.maze or next(iter(files))
-    if name not in files:
-        raise MazeConfigError(f"no maze {name!r} in {args.mazes_dir}", parameter="maze")
-    return load_bench_maze(files[name], files[name].parent.name)
-
-
 def _run_cli(args: argparse.Namespace) -> int:
     from evaluators.bench.sandbox.game import SandboxGame
     from evaluators.bench.sandbox.terminal import play_terminal
+    from evaluators.bench.sandbox.watch import find_bench_maze
 
-    game = SandboxGame(_load_maze(args))
+    game = SandboxGame(find_bench_maze(args.mazes_dir, args.maze))
     play_terminal(game, sys.stdin, sys.stdout, visibility=args.visibility)
     return 0
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from evaluators.bench.episode import Budgets, bench_env, play_episode
-    from evaluators.bench.players import baseline_agent, baseline_name, check_players, model_agent
+    from agents.players import PLAYERS
+    from evaluators.bench.players import baseline_name
     from evaluators.bench.sandbox.transcript import write_transcript
+    from evaluators.bench.sandbox.watch import WatchSettings, find_bench_maze, watch_episode
 
     if not args.model and not args.local_policy:
         raise MazeConfigError("name who plays: a chat model, or baseline:oracle, baseline:random or "
                               "baseline:explorer", parameter="model")
-    who = args.model or "maze-envs-local"
-    check_players([who], args.mode, parameter="model")
-    if args.memory < -1:
-        raise MazeConfigError(f"must be -1 (all), 0 (none) or a positive count, got {args.memory}",
-                              parameter="memory")
-    for flag in ("max_steps", "max_moves", "max_no_exploration_steps", "visibility"):
-        value = getattr(args, flag, None)
-        if value is not None and value < 1:
-            raise MazeConfigError(f"must be at least 1, got {value}", parameter=flag)
-    maze = _load_maze(args)
-    budgets = Budgets(args.max_steps, args.max_moves or 4 * maze.grid.size, args.max_no_exploration_steps)
-    env = bench_env(args.mode, maze.grid, maze.start, maze.goal, visibility=getattr(args, "visibility", 3))
+    settings = WatchSettings(
+        args.mode, args.model or "maze-envs-local", max_steps=args.max_steps, max_moves=args.max_moves,
+        max_no_exploration_steps=args.max_no_exploration_steps, memory=args.memory,
+        visibility=getattr(args, "visibility", 3), explored_map=getattr(args, "explored_map", False),
+        seed=args.seed).validated()
+    maze = find_bench_maze(args.mazes_dir, args.maze)
     with contextlib.ExitStack() as stack:
-        stack.callback(env.close)
-        name = baseline_name(who)
-        if name is not None:
-            agent = baseline_agent(name, env, args.seed)
-        else:
-            client = stack.enter_context(model_client(args))
-            agent = model_agent(env, client, memory=args.memory, explored_map=getattr(args, "explored_map", False),
-                                max_calls=args.max_steps, params={"temperature": 0.1})
-        episode = play_episode(env, agent, budgets, seed=args.seed, record_views=True)
-    write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, {who}",
-                     budgets=budgets, calls=getattr(agent, "calls", ()))
+        client = None if baseline_name(settings.model) else stack.enter_context(model_client(args))
+        episode, agent = watch_episode(maze, settings, PLAYERS, client)
+    write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, "
+                     f"{settings.model}", budgets=settings.budgets(maze), calls=getattr(agent, "calls", ()))
     return 0 if episode.success else 1
 
 

@@ -27,16 +27,10 @@ def baseline_agent(name: str, env: Any, seed: int, *, policy_file: str | None = 
     ``explorer`` (frontier first) or ``policy`` (the trained ``agents.rl.ppo_native`` network in
     ``policy_file``; one trained with ``--ego-map`` keeps its egocentric map itself and plays only mazes of the
     block-grid shape it was trained on)."""
-    from agents.explorer import FrontierExplorer
-    from agents.oracle import OracleAgent
-    from agents.random_agent import RandomAgent
+    from agents.players import PLAYERS
 
-    if name == "oracle":
-        return OracleAgent(env)
-    if name == "random":
-        return RandomAgent(env.action_space, seed=seed)
-    if name == "explorer":
-        return FrontierExplorer(env.action_space)
+    if name in ("oracle", "random", "explorer"):
+        return PLAYERS.baseline(name, env, seed)
     if name == "policy" and policy_file:
         return _policy(policy_file, env)
     raise MazeConfigError(f"no grid agent named {name!r}", parameter="models")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from scipy.sparse import csgraph
@@ -71,6 +71,50 @@ def border_path_lengths(maze: Maze) -> tuple[list[Cell], np.ndarray]:
 
 
 @dataclass(frozen=True)
+class PathFaults:
+    """Where a walk first fails each step check (an index into its cells, None where none does): ``jump`` (a cell
+    not 4-adjacent to the one before it), ``outside`` (a cell off the layout) and ``wall`` (a wall, or a move into
+    the cell that crosses one)."""
+
+    jump: int | None
+    outside: int | None
+    wall: int | None
+
+    def first(self, order: Sequence[str]) -> tuple[str, int] | None:
+        """Return ``(check, index)`` of the earliest fault among the checks named in ``order`` (a tie goes to the
+        check listed first), or None when the walk passes them all."""
+        found = [(index, rank, name) for rank, name in enumerate(order) if (index := getattr(self, name)) is not None]
+        if not found:
+            return None
+        index, _, name = min(found)
+        return name, index
+
+
+def path_faults(cells: Sequence[Cell], contains: Callable[[Cell], bool], blocked: Callable[[Cell | None, Cell], bool],
+                *, before: Cell | None = None) -> PathFaults:
+    """Return the ``PathFaults`` of the walk ``cells`` from ``before`` (None: its first cell is where it starts).
+
+    ``contains(cell)`` says whether a cell is on the layout; ``blocked(previous, cell)`` whether the walk cannot
+    enter ``cell`` (from ``previous``, None for the first cell), asked only of cells on the layout entered by a
+    4-adjacent move (or first). The one path check of the project: ``validate_path``, the benchmark's validator
+    and the LLM agent's pre-move check each read these faults in their own order.
+    """
+    jump = outside = wall = None
+    previous = before
+    for i, cell in enumerate(cells):
+        adjacent = previous is None or abs(cell[0] - previous[0]) + abs(cell[1] - previous[1]) == 1
+        inside = contains(cell)
+        if jump is None and not adjacent:
+            jump = i
+        if outside is None and not inside:
+            outside = i
+        if wall is None and adjacent and inside and blocked(previous, cell):
+            wall = i
+        previous = cell
+    return PathFaults(jump, outside, wall)
+
+
+@dataclass(frozen=True)
 class PathCheck:
     """Outcome of ``validate_path``: ``valid``; else ``reason`` and the index of the first bad step."""
 
@@ -96,15 +140,15 @@ def validate_path(layout: Layout, path: Sequence[Cell], *, require_start: bool =
         return PathCheck(False, f"path ends at {cells[-1]}, not at goal {layout.goal}", len(cells) - 1)
     if isinstance(layout, Grid) and not layout.is_free(cells[0]):
         return PathCheck(False, f"{cells[0]} is a wall or out of bounds", 0)
-    for i in range(1, len(cells)):
-        a, b = cells[i - 1], cells[i]
-        if not layout.contains(b):
-            return PathCheck(False, f"{b} is out of bounds", i)
-        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
-            return PathCheck(False, f"{a} to {b} is not a 4-adjacent move", i)
-        if not layout.passable(a, b):
-            return PathCheck(False, f"{a} to {b} crosses a wall", i)
-    return PathCheck(True, reaches_goal=reaches)
+    faults = path_faults(cells[1:], layout.contains, lambda a, b: not layout.passable(a, b), before=cells[0])
+    fault = faults.first(("outside", "jump", "wall"))
+    if fault is None:
+        return PathCheck(True, reaches_goal=reaches)
+    check, i = fault[0], fault[1] + 1
+    a, b = cells[i - 1], cells[i]
+    reason = {"outside": f"{b} is out of bounds", "jump": f"{a} to {b} is not a 4-adjacent move",
+              "wall": f"{a} to {b} crosses a wall"}[check]
+    return PathCheck(False, reason, i)
 
 
 def is_perfect(maze: Maze) -> bool:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Sequence
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import cells_for_size, parse_size, write_mazebench
 from maze_envs.core.generators import Placement, check_options, generate
+from maze_envs.core.mazebench_files import cells_for_size, parse_size, write_mazebench
 from maze_envs.runs import RunOptions, WorkItem
 
 from .writer import Dataset, WriteSummary, write_dataset

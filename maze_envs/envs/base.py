@@ -13,6 +13,7 @@ import gymnasium as gym
 import numpy as np
 
 from maze_envs.core.budget import check_budget
+from maze_envs.core.codes import WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.maze import Cell, Grid
 from maze_envs.core.numbers import is_finite_number
@@ -21,7 +22,7 @@ from maze_envs.core.solve import shortest_path
 
 from .layouts import LayoutLike, LayoutSource, positive_int
 from .protocol import protocol_named
-from .rules import WALL, Board, EpisodeRules, path_length
+from .rules import Board, EpisodeRules, path_length
 from .window import Window
 
 BYTES_PER_BLOCK = 16  # flat free list (8), codes, observation and per-episode masks of the padded grid

@@ -8,10 +8,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from maze_envs.core.codes import AGENT, FREE, GOAL
+
 from .actions import checked_action
 from .base import MazeEnvBase, check_idle_limit
 from .protocol import PROTOCOL_DEFAULT
-from .rules import AGENT, FREE, GOAL, idle_after_visit, move
+from .rules import idle_after_visit, move
 
 
 class MazeEnv(MazeEnvBase):

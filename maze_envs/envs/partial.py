@@ -10,11 +10,12 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.budget import check_budget
+from maze_envs.core.codes import MASKED
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
 from .actions import checked_action
 from .base import MazeEnvBase, check_idle_limit
-from .rules import MASKED, explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
+from .rules import explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
 
 ACTION_MODES = ("multi", "single")
 

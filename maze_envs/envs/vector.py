@@ -20,13 +20,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from maze_envs.core.batch_dfs import FAST_PLACEMENTS, batch_dfs
+from maze_envs.core.codes import AGENT, FREE, GOAL, WALL
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 
 from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
-from .rules import AGENT, FREE, GOAL, WALL, explored_codes, idle_steps, look, move, newly_seen, path_length, walk
+from .rules import explored_codes, idle_steps, look, move, newly_seen, path_length, walk
 
 # Below this many sub-envs resetting at once, per-maze generation beats the lockstep batch.
 BATCH_MIN = 24

@@ -27,9 +27,10 @@ from scipy.spatial.transform import Rotation
 
 from maze_envs.core.atomic import atomic_write, save_image_atomic
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import maze_to_dict, write_json_atomic
 from maze_envs.core.generators import as_rng
+from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.core.maze import Cell, Grid, Maze, cell_to_block
+from maze_envs.core.mazefile import maze_to_dict
 from maze_envs.core.solve import shortest_path
 
 from .ply import GaussianCloud, write_ply

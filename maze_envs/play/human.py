@@ -13,6 +13,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import MOVE_KEYS, MOVE_NAMES
 from maze_envs.envs.layouts import positive_int
 from maze_envs.envs.window import Window
@@ -115,3 +116,32 @@ class PlaySession:
             self.result.frames += 1
         self.window.close()
         return self.result
+
+
+def playable_ids() -> list[str]:
+    """Return the registered ids whose env is a grid maze env (the ones a person can walk with the keys)."""
+    from gymnasium.envs.registration import load_env_creator
+
+    import maze_envs  # noqa: F401  (registers the ids)
+    from maze_envs.envs.base import MazeEnvBase
+
+    return [env_id for env_id, spec in gym.registry.items() if isinstance(spec.entry_point, str)
+            and spec.entry_point.startswith("maze_envs.")
+            and issubclass(load_env_creator(spec.entry_point), MazeEnvBase)]
+
+
+def play_env(env_id: str, *, seed: int | None = None, fps: int = 60, title: str | None = None,
+             **env_kwargs) -> PlayResult:
+    """Open a window on ``gym.make(env_id, render_mode="rgb_array", **env_kwargs)`` and play until it is closed;
+    return what the session did. Raises ``MazeConfigError`` naming ``env_id`` when it is no grid maze env, and
+    ``visibility`` when it is given to an env without a partial view."""
+    playable = playable_ids()
+    if env_id not in playable:
+        raise MazeConfigError(f"cannot play {env_id!r}; playable ids: {', '.join(playable)}")
+    if env_kwargs.get("visibility") is not None and "PartialObs" not in env_id:
+        raise MazeConfigError(f"applies to the partial-observation env, not {env_id}", parameter="visibility")
+    env = gym.make(env_id, render_mode="rgb_array", **env_kwargs)
+    try:
+        return PlaySession(env, seed=seed, fps=fps, title=title or f"maze-envs play {env_id}").run()
+    finally:
+        env.close()

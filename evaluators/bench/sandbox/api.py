@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.routing import Route
 
-from maze_envs.core.formats import MAZEBENCH_NAME
+from maze_envs.core.mazebench_files import MAZEBENCH_NAME
 from maze_envs.serving.app import HTTPError, json_app, json_response, read_json_body
 
 from ..mazes import load_bench_maze

@@ -34,10 +34,10 @@ from typing import Sequence
 import numpy as np
 from scipy.sparse import csgraph
 
-from .errors import MazeConfigError, MazeEnvsError
-from .generators import Seed, as_rng, dfs
-from .maze import MOVES, Cell, Maze, Opening
-from .solve import pair_path_lengths, shortest_path
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+from maze_envs.core.generators import Seed, as_rng, dfs
+from maze_envs.core.maze import MOVES, Cell, Maze, Opening
+from maze_envs.core.solve import pair_path_lengths, shortest_path
 
 LABELS = string.ascii_uppercase
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
