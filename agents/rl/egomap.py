@@ -123,3 +123,35 @@ class EgocentricMap(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self.state.step(np.arange(1), np.asarray(action)[None], self._last, view)
         self._last = view
         return self.state.observe()[0], reward, terminated, truncated, info
+
+
+class EgocentricMapAgent:
+    """An agent trained on ``EgocentricMap`` observations, playing an env without the wrapper (an env someone
+    else made, such as a benchmark trial's): it keeps the same dead-reckoned map from the raw windows and its own
+    actions, and hands ``policy`` the map in place of the window. ``env`` must be a partial-view env of the block
+    grid shape the policy was trained on."""
+
+    def __init__(self, policy: Any, env: gym.Env) -> None:
+        self.policy = policy
+        self.name = getattr(policy, "name", type(policy).__name__)
+        side = _view(env.observation_space.sample()).shape[0]
+        self.state = EgocentricMapState(1, env.unwrapped.shape, side, env.action_space)
+        self.observation_space = _map_space(env.unwrapped.shape)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the map; the next observation starts a new one."""
+        self._last: np.ndarray | None = None
+        self._action: Any = None
+        self.policy.reset()
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """Advance the map by the last action to ``observation``'s window; return the policy's action on the map."""
+        view = _view(observation)[None]
+        if self._last is None:
+            self.state.reset(np.arange(1), view)
+        else:
+            self.state.step(np.arange(1), np.asarray(self._action)[None], self._last, view)
+        self._last = view
+        self._action = self.policy.act(self.state.observe()[0], info)
+        return self._action

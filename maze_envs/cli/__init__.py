@@ -14,10 +14,10 @@ from maze_envs.evaluators.pixel import cli as pixel_cli
 from maze_envs import __version__
 from maze_envs.runs.command import OneLineErrorParser, run_command
 
-from . import bench, demo, generate, judge, nav, nav_eval, play, sandbox, serve_model
+from . import bench, demo, generate, judge, nav, nav_eval, play, sandbox, serve_model, suite
 
 # Each module defines ``register(subparsers)``, adding its subcommands, each with a default ``func(args)`` that runs it.
-COMMAND_MODULES = (demo, generate, serve_model, judge, bench, sandbox, play, nav, nav_eval, pixel_cli)
+COMMAND_MODULES = (demo, generate, serve_model, judge, bench, sandbox, play, nav, nav_eval, suite, pixel_cli)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -51,12 +51,14 @@ class DemoSettings:
     nav_view: int = 96
     generations: int = 8
     ppo_steps: int = 16_384
+    suite_sizes: tuple[str, ...] = ("5x5", "7x7")
+    suite_mazes: int = 2
 
     @classmethod
     def quick(cls, seed: int = 0) -> DemoSettings:
         """Return the smallest settings that still exercise every step."""
         return cls(seed=seed, episodes=3, grid_size=6, bench_mazes=1, bench_trials=1, nav_scenes=1, nav_maze=3,
-                   nav_view=48, generations=4, ppo_steps=2048)
+                   nav_view=48, generations=4, ppo_steps=2048, suite_sizes=("5x5",))
 
 
 @dataclass(frozen=True)
@@ -429,6 +431,41 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
 
 
 @dataclass(frozen=True)
+class SuiteResult:
+    """``maze-envs suite`` on its offline defaults: per player the mazes solved of those played in each modality
+    (``solved``: player, modality, solved, played), the cross-modal pattern counts per player and the report."""
+
+    solved: tuple[tuple[str, str, int, int], ...]
+    patterns: dict[str, dict[str, int]]
+    mazes: int
+    report: Path
+
+    @property
+    def line(self) -> str:
+        """Return the one-line summary."""
+        gap = self.patterns.get("local:text-only", {}).get("perception gap")
+        return (f"suite: {self.mazes} maze{'s' if self.mazes != 1 else ''} in every modality; local:text-only "
+                f"perception gap on {gap} of {self.mazes}; report {self.report}")
+
+
+def suite_step(out_dir: Path, settings: DemoSettings) -> SuiteResult:
+    """Return the outcome of ``maze-envs suite`` with its default players (oracle, local:text-only, random) on
+    ``suite_mazes`` mazes per size of ``suite_sizes``, written to ``out_dir/suite``."""
+    from evaluators.suite import SuiteConfig, run_suite
+
+    from .suite_agents import toolkit
+
+    config = SuiteConfig(sizes=settings.suite_sizes, count=settings.suite_mazes, seed=settings.seed,
+                         output_dir=str(out_dir / "suite"), timeout=10)
+    run = run_suite(config, toolkit())
+    solved = tuple((player, modality, t["all"]["solved"], t["all"]["n"])
+                   for player, table in run.summary["success"].items() for modality, t in table.items())
+    patterns = {player: {name: found["count"] for name, found in table.items()}
+                for player, table in run.summary["patterns"].items()}
+    return SuiteResult(solved, patterns, settings.suite_mazes * len(settings.suite_sizes), run.report_path)
+
+
+@dataclass(frozen=True)
 class StepOutcome:
     """What running one step gave: its ``result``, or the ``note`` saying why it was skipped, and its wall time."""
 
@@ -451,4 +488,5 @@ DEMO_STEPS: tuple[tuple[str, Callable[[Path, DemoSettings], Any]], ...] = (
     ("nav", nav_step),
     ("bench", bench_step),
     ("generations", generations_step),
+    ("suite", suite_step),
 )

@@ -1,5 +1,6 @@
 """Policies of the local model server: ``scripted`` (replies from a JSONL file), ``oracle`` (solves the
-text maze in the prompt) and any ``module:callable`` taking a ``ChatRequest``."""
+text maze in the prompt), ``text-only`` (the oracle on text prompts, a wrong answer whenever the request
+carries an image or a video) and any ``module:callable`` taking a ``ChatRequest``."""
 
 from __future__ import annotations
 
@@ -203,12 +204,31 @@ def _listed_maze(text: str) -> TextMaze | None:
     return TextMaze(blocks, np.ones(blocks.shape, dtype=bool), (r0, c0), (r1, c1), agent)
 
 
-POLICIES = ("scripted", "oracle")
+class TextOnlyPolicy:
+    """A model that reads text but not pictures: ``OraclePolicy`` answers every request without media; a
+    request carrying an image or a video gets ``MEDIA_REPLY``, an answer no maze or navigation task accepts
+    (no path, no move; a navigation agent reads a zero waypoint and a claim of arrival at its start).
+    It gives the profile "solved from text, failed from images" that a perception gap shows."""
+
+    name = "text-only"
+    MEDIA_REPLY = '{"waypoint": [0, 0], "arrive": true}'
+
+    def __init__(self, mode: str = "auto", symbols: Symbols = Symbols()):
+        self.oracle = OraclePolicy(mode, symbols)
+
+    def __call__(self, request: ChatRequest) -> PolicyReply:
+        if request.media_count():
+            return PolicyReply(self.MEDIA_REPLY)
+        return self.oracle(request)
+
+
+POLICIES = ("scripted", "oracle", "text-only")
 
 
 def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str = "auto",
                 flag: str = "--policy", script_flag: str = "--script") -> Policy:
-    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, or ``module:callable``.
+    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, ``text-only`` or
+    ``module:callable``.
 
     Errors are ``MazeConfigError`` naming the command-line flags ``flag`` and ``script_flag``.
     """
@@ -218,6 +238,8 @@ def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str
         return ScriptedPolicy.from_jsonl(script, flag=script_flag)
     if spec == "oracle":
         return OraclePolicy(mode)
+    if spec == "text-only":
+        return TextOnlyPolicy(mode)
     if ":" not in spec:
         raise MazeConfigError(f"{flag}: unknown policy {brief_repr(spec)}; choose from {', '.join(POLICIES)} or module:callable")
     module_name, _, attr = spec.partition(":")
