@@ -32,6 +32,28 @@ def action_along(path: Sequence[Cell], action_space: spaces.Space) -> Any:
     return np.array([steps[0], run - 1], dtype=action_space.dtype)
 
 
+
+class OneBlockMoves:
+    """An agent adapter: ``agent`` picks a direction (a ``Discrete(4)`` action, e.g. a policy trained on the
+    partial env's default), sent to an env of ``action_space`` as its one-block move (``[direction, 0]`` for
+    ``MultiDiscrete([4, k])``, the direction itself for ``Discrete(4)``)."""
+
+    def __init__(self, agent: Agent, action_space: spaces.Space) -> None:
+        self.agent = agent
+        self.action_space = action_space
+        self.name = getattr(agent, "name", type(agent).__name__)
+
+    def reset(self) -> None:
+        """Forget the previous episode (the wrapped agent's reset)."""
+        self.agent.reset()
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """Return the env action of the wrapped agent's direction."""
+        direction = int(self.agent.act(observation, info))
+        if isinstance(self.action_space, spaces.Discrete):
+            return direction
+        return np.array([direction, 0], dtype=self.action_space.dtype)
+
 @dataclass(frozen=True)
 class EpisodeResult:
     """One played episode: whether it reached the goal, env steps taken, total reward and the final info."""

@@ -250,13 +250,13 @@ def test_the_ego_map_agent_sees_what_the_ego_map_wrapper_shows():
             return self.actions[len(self.seen) - 1]
 
     actions = [np.array(a) for a in ((1, 2), (2, 1), (3, 0), (0, 2), (1, 0), (2, 2), (3, 1), (1, 1))]
-    wrapped = EgocentricMap(gym.make("Maze-PartialObs-v0", rows=4, cols=4))
+    wrapped = EgocentricMap(gym.make("Maze-PartialObs-v0", rows=4, cols=4, action_mode="multi"))
     observation, _ = wrapped.reset(seed=3)
     expected = []
     for action in actions:
         expected.append(observation)
         observation, *_ = wrapped.step(action)
-    raw = gym.make("Maze-PartialObs-v0", rows=4, cols=4)
+    raw = gym.make("Maze-PartialObs-v0", rows=4, cols=4, action_mode="multi")
     recorder = Recorder(actions)
     agent = EgocentricMapAgent(recorder, raw)
     agent.reset()

@@ -2,7 +2,7 @@
 on the full map and under partial view, the grid env, a 3D splat scene, image and video generation), every item
 through the run engine, and one static report that tells perception from planning.
 
-    from evaluators.suite import SuiteConfig, run_suite
+    from . import SuiteConfig, run_suite
     run = run_suite(SuiteConfig(output_dir="out"), toolkit)   # toolkit: the agents, see ``Toolkit``
 
 The CLI layer builds the ``Toolkit`` from ``agents`` (``maze_envs.cli.suite_agents``); this package never

@@ -25,7 +25,7 @@ from maze_envs.tasks.render import render_task
 from maze_envs.tasks.spec import DIFFICULTIES
 from maze_envs.nav.procedural import Landmark, SceneParams, layout_maze, trajectory, write_scene
 
-from evaluators.bench.mazes import BenchMaze, bench_mazes
+from ..bench.mazes import BenchMaze, bench_mazes
 
 TASK_STYLE = ImageStyle(24, 6)
 SCENE_PARAMS = SceneParams(num_landmarks=1, num_trajectories=1)
@@ -107,7 +107,7 @@ def write_oracle_generations(mazes: list[SuiteMaze], out: Path, *, video: bool) 
     shortest path; return ``out``."""
     import cv2
 
-    from evaluators.pixel.synthetic import image_case, make_task, solution_route, write_marker_video
+    from ..pixel.synthetic import image_case, make_task, solution_route, write_marker_video
 
     out.mkdir(parents=True, exist_ok=True)
     for m in mazes:

@@ -259,8 +259,8 @@ def maze_page(m: SuiteMaze, records: list[dict[str, Any]]) -> str:
 
 def _bench_sections(out: Path, manifest: Mapping[str, Any], records: list[dict[str, Any]],
                     mazes: list[SuiteMaze]) -> dict[str, str]:
-    from evaluators.bench.report import write_report
-    from evaluators.bench.summary import summarise
+    from ..bench.report import write_report
+    from ..bench.summary import summarise
 
     by_name = {(m.size, m.bench.name): m.bench for m in mazes}
     written = {}
@@ -282,7 +282,7 @@ def _bench_sections(out: Path, manifest: Mapping[str, Any], records: list[dict[s
 
 
 def _nav_sections(out: Path, records: list[dict[str, Any]]) -> dict[str, str]:
-    from evaluators.nav.point_goal.metrics import analyze_and_report
+    from ..nav.point_goal.metrics import analyze_and_report
 
     written = {}
     for player in dict.fromkeys(r["player"] for r in records if r["modality"] == "nav3d" and r["status"] == "ok"):

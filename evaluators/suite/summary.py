@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from maze_envs.core.stats import summarise as summarise_values
 from maze_envs.llm import sum_usage
 
-from evaluators.judge.agreement import confusion
+from ..judge.agreement import confusion
 
 from .config import MODALITIES
 

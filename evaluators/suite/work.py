@@ -26,10 +26,10 @@ from maze_envs.llm import ChatClient, sum_usage
 from maze_envs.runs import RunOptions
 from maze_envs.tasks.files import generated_name, media_of, solution_name, task_of
 
-from evaluators.bench.anticheat import choose_presentation, identity_presentation
-from evaluators.bench.episode import Budgets
-from evaluators.bench.interactive import interactive_trial
-from evaluators.bench.oneshot import one_shot_trial
+from ..bench.anticheat import choose_presentation, identity_presentation
+from ..bench.episode import Budgets
+from ..bench.interactive import interactive_trial
+from ..bench.oneshot import one_shot_trial
 
 from .config import Player, SuiteConfig
 from .mazes import GOAL_TASK, SuiteMaze, scene_dir, world_to_grid
@@ -165,7 +165,7 @@ def _baseline(factory: Callable[[str, Any, int], Any], name: str, env: Any, *, s
 
 
 def _nav3d(ctx: Context, item: SuiteItem) -> dict[str, Any]:
-    from evaluators.nav.loop import run_evaluation
+    from ..nav.loop import run_evaluation
     from maze_envs.envs.nav.config import make_eval_config
     from maze_envs.envs.nav.world import camera_for_size
 
@@ -214,9 +214,9 @@ def generation_file(folder: str | None, m: SuiteMaze, kind: str) -> Path | None:
 
 
 def _generation(ctx: Context, item: SuiteItem) -> dict[str, Any]:
-    from evaluators.judge import pixel_pass
-    from evaluators.pixel.image import evaluate_image
-    from evaluators.pixel.video import evaluate_video
+    from ..judge import pixel_pass
+    from ..pixel.image import evaluate_image
+    from ..pixel.video import evaluate_video
 
     m = item.maze
     file = generation_file(ctx.generations.get(item.player.name), m, item.modality)
@@ -240,9 +240,9 @@ def _generation(ctx: Context, item: SuiteItem) -> dict[str, Any]:
 
 
 def _judge(client: ChatClient, config: SuiteConfig, file: Path, m: SuiteMaze, *, video: bool) -> dict[str, Any]:
-    from evaluators.judge import maze_task
-    from evaluators.judge.maze_task import maze_values
-    from evaluators.judge.runner import JudgeItem, judge_item
+    from ..judge import maze_task
+    from ..judge.maze_task import maze_values
+    from ..judge.runner import JudgeItem, judge_item
 
     judge_item_ = JudgeItem(file.name, file, maze_values(m.maze, video=video), "", {"task_id": m.stem})
     return judge_item(client, maze_task(), judge_item_, _params(config))

@@ -451,7 +451,7 @@ class SuiteResult:
 def suite_step(out_dir: Path, settings: DemoSettings) -> SuiteResult:
     """Return the outcome of ``maze-envs suite`` with its default players (oracle, local:text-only, random) on
     ``suite_mazes`` mazes per size of ``suite_sizes``, written to ``out_dir/suite``."""
-    from evaluators.suite import SuiteConfig, run_suite
+    from maze_envs.evaluators.suite import SuiteConfig, run_suite
 
     from .suite_agents import toolkit
 

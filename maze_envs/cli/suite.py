@@ -9,7 +9,7 @@ from maze_envs.runs.flags import add_run_flags, run_options
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``suite`` subcommand."""
-    from evaluators.suite import DEFAULT_MODELS, MODALITIES, SuiteConfig
+    from maze_envs.evaluators.suite import DEFAULT_MODELS, MODALITIES, SuiteConfig
 
     defaults = SuiteConfig()
     parser = sub.add_parser(
@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the suite, print the leaderboard lines and where the report is; return 0."""
-    from evaluators.suite import SuiteConfig, run_suite
+    from maze_envs.evaluators.suite import SuiteConfig, run_suite
 
     from .suite_agents import toolkit
 

@@ -15,7 +15,7 @@ def chat_agent(env: Any, *, client: ChatClient, images: bool, memory: int, explo
                params: dict, cell_px: int) -> Any:
     """Return the chat-model agent of a grid env: ``VLMAgent`` (the maze as a picture) with ``images``, else
     ``LLMAgent`` (text rows; ``explored_map`` adds the map explored so far to partial-view prompts)."""
-    from agents.llm.agent import LLMAgent, VLMAgent
+    from maze_envs.agents.llm.agent import LLMAgent, VLMAgent
 
     if images:
         return VLMAgent(env, client, cell_px=cell_px, memory=memory, max_calls=max_calls, params=params)
@@ -27,7 +27,7 @@ def baseline_agent(name: str, env: Any, seed: int, *, policy_file: str | None = 
     ``explorer`` (frontier first) or ``policy`` (the trained ``agents.rl.ppo_native`` network in
     ``policy_file``; one trained with ``--ego-map`` keeps its egocentric map itself and plays only mazes of the
     block-grid shape it was trained on)."""
-    from agents.players import PLAYERS
+    from maze_envs.agents.players import PLAYERS
 
     if name in ("oracle", "random", "explorer"):
         return PLAYERS.baseline(name, env, seed)
@@ -40,17 +40,20 @@ def _policy(path: str, env: Any) -> Any:
     try:
         import gymnasium as gym
 
-        from agents.rl.egomap import EgocentricMapAgent
-        from agents.rl.ppo_native import load_policy
+        from maze_envs.agents.base import OneBlockMoves
+        from maze_envs.agents.rl.egomap import EgocentricMapAgent
+        from maze_envs.agents.rl.ppo_native import load_policy
     except ImportError as exc:
         raise MazeConfigError(f"{path}: loading a trained policy needs torch ({exc}); "
                               "pip install 'maze-envs[rl]'", parameter="policy") from exc
     agent, args = load_policy(path)
+    probe = gym.make(args.env_id, **args.env_kwargs)
+    trained, trained_actions = probe.unwrapped.shape, probe.action_space
+    probe.close()
+    if isinstance(trained_actions, gym.spaces.Discrete) and trained_actions != env.action_space:
+        agent = OneBlockMoves(agent, env.action_space)
     if not args.ego_map:
         return agent
-    probe = gym.make(args.env_id, **args.env_kwargs)
-    trained = probe.unwrapped.shape
-    probe.close()
     if tuple(trained) != tuple(env.unwrapped.shape):
         raise MazeConfigError(f"{path}: trained with --ego-map on {trained[0]}x{trained[1]} block grids; it cannot "
                               f"play a {env.unwrapped.shape[0]}x{env.unwrapped.shape[1]} maze", parameter="policy")
@@ -60,9 +63,9 @@ def _policy(path: str, env: Any) -> Any:
 def nav_agent(player: Any, client: ChatClient | None, seed: int, options: dict) -> Any:
     """Return the 3D agent of ``player``: the VLM navigation agent on ``client``'s endpoint for a chat model, the
     A* oracle on the occupancy map for the oracle, else a seeded random walk."""
-    from agents.nav.oracle import OraclePointGoalAgent
-    from agents.nav.random_agent import RandomWalkPointGoalAgent
-    from agents.nav.vlm import VLMPointGoalAgent
+    from maze_envs.agents.nav.oracle import OraclePointGoalAgent
+    from maze_envs.agents.nav.random_agent import RandomWalkPointGoalAgent
+    from maze_envs.agents.nav.vlm import VLMPointGoalAgent
 
     if client is not None:
         config = client.config
@@ -75,6 +78,6 @@ def nav_agent(player: Any, client: ChatClient | None, seed: int, options: dict) 
 
 def toolkit(policy_file: str | None = None) -> Any:
     """Return the suite's ``Toolkit`` of these factories (``policy_file``: the trained policy of ``policy``)."""
-    from evaluators.suite import Toolkit
+    from maze_envs.evaluators.suite import Toolkit
 
     return Toolkit(chat_agent, partial(baseline_agent, policy_file=policy_file), nav_agent)
