@@ -1,26 +1,17 @@
-"""The agent interface every baseline follows, and a runner that plays one episode with an agent."""
+"""Helpers of the baseline agents (the ``Agent`` interface they follow is ``maze_envs.envs.agent.Agent``) and a
+runner that plays one episode with an agent."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Sequence
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.maze import Cell, move_index
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Something that acts in a maze env: ``reset()`` at each episode start, then ``act(observation, info)``."""
-
-    def reset(self) -> None:
-        """Forget the previous episode."""
-
-    def act(self, observation: Any, info: dict[str, Any]) -> Any:
-        """Return the next action for ``observation`` (agents that honour partial observability ignore ``info``)."""
+from maze_envs.envs.agent import Agent, episode_steps
 
 
 def action_along(path: Sequence[Cell], action_space: spaces.Space) -> Any:
@@ -53,13 +44,8 @@ class EpisodeResult:
 
 def run_episode(env: gym.Env, agent: Agent, seed: int | None = None, *, hide: Sequence[str] = ()) -> EpisodeResult:
     """Play one episode of ``agent`` in ``env`` and return its result; ``hide`` drops those keys from the info it sees."""
-    observation, info = env.reset(seed=seed)
-    agent.reset()
     total, steps = 0.0, 0
-    while True:
-        seen = {k: v for k, v in info.items() if k not in hide}
-        observation, reward, terminated, truncated, info = env.step(agent.act(observation, seen))
-        total += float(reward)
+    for step in episode_steps(env, agent, seed, hide=hide):
+        total += step.reward
         steps += 1
-        if terminated or truncated:
-            return EpisodeResult(bool(terminated), steps, total, info)
+    return EpisodeResult(step.terminated, steps, total, step.info)

@@ -6,48 +6,23 @@ read its ``EvaluationTable``.
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 import gymnasium as gym
-import numpy as np
+from gymnasium import spaces
 
 import maze_envs  # noqa: F401  (registers the ids)
+from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.stats import MetricSummary, summarise
 from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper
 
 from .base import Agent, run_episode
 
 AgentLike = Agent | Callable[[gym.Env], Agent]
-Z95 = 1.959964
 HIDDEN_INFO = ("position", "goal")
-
-
-@dataclass(frozen=True)
-class MetricSummary:
-    """One metric over the episodes that report it: mean, sample std and a 95% interval of the mean."""
-
-    mean: float
-    std: float
-    low: float
-    high: float
-    count: int
-
-
-def summarise(values: Sequence[float], binary: bool = False) -> MetricSummary:
-    """Return the summary of ``values``; ``binary`` (success) uses the Wilson interval, else mean +- 1.96 s/sqrt(n)."""
-    x = np.asarray(values, dtype=float)
-    n = x.size
-    if n == 0:
-        return MetricSummary(math.nan, math.nan, math.nan, math.nan, 0)
-    mean = float(x.mean())
-    std = float(x.std(ddof=1)) if n > 1 else 0.0
-    if binary:
-        centre = (mean + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-        half = Z95 * math.sqrt(mean * (1 - mean) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-        return MetricSummary(mean, std, max(0.0, centre - half), min(1.0, centre + half), n)
-    half = Z95 * std / math.sqrt(n)
-    return MetricSummary(mean, std, mean - half, mean + half, n)
 
 
 @dataclass
@@ -66,7 +41,7 @@ class EvaluationTable:
         for key in METRIC_KEYS:
             values = [row[key] for row in self.rows if row.get(key) is not None]
             if values:
-                out[key] = summarise(values, binary=key == "success")
+                out[key] = summarise(values, interval="wilson" if key == "success" else "normal")
         return out
 
     def mean(self, key: str) -> float:
@@ -92,6 +67,42 @@ def _agent_name(agent: Any) -> str:
     return getattr(agent, "name", None) or type(agent).__name__
 
 
+def _first_parameter(factory: Callable) -> str | None:
+    try:
+        parameters = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    return parameters[0].name if parameters else None
+
+
+def checked_agent(agent: AgentLike, env: gym.Env, env_id: str) -> Agent:
+    """Return the agent that plays ``env``: ``agent`` itself or what its factory makes of ``env``.
+
+    Raises ``MazeConfigError`` naming ``agent`` and saying what was expected when ``agent`` is neither an agent nor
+    a factory of one, is a class that takes an action space rather than the env, or acts in another action space.
+    """
+    name = _agent_name(agent) if not isinstance(agent, type) else agent.__name__
+    if isinstance(agent, Agent) and not isinstance(agent, type):
+        actor = agent
+    elif callable(agent):
+        if _first_parameter(agent) == "action_space":
+            raise MazeConfigError(f"{name} takes an action space, but evaluate() calls a factory with the env; pass "
+                                  f"an agent ({name}(env.action_space)) or a factory (lambda env: "
+                                  f"{name}(env.action_space))", parameter="agent")
+        actor = agent(env)
+        if not isinstance(actor, Agent):
+            raise MazeConfigError(f"the factory {name} returned {brief_repr(actor)}, not an agent with reset() and "
+                                  "act(observation, info)", parameter="agent")
+    else:
+        raise MazeConfigError(f"expected an agent (reset() and act(observation, info)) or a factory called with "
+                              f"the env, got {brief_repr(agent)}", parameter="agent")
+    space = getattr(actor, "action_space", None)
+    if isinstance(space, spaces.Space) and space != env.action_space:
+        raise MazeConfigError(f"{_agent_name(actor)} acts in {space}, but {env_id} takes {env.action_space}",
+                              parameter="agent")
+    return actor
+
+
 def evaluate(agent: AgentLike, env_id: str, seeds: Iterable[int], *, wrappers: Sequence[Callable[[gym.Env], gym.Env]] = (),
              hide: Sequence[str] = HIDDEN_INFO, **env_kwargs: Any) -> EvaluationTable:
     """Return the table of ``agent`` playing one episode of ``gym.make(env_id, **env_kwargs)`` per seed.
@@ -99,12 +110,17 @@ def evaluate(agent: AgentLike, env_id: str, seeds: Iterable[int], *, wrappers: S
     ``agent`` is an agent (``reset()``/``act(observation, info)``) or a factory called with the wrapped env
     (``OracleAgent``, ``lambda env: RandomAgent(env.action_space, 0)``). ``wrappers`` are applied over the
     metrics wrapper in order (observation wrappers a trained policy expects). ``hide`` drops info keys the
-    agent must not read (the hidden position and goal by default).
+    agent must not read (the hidden position and goal by default). A wrong ``agent`` raises ``MazeConfigError``
+    saying what was expected (``checked_agent``).
     """
     env = EpisodeMetricsWrapper(gym.make(env_id, **env_kwargs))
     for wrap in wrappers:
         env = wrap(env)
-    actor = agent(env) if isinstance(agent, type) or not isinstance(agent, Agent) else agent
+    try:
+        actor = checked_agent(agent, env, env_id)
+    except MazeConfigError:
+        env.close()
+        raise
     rows = []
     try:
         for seed in seeds:

@@ -20,11 +20,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluators.bench.anticheat import choose_presentation  # noqa: E402
-from evaluators.bench.config import resolve_config  # noqa: E402
-from evaluators.bench.mazes import prepare_mazes  # noqa: E402
-from evaluators.bench.oneshot import one_shot_trial, prompt_for, show  # noqa: E402
-from evaluators.bench.run import run_bench  # noqa: E402
+from maze_envs.evaluators.bench.anticheat import choose_presentation  # noqa: E402
+from maze_envs.evaluators.bench.config import resolve_config  # noqa: E402
+from maze_envs.evaluators.bench.mazes import prepare_mazes  # noqa: E402
+from maze_envs.evaluators.bench.oneshot import one_shot_trial, prompt_for, show  # noqa: E402
+from maze_envs.evaluators.bench.run import run_bench  # noqa: E402
 from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy, PolicyReply  # noqa: E402
 from maze_envs.runs import RunOptions  # noqa: E402
 

@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, ok in checks:
         print(f"target {label}: {'met' if ok else 'MISSED'}")
     if args.json:
-        from maze_envs.core.formats import write_json_atomic
+        from maze_envs.core.jsonfiles import write_json_atomic
 
         write_json_atomic(args.json, {"measures": [asdict(m) for m in best.values()],
                                       "targets": {label: ok for label, ok in checks}, "args": vars(args)}, indent=2)

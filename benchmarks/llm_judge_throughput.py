@@ -16,7 +16,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluators.judge import JudgeItem, math_task, run_judge  # noqa: E402
+from maze_envs.evaluators.judge import JudgeItem, math_task, run_judge  # noqa: E402
 from maze_envs.llm import ChatClient, ModelConfig, ModelServer, PolicyReply, ResponseCache  # noqa: E402
 from maze_envs.runs import RunOptions  # noqa: E402
 

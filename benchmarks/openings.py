@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.core.openings import generate_openings  # noqa: E402
-from maze_envs.core.openings_render import OpeningsStyle, render_openings  # noqa: E402
+from maze_envs.openings.puzzle import generate_openings  # noqa: E402
+from maze_envs.openings.render import OpeningsStyle, render_openings  # noqa: E402
 
 TARGET_MS = 50.0
 

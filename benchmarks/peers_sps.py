@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:<15} N={n:<5} {seconds:6.2f} s")
     print(f"load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     if args.json:
-        from maze_envs.core.formats import write_json_atomic
+        from maze_envs.core.jsonfiles import write_json_atomic
 
         write_json_atomic(args.json, {"rows": [asdict(r) for r in rows], "args": vars(args),
                                       "load_average": os.getloadavg()}, indent=2)

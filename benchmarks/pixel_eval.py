@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from maze_envs.core.generators import generate  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
-from evaluators.pixel import synthetic  # noqa: E402
-from evaluators.pixel.image import evaluate_image  # noqa: E402
-from evaluators.pixel.reference import read_image  # noqa: E402
-from evaluators.pixel.video import evaluate_video  # noqa: E402
+from maze_envs.evaluators.pixel import synthetic  # noqa: E402
+from maze_envs.evaluators.pixel.image import evaluate_image  # noqa: E402
+from maze_envs.evaluators.pixel.reference import read_image  # noqa: E402
+from maze_envs.evaluators.pixel.video import evaluate_video  # noqa: E402
 
 QUOTED_IMAGE_S = 0.5
 QUOTED_VIDEO_S = (5.0, 10.0)

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from agents.rl.ppo_native import Args, train  # noqa: E402
-from agents.rl.sb3_policy import make_dummy_vec_env, make_model  # noqa: E402
+from maze_envs.agents.rl.ppo_native import Args, train  # noqa: E402
+from maze_envs.agents.rl.sb3_policy import make_dummy_vec_env, make_model  # noqa: E402
 
 
 def main() -> None:

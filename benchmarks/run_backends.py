@@ -17,15 +17,17 @@ import json
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluators.pixel.synthetic import write_synthetic_dataset  # noqa: E402
+from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset  # noqa: E402
 from maze_envs.cli import main as cli  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
-from maze_envs.core.tasks import task_specs  # noqa: E402
 from maze_envs.runs import Run, RunOptions, WorkItem  # noqa: E402
+from maze_envs.runs.socket_dir import socket_temp_dir  # noqa: E402
+from maze_envs.tasks.spec import task_specs  # noqa: E402
 
 
 def noop(payload: int) -> dict:
@@ -67,7 +69,7 @@ def main() -> None:
     parser.add_argument("--noop-items", type=int, default=2000)
     parser.add_argument("--skip-ray", action="store_true", help="measure the local backends only")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         root = Path(tmp)
         specs = task_specs(["dfs", "wilson"], ["easy", "medium"], (args.videos + 3) // 4, seed=0)[: args.videos]
         write_synthetic_dataset(root, specs, style=ImageStyle(24, 6), image_cases=("correct",),
@@ -80,7 +82,8 @@ def main() -> None:
 
             began = time.perf_counter()
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
-                     _temp_dir=str(root / "ray"))
+                     _temp_dir=stack.enter_context(socket_temp_dir()))  # short: Ray's socket paths under TMPDIR
+            stack.callback(ray.shutdown)
             print(f"  ray runtime start: {time.perf_counter() - began:.2f} s (paid once per run, not counted below)")
             ray_s = eval_video(root, args.frames, "ray", "ray-out")
             same = _records(root / "ray-out") == _records(root / "local")

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluators.bench.config import BenchConfig  # noqa: E402
-from evaluators.bench.mazes import prepare_mazes  # noqa: E402
-from evaluators.bench.run import run_bench  # noqa: E402
+from maze_envs.evaluators.bench.config import BenchConfig  # noqa: E402
+from maze_envs.evaluators.bench.mazes import prepare_mazes  # noqa: E402
+from maze_envs.evaluators.bench.run import run_bench  # noqa: E402
 from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy  # noqa: E402
 
 MODEL = "maze-envs-local"

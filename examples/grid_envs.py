@@ -12,9 +12,9 @@ import gymnasium as gym
 import numpy as np
 
 import maze_envs  # noqa: F401  (registers Maze-v0 and Maze-PartialObs-v0)
-from agents.base import run_episode
-from agents.explorer import FrontierExplorer
-from agents.oracle import OracleAgent
+from maze_envs.agents.base import run_episode
+from maze_envs.agents.explorer import FrontierExplorer
+from maze_envs.agents.oracle import OracleAgent
 from maze_envs.envs.wrappers import FlatObservation, TextObservation
 
 # Full observation: the oracle walks a shortest path.

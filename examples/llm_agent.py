@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import gymnasium as gym  # noqa: E402
 
 import maze_envs  # noqa: E402,F401  (registers the ids)
-from agents.llm.agent import LLMAgent  # noqa: E402
-from agents.llm.episode import run_llm_episode  # noqa: E402
+from maze_envs.agents.llm.agent import LLMAgent  # noqa: E402
+from maze_envs.agents.llm.episode import run_llm_episode  # noqa: E402
 from maze_envs.llm import ChatClient, ModelServer, OraclePolicy, load_model_config  # noqa: E402
 from maze_envs.llm.config import ENV_VARS  # noqa: E402
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from evaluators.judge import JudgeItem, math_task, run_judge
 from maze_envs.core import generate, validate_path
 from maze_envs.core.render import render_text
-from maze_envs.core.textmaze import parse_path
+from maze_envs.core.replies import read_path
+from maze_envs.evaluators.judge import JudgeItem, math_task, run_judge
 from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy, ScriptedPolicy
 from maze_envs.llm.policies import script_entry
 
@@ -21,7 +21,7 @@ maze = generate(4, 6, "wilson", seed=1)
 with ModelServer(OraclePolicy()) as server:
     client = ChatClient(ModelConfig(model="maze-envs-local", base_url=server.base_url))
     reply = client.chat(f"Path from S to G as (row,col) pairs:\n{render_text(maze)}")
-path = parse_path(reply.text)
+path = read_path(reply.text).cells
 print(f"oracle path of {len(path)} blocks, valid: {validate_path(maze.to_grid(), path).valid}, "
       f"local server: {reply.local_server}")
 

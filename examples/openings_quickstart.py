@@ -9,9 +9,9 @@ from pathlib import Path
 import gymnasium as gym
 
 import maze_envs  # noqa: F401  (registers Maze-Openings-v0)
-from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
-from maze_envs.core.openings import generate_openings, validate_openings
-from maze_envs.core.openings_render import render_openings
+from maze_envs.agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
+from maze_envs.openings.puzzle import generate_openings, validate_openings
+from maze_envs.openings.render import render_openings
 
 out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 out.mkdir(parents=True, exist_ok=True)

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.evaluate import evaluate  # noqa: E402
-from agents.oracle import OracleAgent  # noqa: E402
-from agents.random_agent import RandomAgent  # noqa: E402
-from agents.rl.egomap import EgocentricMap  # noqa: E402
-from agents.rl.ppo_native import Args, load_policy, train  # noqa: E402
+from maze_envs.agents.evaluate import evaluate  # noqa: E402
+from maze_envs.agents.oracle import OracleAgent  # noqa: E402
+from maze_envs.agents.random_agent import RandomAgent  # noqa: E402
+from maze_envs.agents.rl.egomap import EgocentricMap  # noqa: E402
+from maze_envs.agents.rl.ppo_native import Args, load_policy, train  # noqa: E402
 
 ENV_ID = "Maze-PartialObs-v0"
 SIZE = {"rows": 5, "cols": 5}

@@ -14,6 +14,8 @@ from typing import Iterator
 
 import pytest
 
+from maze_envs.runs.socket_dir import socket_temp_dir
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
@@ -30,8 +32,9 @@ def opened_page(path: Path) -> Iterator[tuple[object, list[str]]]:
     from playwright.sync_api import sync_playwright
 
     problems: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    # Chromium puts its SingletonSocket under TMPDIR: a short one keeps that socket path within the AF_UNIX limit
+    with sync_playwright() as p, socket_temp_dir() as temp:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, env={**os.environ, "TMPDIR": temp})
         page = browser.new_page()
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: problems.append(str(e)))

@@ -23,14 +23,16 @@ from evaluators.judge.maze_task import load_tasks, maze_items_from_manifest
 from evaluators.pixel.reference import metadata_geometries
 from maze_envs.core import generate
 from maze_envs.core.errors import MazeEnvsError
-from maze_envs.core.formats import load_layout, read_jsonl, save_layout, write_mazebench
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig, maze_from_record
-from maze_envs.core.tasks import task_specs
+from maze_envs.core.jsonfiles import read_jsonl
+from maze_envs.core.layout_files import load_layout, save_layout
+from maze_envs.core.mazebench_files import write_mazebench
 from maze_envs.datasets import LOG_NAME, generate_tasks, write_openings_dataset
+from maze_envs.llm.config import load_model_config
 from maze_envs.nav.ply import GaussianCloud, read_ply, write_ply
 from maze_envs.nav.scene import Episode, Task, parse_meta
-from maze_envs.llm.config import load_model_config
+from maze_envs.openings.dataset import OpeningsDatasetConfig, maze_from_record
 from maze_envs.runs import RunOptions
+from maze_envs.tasks.spec import task_specs
 
 MAX_MESSAGE = 500
 
@@ -174,7 +176,7 @@ def _scene(directory: Path) -> Path:
     occ = np.full((12, 16), 255, np.uint8)
     occ[:, 6:8] = 0
     Image.fromarray(occ).save(folder / "occ_map.png")
-    Image.fromarray(np.full((12, 16), 0.5, np.float32), mode="F").save(folder / "occ_map_height.tiff")
+    Image.fromarray(np.full((12, 16), 0.5, np.float32)).save(folder / "occ_map_height.tiff")
     (folder / "occ_map_meta.txt").write_text("Top Left: (10.0, 24.0)\nTop Right: (18.0, 24.0)\n"
                                              "Bottom Left: (10.0, 18.0)\nBottom Right: (18.0, 18.0)\n"
                                              "Image size in pixels: 16, 12\n")

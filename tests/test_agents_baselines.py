@@ -30,7 +30,7 @@ def test_oracle_is_optimal_in_maze_v0_on_100_seeds():
 
 
 def test_oracle_uses_straight_runs_in_the_partial_env():
-    env = gym.make("Maze-PartialObs-v0", rows=6, cols=6)
+    env = gym.make("Maze-PartialObs-v0", rows=6, cols=6, action_mode="multi")
     result = run_episode(env, OracleAgent(env), 3)
     assert result.success and result.steps < result.info["optimal_length"]
 

@@ -6,10 +6,11 @@ import math
 import pytest
 from gymnasium.spaces import MultiDiscrete
 
-from agents.evaluate import EvaluationTable, evaluate, summarise
+from agents.evaluate import EvaluationTable, evaluate
 from agents.explorer import FrontierExplorer
 from agents.oracle import OracleAgent
 from agents.random_agent import RandomAgent
+from maze_envs.core.stats import summarise
 
 
 def test_oracle_and_random_on_held_out_seeds():
@@ -37,7 +38,8 @@ def test_an_agent_instance_and_hidden_info():
             seen.append(set(info))
             return super().act(observation, info)
 
-    table = evaluate(Recorder(MultiDiscrete([4, 3])), "Maze-PartialObs-v0", [1, 2], rows=4, cols=4)
+    table = evaluate(Recorder(MultiDiscrete([4, 3])), "Maze-PartialObs-v0", [1, 2], rows=4, cols=4,
+                     action_mode="multi")
     assert table.agent == "Recorder" and table.mean("success") == 1.0
     assert seen and all("position" not in keys and "goal" not in keys for keys in seen)
     assert 0 < table.mean("revealed_share") <= 1
@@ -52,9 +54,9 @@ def test_table_serialises_and_prints():
 
 
 def test_summaries():
-    rate = summarise([1, 1, 0, 1], binary=True)
+    rate = summarise([1, 1, 0, 1], interval="wilson")
     assert rate.mean == 0.75 and 0 < rate.low < 0.75 < rate.high < 1
-    perfect = summarise([1] * 10, binary=True)
+    perfect = summarise([1] * 10, interval="wilson")
     assert perfect.high == pytest.approx(1.0) and perfect.low == pytest.approx(0.722, abs=1e-3)
     spread = summarise([1.0, 3.0])
     assert spread.std == pytest.approx(math.sqrt(2)) and spread.low < 2 < spread.high

@@ -7,9 +7,9 @@ from evaluators.bench.anticheat import (NON_IDENTITY, SYMBOL_SETS, SYMMETRIES, P
                                         consistency)
 from evaluators.bench.validate import validate_path
 from maze_envs.core import generate
-from maze_envs.core.formats import mazebench_to_dict
-from maze_envs.core.solve import shortest_path
 from maze_envs.core.maze import Grid
+from maze_envs.core.mazebench_files import mazebench_to_dict
+from maze_envs.core.solve import shortest_path
 
 
 @pytest.mark.parametrize("symmetry", list(SYMMETRIES))
@@ -58,7 +58,7 @@ def test_presentations_draw_symbols_and_nonces():
     assert len({p.nonce for p in presentations}) == 30
     assert all(len(p.nonce) == 12 for p in presentations)
     assert len({p.symbols for p in presentations}) > 1
-    drawn = presentations[0].draw(np.array([[0, 1], [0, 0]]), (0, 0), (1, 1))
+    drawn = presentations[0].draw(Grid(np.array([[0, 1], [0, 0]]), (0, 0), (1, 1)))
     symbols = presentations[0].symbols
     assert drawn == f"{symbols.start}{symbols.wall}\n{symbols.path}{symbols.goal}"
 

@@ -3,7 +3,7 @@
 import pytest
 
 from evaluators.bench.config import BenchConfig, resolve_config
-from evaluators.bench.stats import estimate
+from evaluators.bench.summary import estimate
 from maze_envs.core.errors import MazeConfigError
 
 CONFIG = """\
@@ -88,10 +88,10 @@ def test_defaults_are_mazebench_defaults():
 
 def test_estimate_counts_zeros_and_gives_a_t_interval():
     est = estimate([100, 0, 100, 0])
-    assert (est.n, est.mean) == (4, 50.0)
-    assert est.std == pytest.approx(57.735, abs=1e-3)
-    assert est.ci95[0] == pytest.approx(50 - 3.182446 * 57.735 / 2, abs=1e-2)
-    assert estimate([]).mean is None and estimate([5]).ci95 is None
+    assert (est["n"], est["mean"]) == (4, 50.0)
+    assert est["std"] == pytest.approx(57.735, abs=1e-3)
+    assert est["ci95"][0] == pytest.approx(50 - 3.182446 * 57.735 / 2, abs=1e-2)
+    assert estimate([])["mean"] is None and estimate([5]) == {"n": 1, "mean": 5.0, "std": 0.0, "ci95": None}
 
 
 def test_move_budget_is_its_own_setting(tmp_path):

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from maze_envs.core.formats import read_json, read_jsonl
+from maze_envs.core.jsonfiles import read_json, read_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -21,7 +21,7 @@ from agents.oracle import OracleAgent
 from evaluators.bench.episode import Budgets, bench_env, play_episode
 from evaluators.bench.validate import validate_path
 from maze_envs.cli import main
-from maze_envs.core.formats import read_json, read_jsonl
+from maze_envs.core.jsonfiles import read_json, read_jsonl
 
 REPO = Path(__file__).resolve().parents[1]
 GRID = np.array([[0, 0, 1], [1, 0, 1], [1, 0, 0]], dtype=np.uint8)

@@ -16,7 +16,7 @@ import pytest
 from _bench_support import write_mazes
 from _browser import opened_page
 from maze_envs.cli import main
-from maze_envs.core.formats import read_json, read_jsonl
+from maze_envs.core.jsonfiles import read_json, read_jsonl
 
 REPO = Path(__file__).resolve().parents[1]
 

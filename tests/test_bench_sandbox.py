@@ -21,8 +21,7 @@ from maze_envs.serving.app import LoopbackServer
 REPO = Path(__file__).resolve().parents[1]
 MAZE = {"width": 3, "height": 3, "grid": [[0, 0, 1], [1, 0, 1], [1, 0, 0]], "start": [0, 0], "goal": [2, 2],
         "shortest_path": [[0, 0], [0, 1], [1, 1], [2, 1], [2, 2]], "nonce": 0}
-INFO = {"maze_name": "maze_3x3_0", "size": "3x3", "start": [0, 0], "goal": [2, 2], "available_actions":
-        ["up", "down", "left", "right"]}
+INFO = {"maze_name": "maze_3x3_0", "size": "3x3", "start": [0, 0], "goal": [2, 2], "available_actions": ["right"]}
 
 
 def state(position, steps, done=False):
@@ -40,7 +39,8 @@ EXCHANGE = [
     ("POST", "/load", {"maze_name": "maze_3x3_0"}, 200,
      {"message": "Maze maze_3x3_0 loaded", "maze_info": {**INFO, "current_position": [0, 0], "steps": 0,
                                                          "done": False}}),
-    ("GET", "/state", None, 200, {"state": state([0, 0], 0), "available_actions": ["up", "down", "left", "right"]}),
+    # only the moves into free cells, as MazeBench lists them
+    ("GET", "/state", None, 200, {"state": state([0, 0], 0), "available_actions": ["right"]}),
     ("POST", "/step", {"action": "jump"}, 400, {"error": "invalid action 'jump'; use one of up, down, left, right"}),
     ("POST", "/step", {"action": "up"}, 200, {"action": "up", "state": state([0, 0], 0), "info":
                                               {"error": "Wall collision: out of bounds"}, "reward": -1.0,
@@ -68,7 +68,8 @@ EXCHANGE = [
     # after the goal: no second +100
     ("POST", "/step", {"action": "left"}, 200, {"action": "left", "state": state([2, 2], 4, True), "info":
                                                 {"info": "Game ended"}, "reward": 0.0, "success": False}),
-    ("GET", "/info", None, 200, {**INFO, "current_position": [2, 2], "steps": 4, "done": True}),
+    ("GET", "/info", None, 200, {**INFO, "current_position": [2, 2], "steps": 4, "done": True,
+                                 "available_actions": []}),
     ("GET", "/render?show_path=true", None, 200, {"render": "S*█\n█*█\n█*A", "show_path": True}),
     ("GET", "/render", None, 200, {"render": "S █\n█ █\n█ A", "show_path": False}),
 ]

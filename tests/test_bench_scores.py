@@ -56,8 +56,8 @@ def test_longer_valid_path_is_scored_by_the_formulas():
     v1 = score(verdict, path, shortest, "v1")
     assert v1.O == 50 and v1.A == pytest.approx((100 + 100 + 50) / 3, abs=1e-4)
     assert v1.total == pytest.approx(0.4 * 100 + 0.3 * 100 + 0.3 * 50)
-    similarity = round(2 / 6 * min(1, 3 / 5), 4)        # {(0,0),(0,2)} shared of 6 cells, 3 of 5 cells long
-    assert path_similarity(path, shortest) == similarity
+    similarity = 2 / 6 * min(1, 3 / 5)        # {(0,0),(0,2)} shared of 6 cells, 3 of 5 cells long (full precision)
+    assert path_similarity(path, shortest) == pytest.approx(similarity)
     v2 = score(verdict, path, shortest, "v2")
     assert v2.P == pytest.approx(100 * similarity)
     assert v2.total == pytest.approx(0.3 * 100 + 0.25 * 100 + 0.25 * 50 + 0.2 * 100 * similarity)

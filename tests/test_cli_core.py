@@ -12,7 +12,8 @@ from PIL import Image
 from maze_envs.cli import build_parser, main
 from maze_envs.core import shortest_path
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
+from maze_envs.core.layout_files import layout_from_dict, load_layout
+from maze_envs.core.mazebench_files import mazebench_files
 from maze_envs.core.render import PATH
 
 
@@ -66,9 +67,10 @@ def _cli(*args):
 @pytest.mark.parametrize("args, needle", [
     (["generate", "tasks", "--count", "0", "--out", "x"], "--count: must be at least 1"),
     (["generate", "text", "--sizes", "9by9", "--out", "x"], "expected a size like 9x9"),
-    (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px and --wall-px must be positive"),
-    (["generate", "tasks", "--cell-px", "0", "--out", "x"], "--cell-px and --wall-px must be positive, got 0"),
-    (["generate", "tasks", "--cell-px", "16", "--image-px", "256", "--out", "x"], "cannot be combined"),
+    (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px: must be positive, got -3"),
+    (["generate", "tasks", "--wall-px", "0", "--out", "x"], "--wall-px: must be positive, got 0"),
+    (["generate", "tasks", "--cell-px", "16", "--image-px", "256", "--out", "x"], "--image-px: cannot be combined"),
+    (["generate", "tasks", "--image-px", "8", "--out", "x"], "--image-px: must be at least 16, got 8"),
 ])
 def test_bad_values_give_one_line_errors(tmp_path, args, needle):
     result = _cli(*args)
@@ -114,7 +116,7 @@ def test_every_flag_is_spelled_in_kebab_case_first():
 
 
 def test_library_errors_name_parameters_and_the_cli_names_their_flags(tmp_path, capsys):
-    from maze_envs.core.tasks import task_specs
+    from maze_envs.tasks.spec import task_specs
     from maze_envs.nav.procedural import SceneParams
 
     with pytest.raises(MazeConfigError, match="^count: must be at least 1, got 0$"):

@@ -9,8 +9,9 @@ import pytest
 import maze_envs  # noqa: F401  (registers the envs)
 from maze_envs.core import generate
 from maze_envs.core.benchmark_frame import benchmark_grid, frame_of
-from maze_envs.core.formats import load_layout, mazebench_files, mazebench_to_dict, write_mazebench
+from maze_envs.core.layout_files import load_layout
 from maze_envs.core.maze import as_grid
+from maze_envs.core.mazebench_files import mazebench_files, mazebench_to_dict, write_mazebench
 from maze_envs.core.solve import validate_path
 
 

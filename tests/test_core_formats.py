@@ -8,10 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from maze_envs.core import Grid, Maze, MazeFormatError, Opening, generate, shortest_path
-from maze_envs.core.formats import (
-    cells_for_size, layout_from_dict, load_layout, maze_to_dict, mazebench_files, mazebench_from_dict,
-    mazebench_to_dict, parse_size, read_json, read_jsonl, save_layout, size_directory, write_jsonl, write_mazebench,
+from maze_envs.core.jsonfiles import read_json, read_jsonl, write_jsonl
+from maze_envs.core.layout_files import layout_from_dict, load_layout, save_layout
+from maze_envs.core.mazebench_files import (
+    cells_for_size, mazebench_files, mazebench_from_dict, mazebench_to_dict, parse_size, size_directory,
+    write_mazebench,
 )
+from maze_envs.core.mazefile import maze_to_dict
 
 mazes = st.builds(generate, st.integers(1, 12), st.integers(1, 12), st.sampled_from(["dfs", "wilson", "prim"]),
                   st.integers(0, 1000), loops=st.sampled_from([0.0, 0.5]),

@@ -7,9 +7,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from maze_envs.core import generate, shortest_path
-from maze_envs.core.render import (
-    FREE, GOAL, PATH, START, WALL, ImageStyle, Symbols, render_task, render_text, solution_blocks,
-)
+from maze_envs.core.render import FREE, GOAL, PATH, START, WALL, ImageStyle, Symbols, render_text
+from maze_envs.tasks.render import render_task, solution_blocks
 
 styles = st.sampled_from([ImageStyle(), ImageStyle(16, 16), ImageStyle(10, 2, 5), ImageStyle(7, 1)])
 

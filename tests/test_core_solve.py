@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from maze_envs.core import Grid, distance_map, generate, shortest_path, validate_path
-from maze_envs.core.solve import border_path_lengths, pair_path_lengths, path_length
+from maze_envs.core.solve import border_path_lengths, pair_path_lengths, path_faults, path_length
 
 
 def reference_bfs(blocks, source):
@@ -110,3 +110,17 @@ def test_a_grid_cannot_be_walled_in_place_behind_its_cached_graph():
     walled = np.ones_like(grid.blocks)
     walled[grid.start] = walled[grid.goal] = 0
     assert shortest_path(Grid(walled, grid.start, grid.goal)) is None
+
+
+def test_path_faults_finds_each_first_fault_and_callers_choose_the_order():
+    grid = np.zeros((3, 3), dtype=np.uint8)
+    grid[1, 1] = 1
+    inside = lambda cell: 0 <= cell[0] < 3 and 0 <= cell[1] < 3  # noqa: E731
+    walk = [(0, 0), (0, 1), (1, 1), (1, 3), (2, 2), (2, 3)]
+    faults = path_faults(walk, inside, lambda previous, cell: bool(grid[cell]))
+    assert (faults.jump, faults.outside, faults.wall) == (3, 3, 2)
+    assert faults.first(("jump", "outside", "wall")) == ("wall", 2)
+    assert faults.first(("jump",)) == ("jump", 3) and faults.first(("outside", "jump")) == ("outside", 3)
+    far = path_faults([(0, 1)], inside, lambda p, c: False, before=(2, 2))
+    assert far.first(("outside", "jump", "wall")) == ("jump", 0)
+    assert path_faults([(0, 1), (0, 2)], inside, lambda p, c: False, before=(0, 0)).first(("jump", "outside")) is None

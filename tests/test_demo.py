@@ -35,7 +35,8 @@ def test_every_step_runs_and_the_summary_table_is_printed(demo):
     for start in ("datasets: 6 task image pairs", "baselines: goals reached",
                   "ppo: 2,048 steps on Maze-PartialObs-v0 5x5; held-out success ppo ", "nav: success",
                   "bench text2d (the local embedded server's oracle): 5x5 success 100%",
-                  "generations: pixel evaluator scored 4 images", "Cohen's kappa 1.0"):
+                  "generations: pixel evaluator scored 4 images", "Cohen's kappa 1.0",
+                  "suite: 2 mazes in every modality; local:text-only perception gap on 2 of 2"):
         assert start in done.stdout
     table = done.stdout.split("step ", 1)[1]
     for env_id in [e.id for e in ENV_ENTRIES]:
@@ -44,6 +45,7 @@ def test_every_step_runs_and_the_summary_table_is_printed(demo):
     assert (out / "ppo" / "model.pt").is_file()
     assert f"report: {out / 'report.html'}" in done.stdout
     assert (out / "tasks" / "metadata.jsonl").is_file() and (out / "bench" / "report.html").is_file()
+    assert (out / "suite" / "index.html").is_file() and (out / "suite" / "summary.json").is_file()
     assert list((out / "nav_eval").glob("GaussianNav-PointGoal-v0-oracle/*/trajectories.png"))
     assert sorted(p.name for p in out.parent.iterdir()) == ["maze-envs-demo"]
 
@@ -70,7 +72,8 @@ def test_report_loads_in_a_headless_browser_without_console_errors(demo):
         curve_points = page.locator("svg[aria-label='learning curve'] polyline").count()
     assert problems == []
     assert sections == ["Datasets", "Grid envs: baseline agents", "PPO on Maze-PartialObs-v0 5x5", "GaussianNav: navigation baselines (nav-eval)",
-                        "LLM benchmark (text2d)", "Synthetic generations: pixel evaluator and judge"]
+                        "LLM benchmark (text2d)", "Synthetic generations: pixel evaluator and judge",
+                        "Suite: one maze set, every modality"]
     assert bars == 11 and baseline_rows == (1 + 7) + (1 + 4)
     assert [row.split("\t")[1] for row in ppo_rows[1:]] == ["ppo", "random", "oracle"] and curve_points == 1
     # two task images, three grid views, a nav view, two trajectory pictures, four judged generations

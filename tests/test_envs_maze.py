@@ -11,8 +11,10 @@ import pytest
 
 import maze_envs  # noqa: F401
 from maze_envs.core import Grid, distance_map, generate
-from maze_envs.core.formats import save_layout, write_mazebench
-from maze_envs.envs.rules import AGENT, FREE, GOAL, WALL, Board, path_length
+from maze_envs.core.codes import AGENT, FREE, GOAL, WALL
+from maze_envs.core.layout_files import save_layout
+from maze_envs.core.mazebench_files import write_mazebench
+from maze_envs.envs.rules import Board, path_length
 
 UP, RIGHT, DOWN, LEFT = range(4)
 CORRIDOR = Grid(np.array([[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]), (1, 1), (1, 3))
@@ -96,7 +98,7 @@ def test_same_seed_same_trajectory_and_new_maze_each_reset(env_id):
 
 
 def test_pickle_and_deepcopy_round_trip_mid_episode():
-    env = gym.make("Maze-PartialObs-v0", rows=4, cols=4)
+    env = gym.make("Maze-PartialObs-v0", rows=4, cols=4, action_mode="multi")
     env.reset(seed=5)
     env.step(np.array([1, 0]))
     clones = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]

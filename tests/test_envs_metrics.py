@@ -38,7 +38,7 @@ def test_a_known_walk_in_a_corridor():
 
 
 def test_partial_view_reports_the_share_revealed_and_failure_scores_zero():
-    env = EpisodeMetricsWrapper(gym.make("Maze-PartialObs-v0", rows=8, cols=8, max_no_exploration_steps=2))
+    env = EpisodeMetricsWrapper(gym.make("Maze-PartialObs-v0", rows=8, cols=8, max_no_exploration_steps=2, action_mode="multi"))
     env.reset(seed=3)
     done = False
     while not done:

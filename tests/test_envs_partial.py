@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import maze_envs  # noqa: F401
 from maze_envs.core import Grid
-from maze_envs.envs.rules import AGENT, FREE, GOAL, MASKED, WALL
+from maze_envs.core.codes import AGENT, FREE, GOAL, MASKED, WALL
 from maze_envs.envs.visibility import bresenham_between, visible_mask
 
 M, W, F, A, G = MASKED, WALL, FREE, AGENT, GOAL
@@ -97,7 +97,7 @@ CORRIDOR = Grid(np.array([[1] * 9, [1, 0, 0, 0, 0, 0, 0, 0, 1], [1] * 9]), (1, 1
 
 
 def test_multi_block_moves_stop_at_walls_and_at_the_goal():
-    env = gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=3)
+    env = gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=3, action_mode="multi")
     env.reset(seed=0)
     _, _, _, _, info = env.step(np.array([RIGHT, 2]))
     assert info["position"] == (1, 4) and info["moved"] == 3
@@ -118,20 +118,21 @@ def test_single_action_mode_moves_one_block():
 
 
 def test_truncates_after_steps_that_reveal_nothing_new():
-    env = gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, max_no_exploration_steps=3)
+    env = gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, max_no_exploration_steps=3, action_mode="multi")
     env.reset(seed=0)
     outcomes = [env.step(np.array([UP, 0]))[3] for _ in range(3)]
     assert outcomes == [False, False, True]
     env.reset()
     env.step(np.array([UP, 0]))
     assert env.step(np.array([RIGHT, 0]))[4]["no_exploration_steps"] == 0
-    off = gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, max_no_exploration_steps=None, max_steps=50)
+    off = gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, max_no_exploration_steps=None, max_steps=50,
+                   action_mode="multi")
     off.reset(seed=0)
     assert not any(off.step(np.array([UP, 0]))[3] for _ in range(49))
 
 
 def test_explored_map_remembers_what_was_seen_without_marking_the_agent():
-    env = gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=2, explored_map=True)
+    env = gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=2, explored_map=True, action_mode="multi")
     obs, _ = env.reset(seed=0)
     assert set(obs) == {"view", "explored"} and obs["explored"].shape == (3, 9)
     assert obs["explored"][1].tolist() == [W, F, F, F, M, M, M, M, M]
@@ -155,5 +156,5 @@ def test_a_level_set_prepares_each_level_once_in_the_single_and_the_vector_env()
     venv = PartialObsMazeVectorEnv(num_envs=8, rows=4, cols=4, num_levels=3)
     venv.reset(seed=0)
     for _ in range(60):
-        venv.step(np.zeros((8, 2), dtype=np.int64))
+        venv.step(np.zeros(8, dtype=np.int64))
     assert len(venv._known.index) == len(venv._known.codes) == 3

@@ -11,7 +11,8 @@ from gymnasium.utils.env_checker import check_env
 
 import maze_envs  # noqa: F401
 from maze_envs.core import Grid
-from maze_envs.envs.wrappers import (PALETTE, FlatObservation, OneHotObservation, RGBImageObservation,
+from maze_envs.core.codes import PALETTE
+from maze_envs.envs.wrappers import (FlatObservation, OneHotObservation, RGBImageObservation,
                                      TextObservation)
 
 MAKERS = {
@@ -53,7 +54,8 @@ def test_wrapper_contents_on_a_known_layout():
 
 
 def test_text_observation_shows_the_explored_map_when_the_env_has_one():
-    env = TextObservation(gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, explored_map=True))
+    env = TextObservation(gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, explored_map=True,
+                                   action_mode="multi"))
     env.reset(seed=0)
     text = env.step(np.array([1, 0]))[0]
     assert text == "view:\n?█?\n AG\n?█?\n\nexplored:\n?██??\n█  G?\n?██??"

@@ -81,7 +81,7 @@ STRUCTURAL = [
     ("nav occ_map_meta.txt", lambda t: t.write_text(t.read_text().replace("(18.0, 18.0)", "(1.5e308, -1.5e308)")),
      "too far apart"),
     ("nav occ_map_height.tiff", lambda t: Image.new("RGBA", (16, 12)).save(t, format="TIFF"), "one band"),
-    ("nav occ_map_height.tiff", lambda t: Image.fromarray(np.full((12, 16), np.nan, np.float32), mode="F")
+    ("nav occ_map_height.tiff", lambda t: Image.fromarray(np.full((12, 16), np.nan, np.float32))
      .save(t, format="TIFF"), "finite"),
     ("nav PLY", lambda t: t.write_bytes(t.read_bytes().replace(b"element vertex 5", b"element vertex 0")),
      "no Gaussians"),

@@ -8,10 +8,11 @@ import pytest
 from _llm_support import FAST_FLAGS
 from evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.cli import main
-from maze_envs.core.formats import maze_from_dict, read_json
+from maze_envs.core.jsonfiles import read_json
+from maze_envs.core.mazefile import maze_from_dict
 from maze_envs.core.render import ImageStyle, render_text
-from maze_envs.core.tasks import task_specs
 from maze_envs.llm import ModelServer
+from maze_envs.tasks.spec import task_specs
 
 CASES = ("correct", "wrong", "through_wall", "walls_changed", "missing_markers")
 # What a careful judge says of each synthetic case: (valid route, reaches goal, wall crossing).

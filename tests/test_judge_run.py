@@ -11,10 +11,10 @@ import pytest
 
 from _llm_support import FAST_FLAGS, SUBTASKS, math_manifest, problem_index, verdict
 from maze_envs.cli import main
-from maze_envs.core.formats import read_json
-from maze_envs.core.tasks import task_specs
+from maze_envs.core.jsonfiles import read_json
 from maze_envs.datasets import generate_tasks
 from maze_envs.llm import ModelServer, PolicyReply
+from maze_envs.tasks.spec import task_specs
 
 
 def expected_scores(i):

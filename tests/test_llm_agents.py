@@ -10,10 +10,11 @@ import pytest
 
 import maze_envs  # noqa: F401
 from _llm_support import client_for
-from agents.llm.agent import AgentStopped, InvalidOutputPolicy, LLMAgent, VLMAgent
+from agents.llm.agent import InvalidOutputPolicy, LLMAgent, VLMAgent
 from agents.llm.episode import run_llm_episode
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.datasets import generate_text_mazes
+from maze_envs.envs.agent import AgentStopped
 from maze_envs.llm import ModelServer, OraclePolicy, PolicyReply, ScriptedPolicy
 from maze_envs.llm.policies import ScriptEntry
 

@@ -20,7 +20,7 @@ from maze_envs.core import generate, shortest_path, validate_path
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import as_grid
 from maze_envs.core.render import render_text
-from maze_envs.core.textmaze import parse_move, parse_path
+from maze_envs.core.replies import read_move, read_path
 from maze_envs.llm import (SERVER_NOTE, ChatClient, LLMAuthError, LLMConnectionError, LLMError, ModelConfig,
                            ModelServer, OraclePolicy, PolicyReply, ScriptedPolicy, load_model_config)
 from maze_envs.llm.policies import ScriptEntry, load_policy
@@ -45,10 +45,10 @@ def test_oracle_answers_a_correct_shortest_path_and_a_move():
     grid = as_grid(maze)
     with ModelServer(OraclePolicy()) as server:
         client = client_for(server)
-        path = parse_path(client.chat(f"Give the path from S to G as (r,c) list.\n{render_text(maze)}").text)
+        path = read_path(client.chat(f"Give the path from S to G as (r,c) list.\n{render_text(maze)}").text).cells
         route = shortest_path(grid)
         agent = route[2]
-        move = parse_move(client.chat(f"You are A. What is your next move?\n{render_text(maze, agent=agent)}").text)
+        [(move, _)] = read_move(client.chat(f"You are A. What is your next move?\n{render_text(maze, agent=agent)}").text).moves
         nothing = client.chat("What is 2 + 2?").text
     assert validate_path(grid, path).valid and len(path) == len(route)
     step = (route[3][0] - agent[0], route[3][1] - agent[1])
@@ -246,7 +246,7 @@ def test_serve_model_command_serves_the_oracle(tmp_path):
         maze = generate(3, 4, "dfs", 5)
         reply = openai.OpenAI(base_url=base_url, api_key="unused").chat.completions.create(
             model="maze-envs-local", messages=[{"role": "user", "content": f"Solve:\n{render_text(maze)}"}])
-        assert validate_path(as_grid(maze), parse_path(reply.choices[0].message.content)).valid
+        assert validate_path(as_grid(maze), read_path(reply.choices[0].message.content).cells).valid
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -263,7 +263,7 @@ def test_oracle_finds_a_maze_given_in_the_system_message():
     with ModelServer(OraclePolicy(mode="path")) as server:
         text = client_for(server).chat([{"role": "system", "content": f"The maze:\n{render_text(maze)}"},
                                         {"role": "user", "content": "Your path?"}]).text
-    assert validate_path(as_grid(maze), parse_path(text)).valid
+    assert validate_path(as_grid(maze), read_path(text).cells).valid
 
 
 def test_serve_model_reports_an_address_it_cannot_bind_on_one_line(capsys):

@@ -70,7 +70,7 @@ def test_model_config_values_that_would_fail_later_are_refused_now(tmp_path, tex
     path.write_text(text, encoding="utf-8")
     with pytest.raises(MazeConfigError, match=message) as err:
         load_model_config(path)
-    assert len(str(err.value)) < 300
+    assert len(str(err.value).replace(str(path), "FILE")) < 300  # brief whatever the length of the temp path
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "latin-1"])

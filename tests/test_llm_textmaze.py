@@ -1,4 +1,4 @@
-"""Text mazes: reading ``render_text`` grids back, planning paths and moves, parsing paths and moves in replies."""
+"""Text mazes: reading ``render_text`` grids back, planning paths and moves."""
 
 import numpy as np
 import pytest
@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 from maze_envs.core import MazeFormatError, generate, shortest_path, validate_path
 from maze_envs.core.explore import explore_route
 from maze_envs.core.maze import Grid, as_grid
-from maze_envs.core.render import Symbols, render_text, solution_blocks
-from maze_envs.core.textmaze import (find_text_grid, format_path, move_between, next_move, parse_move, parse_path,
-                                     parse_text_maze, plan_path)
+from maze_envs.core.render import Symbols, render_text
+from maze_envs.core.replies import read_path
+from maze_envs.core.textmaze import find_text_grid, format_path, move_between, next_move, parse_text_maze, plan_path
+from maze_envs.tasks.render import solution_blocks
 
 
 @settings(max_examples=25, deadline=None)
@@ -27,7 +28,7 @@ def test_render_then_parse_gives_the_same_grid_and_a_shortest_path(rows, cols, s
     path = plan_path(parsed)
     assert validate_path(grid, path).valid
     assert len(path) == len(shortest_path(grid))
-    assert parse_path(format_path(path)) == path
+    assert read_path(format_path(path)).cells == path
 
 
 def test_custom_symbols_and_route_marks_and_lost_trailing_spaces():
@@ -70,24 +71,6 @@ def test_move_toward_a_visible_goal_and_exploration_when_the_goal_is_hidden():
     assert move == move_between(route[0], route[1])
     step = {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}[move]
     assert grid.is_free((agent[0] + step[0], agent[1] + step[1]))
-
-
-@pytest.mark.parametrize("text,expected", [
-    ("(1,1),(1,2),(2,2)", [(1, 1), (1, 2), (2, 2)]),
-    ("Path: [[0, 0], [0, 1]]", [(0, 0), (0, 1)]),
-    ("I start at (5,5). The path is (0,0) -> (0,1) -> (1,1).", [(0, 0), (0, 1), (1, 1)]),
-    ("no coordinates", []),
-])
-def test_parse_path(text, expected):
-    assert parse_path(text) == expected
-
-
-@pytest.mark.parametrize("text,expected", [
-    ("Move: left", "left"), ("**Action:** UP", "up"), ("I would go north.", "up"),
-    ("Going left hits a wall.\nMove: right", "right"), ("stay", None),
-])
-def test_parse_move(text, expected):
-    assert parse_move(text) == expected
 
 
 def test_legend_symbols_read_a_declared_legend_and_clear_clashing_defaults():

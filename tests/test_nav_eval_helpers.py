@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from evaluators.nav.agent_loader import load_class
-from evaluators.nav.config import load_agent_config, load_yaml, merge_cli_args
+from evaluators.nav.config import load_agent_config, merge_cli_args
 from evaluators.nav.point_goal.evaluator import POINT_GOAL_PROTOCOL, make_eval_config
 from evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
 from evaluators.nav.visualization import pixel_from_coordinates, process_extra_visualization
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.yamlfiles import read_yaml
 
 
 def test_load_class_and_its_four_errors():
@@ -36,9 +37,9 @@ def test_agent_config_base_deep_merge_and_mode(tmp_path):
         "step_size": 2.0}
     (tmp_path / "list.yaml").write_text("- 1\n")
     with pytest.raises(ValueError, match="mapping"):
-        load_yaml(tmp_path / "list.yaml")
+        read_yaml(tmp_path / "list.yaml")
     with pytest.raises(FileNotFoundError):
-        load_yaml(tmp_path / "absent.yaml")
+        read_yaml(tmp_path / "absent.yaml")
     merged = merge_cli_args({"a": 1, "b": 2}, argparse.Namespace(a=None, b=3, c=4), override_keys=["a", "b"])
     assert merged == {"a": 1, "b": 3}
 

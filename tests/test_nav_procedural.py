@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from maze_envs.cli import main
-from maze_envs.core.formats import maze_from_dict
+from maze_envs.core.mazefile import maze_from_dict
 from maze_envs.core.solve import path_length
+from maze_envs.datasets import generate_nav_scenes
 from maze_envs.nav.camera import view_from_pose
 from maze_envs.nav.ply import read_ply
-from maze_envs.datasets import generate_nav_scenes
 from maze_envs.nav.procedural import LANDMARKS, MAX_PROTOCOL_DILATION, SceneParams
 from maze_envs.nav.scene import GaussianScene
 

@@ -20,7 +20,7 @@ def write_map(base, flip_x=False, obstacle_cols=(20, 25)):
     occ = np.full((H, W), 255, np.uint8)
     occ[:, obstacle_cols[0]:obstacle_cols[1]] = 0
     Image.fromarray(occ).save(folder / "occ_map.png")
-    Image.fromarray(np.full((H, W), 0.5, np.float32), mode="F").save(folder / "occ_map_height.tiff")
+    Image.fromarray(np.full((H, W), 0.5, np.float32)).save(folder / "occ_map_height.tiff")
     left, right = (18.0, 10.0) if flip_x else (10.0, 18.0)
     (folder / "occ_map_meta.txt").write_text(
         f"Top Left: ({left}, 24.0)\nTop Right: ({right}, 24.0)\nBottom Left: ({left}, 20.0)\n"

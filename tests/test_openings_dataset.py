@@ -8,8 +8,8 @@ from PIL import Image
 
 from maze_envs.cli import main
 from maze_envs.core.errors import MazeFormatError
-from maze_envs.core.openings import connected_labels
-from maze_envs.core.openings_dataset import maze_from_record
+from maze_envs.openings.dataset import maze_from_record
+from maze_envs.openings.puzzle import connected_labels
 
 SPEC_FIELDS = ["image", "rows", "cols", "cell_size", "wall_width", "margin", "num_openings", "openings",
                "connected_pair", "answer", "path_length", "difficulty"]

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from maze_envs.core.generators import dfs
-from maze_envs.core.openings import OPPOSITE, eligible_openings, generate_openings, qualifying_pairs, select_pair
+from maze_envs.openings.puzzle import OPPOSITE, eligible_openings, generate_openings, qualifying_pairs, select_pair
 
 N = 600
 P_MIN = 1e-3

@@ -12,7 +12,8 @@ import pytest
 from evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.cli import main
 from maze_envs.core.render import ImageStyle
-from maze_envs.core.tasks import task_specs
+from maze_envs.tasks.spec import task_specs
+from maze_envs.runs.socket_dir import socket_temp_dir
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -139,19 +140,20 @@ def test_a_second_run_on_the_same_output_dir_is_refused_naming_the_holder(datase
     assert err.count("\n") == 0 and "in use by another run" in err and "pid" in err
 
 
-def test_ray_backend_gives_the_records_of_the_local_backend(dataset, tmp_path_factory):
+def test_ray_backend_gives_the_records_of_the_local_backend(dataset):
     ray = pytest.importorskip("ray")
     root, _ = dataset
     common = ["--input-dir", str(root / "video_results/synthetic/easy_round1"), "--solution-dir",
               str(root / "data/solution"), "--no-visualizations", "--num-frames", "12"]
     assert main(["eval-video", *common, "--output-dir", str(root / "local"), "--workers", "2"]) == 0
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
-             _temp_dir=str(tmp_path_factory.mktemp("ray")), runtime_env={"env_vars": {"PYTHONPATH": str(REPO)}})
-    try:
-        assert main(["eval-video", *common, "--output-dir", str(root / "ray"), "--backend", "ray",
-                     "--workers", "2"]) == 0
-    finally:
-        ray.shutdown()
+    with socket_temp_dir() as temp:  # a short path: Ray's socket paths under pytest's tmp dir can pass 107 bytes
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+                 _temp_dir=temp, runtime_env={"env_vars": {"PYTHONPATH": str(REPO)}})
+        try:
+            assert main(["eval-video", *common, "--output-dir", str(root / "ray"), "--backend", "ray",
+                         "--workers", "2"]) == 0
+        finally:
+            ray.shutdown()
 
     def records(folder: str) -> list[dict]:
         return [{k: v for k, v in r.items() if k != "elapsed_s"} for r in _latest(root / folder)["results"]]

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from evaluators.pixel import metrics
-from maze_envs.core.taskfiles import solution_name, task_of
 from evaluators.pixel.gates import gates
 from evaluators.pixel.results import round_suffix, summarize
+from maze_envs.tasks.files import solution_name, task_of
 
 
 def test_overall_score_formula_and_wall_penalty():

@@ -14,7 +14,7 @@ import pytest
 import maze_envs  # noqa: F401
 from maze_envs.cli import main
 from maze_envs.core import Grid
-from maze_envs.core.formats import save_layout
+from maze_envs.core.layout_files import save_layout
 from maze_envs.core.maze import move_index
 from maze_envs.play.human import PlaySession
 
@@ -87,5 +87,5 @@ def test_play_command_rejects_bad_flags(capsys):
     assert main(["play", "Maze-v0", "--rows", "2", "--cols", "2", "--fps", "0"]) == 2
     err = capsys.readouterr().err
     assert "cannot play 'NoSuch-v0'; playable ids: Maze-v0, Maze-PartialObs-v0" in err
-    assert "cannot play 'Maze-Openings-v0'" in err and "--visibility applies" in err and "visibility must be" in err
+    assert "cannot play 'Maze-Openings-v0'" in err and "--visibility: applies" in err and "visibility must be" in err
     assert "rows must be" in err and "fps must be" in err and "Traceback" not in err

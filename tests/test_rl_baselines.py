@@ -173,4 +173,4 @@ def test_tabular_q_learns_a_fixed_3x3_maze():
     table = evaluate(agent, "Maze-v0", range(5), maze=maze)
     assert table.mean("success") == 1.0 and table.mean("path_efficiency") == 1.0
     with pytest.raises(ValueError, match="Discrete"):
-        train_q(gym.make("Maze-PartialObs-v0", rows=3, cols=3))
+        train_q(gym.make("Maze-PartialObs-v0", rows=3, cols=3, action_mode="multi"))

@@ -199,6 +199,35 @@ def test_a_stale_lock_of_a_dead_process_is_taken_over_and_said(tmp_path, capsys)
     assert "took over the stale lock" in capsys.readouterr().err
 
 
+
+FORKING_HOLDER = textwrap.dedent("""
+    import os, sys, time
+    from maze_envs.runs import RunLock
+
+    with RunLock(sys.argv[1]):
+        child = os.fork()
+        if child == 0:
+            time.sleep(60)
+            os._exit(0)
+        print(child, flush=True)
+        time.sleep(60)
+""")
+
+
+def test_a_killed_holder_frees_the_lock_though_a_forked_worker_still_runs(tmp_path):
+    script = tmp_path / "holder.py"
+    script.write_text(FORKING_HOLDER)
+    out = tmp_path / "out"
+    holder = subprocess.Popen([sys.executable, str(script), str(out)], stdout=subprocess.PIPE, text=True)
+    child = int(holder.stdout.readline())
+    try:
+        holder.kill()
+        holder.wait()
+        with RunLock(out) as lock:
+            assert lock.took_over and f"pid {holder.pid}" in lock.took_over
+    finally:
+        os.kill(child, signal.SIGKILL)
+
 SCRIPT = textwrap.dedent("""
     import sys
     from maze_envs.runs import Run, RunOptions, WorkItem

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs.socket_dir import socket_temp_dir
 
 from _runs_work import die_once, square
 
@@ -24,12 +25,12 @@ PYTHONPATH = os.pathsep.join([str(ROOT), str(ROOT / "tests")])
 
 
 @pytest.fixture(scope="module")
-def ray_runtime(tmp_path_factory):
-    temp = tmp_path_factory.mktemp("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
-             _temp_dir=str(temp), runtime_env={"env_vars": {"PYTHONPATH": PYTHONPATH}})
-    yield ray.get_runtime_context().gcs_address
-    ray.shutdown()
+def ray_runtime():
+    with socket_temp_dir() as temp:  # a short path: Ray's socket paths under pytest's tmp dir can pass 107 bytes
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+                 _temp_dir=temp, runtime_env={"env_vars": {"PYTHONPATH": PYTHONPATH}})
+        yield ray.get_runtime_context().gcs_address
+        ray.shutdown()
 
 
 def work_items(n: int, **payload) -> list[WorkItem]:

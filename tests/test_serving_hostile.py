@@ -1,6 +1,8 @@
 """Both HTTP servers under careless and hostile clients: stalled bodies, fuzzed bodies and paths, and the
 malformed requests found in the wild. Every answer to client input is a 4xx with a JSON error, never a 500."""
 
+import base64
+import io
 import json
 import socket
 from urllib.parse import quote
@@ -10,6 +12,7 @@ import pytest
 import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.datasets import generate_nav_scenes
@@ -38,6 +41,8 @@ def render_server(tmp_path_factory):
                                                                    num_trajectories=1))
     server = make_server(root, port=0, backend="cpu", body_timeout=STALL_SECONDS)
     serve_in_thread(server)
+    # the first render compiles the kernels (seconds on a busy machine): not what the stall tests time out on
+    assert requests.post(server.url + "/render_gs", json=RENDER, timeout=600).status_code == 200
     yield server
     server.stop()
 
@@ -126,6 +131,26 @@ def test_scene_ids_the_file_system_refuses_get_400(render_server, scene_id):
     ({"messages": [{"role": "user", "content": [{"text": "x"}]}]}, "messages[0].content[0]"),
     ({"messages": [{"role": "user", "content": [{"type": "text", "text": 5}]}]}, "messages[0].content[0].text"),
     ({"model": 3, "messages": [{"role": "user", "content": "hi"}]}, "model"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": 5}]}]},
+     "messages[0].content[0].image_url"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": "data:,"}]}]},
+     "messages[0].content[0].image_url"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, "messages[0].content[0].image_url"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": 1}}]}]},
+     "messages[0].content[0].image_url.url"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:,", "detail": 3}}]}]},
+     "messages[0].content[0].image_url.detail"),
+    ({"messages": [{"role": "user", "content": [
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,not base64!"}}]}]},
+     "messages[0].content[0].image_url.url"),
+    ({"messages": [{"role": "user", "content": [{"type": "video_url", "video_url": [1]}]}]},
+     "messages[0].content[0].video_url"),
+    ({"messages": [{"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "AA=="}}]}]},
+     "messages[0].content[0].input_audio.format"),
+    ({"messages": [{"role": "user", "content": [{"type": "file", "file": "x"}]}]}, "messages[0].content[0].file"),
+    ({"messages": [{"role": "assistant", "content": [{"type": "refusal", "refusal": None}]}]},
+     "messages[0].content[0].refusal"),
+    ({"messages": [{"role": "user", "content": [{"type": "hologram"}]}]}, "messages[0].content[0].type"),
 ])
 def test_malformed_chat_requests_get_an_openai_style_400(model_server, body, param):
     answer = requests.post(model_server.base_url + "/chat/completions", json=body, timeout=30)
@@ -139,9 +164,29 @@ def test_well_formed_variants_are_accepted(model_server):
     for messages in ([{"role": "system", "content": "be brief"}, {"role": "user", "content": [
                          {"type": "text", "text": "hi"}, {"type": "image_url", "image_url": {"url": "data:,"}}]}],
                      [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": []},
-                      {"role": "tool", "content": "42"}, {"role": "developer", "content": "go on"}]):
+                      {"role": "tool", "content": "42"}, {"role": "developer", "content": "go on"}],
+                     [{"role": "user", "content": [
+                         {"type": "text", "text": "a 999999999x999999999 maze; and one 0x0"},
+                         {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA", "detail": "low"}},
+                         {"type": "video_url", "video_url": {"url": "https://example.invalid/v.mp4"}},
+                         {"type": "input_audio", "input_audio": {"data": "AA==", "format": "wav"}},
+                         {"type": "file", "file": {"file_id": "f"}}]},
+                      {"role": "assistant", "content": [{"type": "refusal", "refusal": "no"}]},
+                      {"role": "user", "content": [{"type": "text", "text": "a 3x3 maze"}, {"type": "image_url",
+                                                   "image_url": {"url": "data:image/png;base64,aGVsbG8="}}]}]):
         answer = requests.post(model_server.base_url + "/chat/completions", json={"messages": messages}, timeout=30)
         assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize("size", ["0x0", "999999999x999999999", "5x5"])
+def test_the_oracle_answers_pictures_it_cannot_read_without_a_server_error(model_server, size):
+    png = io.BytesIO()
+    Image.new("RGB", (4, 4), "white").save(png, format="PNG")
+    url = "data:image/png;base64," + base64.b64encode(png.getvalue()).decode()
+    body = {"messages": [{"role": "user", "content": [{"type": "text", "text": f"Solve this {size} maze."},
+                                                      {"type": "image_url", "image_url": {"url": url}}]}]}
+    answer = requests.post(model_server.base_url + "/chat/completions", json=body, timeout=30)
+    assert answer.status_code == 200 and "cannot find" in answer.json()["choices"][0]["message"]["content"]
 
 
 def test_the_openai_client_sees_a_bad_request(model_server):

@@ -28,17 +28,22 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from evaluators.judge.template import PromptTemplate
+from maze_envs.core import replies
 from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
+from maze_envs.core.codes import AGENT, GOAL, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
-from maze_envs.core.maze import MOVE_NAMES, Cell, move_index
+from maze_envs.core.maze import MOVE_NAMES, Cell, Grid, move_index
+from maze_envs.core.render import benchmark_picture
+from maze_envs.core.replies import ReadingRule, read_moves, read_path
+from maze_envs.core.solve import path_faults
+from maze_envs.envs.agent import AgentStopped
 from maze_envs.envs.partial import PartialObsMazeEnv
-from maze_envs.envs.rules import AGENT, GOAL, WALL
 from maze_envs.llm import ChatClient
+from maze_envs.llm.prompts import PromptTemplate
 
-from .parse import parse_moves, parse_path
+from ..explored import ExploredMaps
 from .prompts import PROMPTS_DIR
-from .views import PROMPT_SYMBOLS, ExploredMap, benchmark_picture, draw, legend, visible_box
+from .views import PROMPT_SYMBOLS, draw, legend, visible_box
 
 INVALID_OUTPUT_MODES = ("noop", "retry", "default")
 PATH_EXAMPLE = "(1,2),(1,3),(2,3)"
@@ -67,14 +72,6 @@ class InvalidOutputPolicy:
         if self.default_move not in MOVE_NAMES:
             raise MazeConfigError(f"invalid_output default_move must be one of {', '.join(MOVE_NAMES)}, "
                                   f"got {brief_repr(self.default_move)}")
-
-
-class AgentStopped(RuntimeError):
-    """The agent cannot act any more this episode: ``reason`` is ``max_calls`` or ``invalid_outputs``."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -124,14 +121,16 @@ class LLMAgent:
     ``memory``: how many past turns the prompt recalls with their feedback (0 none, -1 all).
     ``coordinates``: number the rows and columns of the full-map drawing. ``explored_map``: partial prompts
     also show the map explored so far (the agent's own frame, no coordinates). ``max_calls``: model calls
-    per episode. ``params`` go to the chat call (default ``temperature=0.1``, MazeBench's).
+    per episode. ``params`` go to the chat call (default ``temperature=0.1``, MazeBench's). ``reading_rule``:
+    the name (or object) of the ``maze_envs.core.replies`` rule that reads replies (default ``strict``).
     """
 
     template_name = "full_map"
 
     def __init__(self, env: gym.Env, client: ChatClient, *, memory: int = 5, coordinates: bool = False,
                  explored_map: bool = False, invalid_output: InvalidOutputPolicy = InvalidOutputPolicy(),
-                 max_calls: int = 50, params: dict[str, Any] | None = None) -> None:
+                 max_calls: int = 50, params: dict[str, Any] | None = None,
+                 reading_rule: str | ReadingRule = "strict") -> None:
         if isinstance(memory, bool) or not isinstance(memory, int) or memory < -1:
             raise MazeConfigError(f"memory must be -1 (all), 0 (none) or a positive integer, got {brief_repr(memory)}")
         if isinstance(max_calls, bool) or not isinstance(max_calls, int) or max_calls < 1:
@@ -145,6 +144,7 @@ class LLMAgent:
         self.invalid_output = invalid_output
         self.max_calls = max_calls
         self.params = {"temperature": 0.1} if params is None else dict(params)
+        self.reading_rule = replies.reading_rule(reading_rule)
         self.k = self.env.k if self.partial else 0
         self.template = _template("partial" if self.partial else self.template_name)
         self.reset()
@@ -162,7 +162,7 @@ class LLMAgent:
         self._start: Cell | None = None
         self._goal: Cell | None = None
         self._previous: Cell | None = None
-        self._explored = ExploredMap()
+        self._explored = ExploredMaps()
 
     # --- acting -----------------------------------------------------------------------------------
 
@@ -231,7 +231,7 @@ class LLMAgent:
         if self.partial:
             if turn is not None and turn.expect is not None:
                 self._explored.move(turn.expect[0], int(info["moved"]))
-            self._explored.integrate(self._window(observation))
+            self._explored.integrate(self._window(observation)[None])
         if turn is None or turn.expect is None:
             return
         direction, blocks = turn.expect
@@ -260,18 +260,18 @@ class LLMAgent:
         """Return ``(moves, outcome, reason, parsed)`` of a reply; moves are ``(direction, blocks)``."""
         if not self.partial:
             here = self._position(observation)
-            path = parse_path(text)
+            path = read_path(text, self.reading_rule)
             cells = list(path.cells)
             if cells and cells[0] == here:
                 cells = cells[1:]
             if cells:
-                parsed = {"form": path.form, "cells": [list(c) for c in cells], "unparsed": path.unparsed}
+                parsed = {"form": path.form, "cells": [list(c) for c in cells], "unparsed": path.ignored}
                 problem = self._check_path(here, cells, observation)
                 if problem:
                     return [], problem[0], problem[1], parsed
                 return [(move_index(a, b), 1) for a, b in zip([here] + cells, cells)], "ok", "", parsed
-        found = parse_moves(text)
-        parsed = {"form": found.form, "moves": [list(m) for m in found.moves], "unparsed": found.unparsed}
+        found = read_moves(text, self.reading_rule)
+        parsed = {"form": found.form, "moves": [list(m) for m in found.moves], "unparsed": found.ignored}
         if not found.moves:
             return [], "invalid_output", "no coordinates or moves found" if not self.partial else \
                 "no moves found (expected \"direction steps\")", parsed
@@ -283,16 +283,16 @@ class LLMAgent:
     def _check_path(self, here: Cell, cells: list[Cell], observation: Any) -> tuple[str, str] | None:
         """Return ``(outcome, feedback)`` of the first step of a path that cannot be walked, else None."""
         grid = self._grid(observation)
-        previous = here
-        for cell in cells:
-            if abs(cell[0] - previous[0]) + abs(cell[1] - previous[1]) != 1:
-                return "invalid_jump", f"Invalid jump: {previous} to {cell} is not adjacent"
-            if not self._frame.contains(cell):
-                return "out_of_bounds", "Wall collision: out of bounds"
-            if grid[cell] == WALL:
-                return "wall_collision", f"Wall collision: hit wall at {cell}"
-            previous = cell
-        return None
+        fault = path_faults(cells, self._frame.contains, lambda previous, cell: grid[cell] == WALL,
+                            before=here).first(("jump", "outside", "wall"))
+        if fault is None:
+            return None
+        check, i = fault
+        if check == "jump":
+            return "invalid_jump", f"Invalid jump: {([here] + cells)[i]} to {cells[i]} is not adjacent"
+        if check == "outside":
+            return "out_of_bounds", "Wall collision: out of bounds"
+        return "wall_collision", f"Wall collision: hit wall at {cells[i]}"
 
     @staticmethod
     def _describe(moves: list[tuple[int, int]], parsed: dict[str, Any]) -> str:
@@ -347,12 +347,13 @@ class LLMAgent:
         window = self._window(observation)
         rows, cols = visible_box(window)
         k = window.shape[0] // 2
-        start = (k - self._explored.position[0], k - self._explored.position[1])
+        moved = self._explored.displacement()
+        start = (k - moved[0], k - moved[1])
         in_view = rows.start <= start[0] < rows.stop and cols.start <= start[1] < cols.stop
         view = draw(window[rows, cols], start=(start[0] - rows.start, start[1] - cols.start) if in_view else None)
         explored = ""
         if self.explored_map:
-            codes, _, start_cell = self._explored.grid()
+            codes, _, start_cell = self._explored.seen()
             explored = f"Map explored so far (your own frame):\n{draw(codes, start=start_cell)}\n"
         return self.template.fill({"k": self.k, "agent": PROMPT_SYMBOLS.agent, "view": view,
                                    "legend": legend(masked=True), "explored": explored, "memory": memory})
@@ -376,5 +377,5 @@ class VLMAgent(LLMAgent):
     def _images(self, observation: Any) -> list[np.ndarray]:
         grid = self._grid(observation)
         here = self._position(observation)
-        return [benchmark_picture(grid == WALL, self._start, self._goal, here, self.cell_px)]
+        return [benchmark_picture(Grid(grid == WALL, self._start, self._goal), self.cell_px, agent=here)]
 

@@ -7,7 +7,9 @@ from typing import Any
 
 import gymnasium as gym
 
-from .agent import AgentStopped, LLMAgent
+from maze_envs.envs.agent import AgentStopped, episode_steps
+
+from .agent import LLMAgent
 
 
 @dataclass(frozen=True)
@@ -36,27 +38,19 @@ class LLMEpisode:
 def run_llm_episode(env: gym.Env, agent: LLMAgent, seed: int | None = None) -> LLMEpisode:
     """Play one episode of ``agent`` in ``env`` (best under ``protocol="mazebench"``) and return its summary;
     the agent keeps the per-call records (``agent.calls``, ``agent.failures``)."""
-    observation, info = env.reset(seed=seed)
-    agent.reset()
     total, actions, cells, error, terminated = 0.0, 0, 0, None, False
-    while True:
-        try:
-            action = agent.act(observation, info)
-        except AgentStopped as stop:
-            error = stop.reason
-            break
-        before = info.get("position")
-        observation, reward, terminated, truncated, info = env.step(action)
-        total += float(reward)
-        actions += 1
-        cells += int(info["moved"]) if "moved" in info else int(info.get("position") != before)
-        if terminated:
-            break
-        if truncated:
-            idle_limit = env.unwrapped.rules.max_idle_steps
-            exhausted = idle_limit is not None and info.get("no_exploration_steps", 0) >= idle_limit
-            error = "exploration_failed" if exhausted else "max_steps"
-            break
+    try:
+        for step in episode_steps(env, agent, seed):
+            info, terminated = step.info, step.terminated
+            total += step.reward
+            actions += 1
+            cells += int(info["moved"]) if "moved" in info else int(info.get("position") != step.before.get("position"))
+            if step.truncated and not terminated:
+                idle_limit = env.unwrapped.rules.max_idle_steps
+                exhausted = idle_limit is not None and info.get("no_exploration_steps", 0) >= idle_limit
+                error = "exploration_failed" if exhausted else "max_steps"
+    except AgentStopped as stop:
+        error = stop.reason
     return LLMEpisode(error is None and bool(terminated), cells, actions, len(agent.calls), agent.wall_collisions,
                       agent.invalid_jumps, agent.invalid_outputs, round(total, 4),
                       sum(c.prompt_tokens for c in agent.calls), sum(c.completion_tokens for c in agent.calls), error)

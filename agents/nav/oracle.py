@@ -9,9 +9,8 @@ import math
 
 import numpy as np
 
-from evaluators.nav.interface.poi_goal import BasePoiGoalAgent
-from evaluators.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.nav.interface.poi_goal import BasePoiGoalAgent
+from maze_envs.nav.interface.point_goal import AgentConfigError, BasePointGoalAgent, Observation, WaypointPrediction
 from maze_envs.nav.scene import Episode, GaussianScene
 
 _MOVES = [(-1, 0, 1.0), (1, 0, 1.0), (0, -1, 1.0), (0, 1, 1.0),
@@ -68,7 +67,7 @@ class OraclePointGoalAgent(BasePointGoalAgent):
 
     def _plan(self, obs: Observation, goal: np.ndarray) -> list[np.ndarray]:
         if obs.occ_map is None or not obs.meta_data:
-            raise MazeConfigError("the oracle needs the occupancy map: run nav-eval with --provide-occ-map "
+            raise AgentConfigError("the oracle needs the occupancy map: run nav-eval with --provide-occ-map "
                                   "(or EvalConfig(provide_occ_map=True))")
         occ = obs.occ_map.mean(axis=2) if obs.occ_map.ndim == 3 else obs.occ_map
         self._episode = Episode("oracle", "", [], occ, None, obs.meta_data)

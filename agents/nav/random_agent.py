@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluators.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
+from maze_envs.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
 
 
 class RandomPointGoalAgent(BasePointGoalAgent):

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.nav.interface.poi_goal import BasePoiGoalAgent, PoiGoalObservation
-from evaluators.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
+from maze_envs.nav.interface.poi_goal import BasePoiGoalAgent, PoiGoalObservation
+from maze_envs.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
 from maze_envs.llm import ChatClient, ModelConfig, ResponseCache
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"

@@ -35,12 +35,12 @@ from torch.distributions import Categorical
 
 import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.atomic import ensure_directory
+from maze_envs.core.codes import NUM_CODES
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMap, EgocentricMapVector
 
-NUM_CODES = 5
 LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_return",
                "charts/episodic_length", "charts/path_efficiency", "losses/value_loss", "losses/policy_loss",
                "losses/entropy", "losses/approx_kl", "losses/clipfrac")

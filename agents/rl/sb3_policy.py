@@ -15,9 +15,9 @@ from stable_baselines3.common.logger import Logger, configure
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv
 
-from .sb3_vec import SB3EpisodeInfo
+from maze_envs.core.codes import NUM_CODES
 
-NUM_CODES = 5
+from .sb3_vec import SB3EpisodeInfo
 
 
 class OneHotCodes(BaseFeaturesExtractor):

@@ -28,7 +28,7 @@ import numpy as np
 
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
 
 from ..evaluate import EvaluationTable, evaluate
 from ..oracle import OracleAgent

@@ -1,7 +1,7 @@
 """Anti-cheat presentations: each trial shows the maze under a random symmetry and symbol set, with a nonce.
 
 A ``Presentation`` is one of the seven non-identity symmetries of the square (rotations by 90, 180, 270
-degrees, the two mirror images and the two diagonal reflections), a ``SymbolSet`` and a random hex ``nonce`` printed in the prompt. The
+degrees, the two mirror images and the two diagonal reflections), a symbol set (core ``Symbols``) and a random hex ``nonce`` printed in the prompt. The
 model is graded on exactly the grid it was shown; its answer is mapped back to the published frame only
 to report it and to compare presentations. A path memorised from a published maze therefore does not
 fit the grid shown, and replies cached against a published prompt never match.
@@ -10,12 +10,13 @@ fit the grid shown, and replies cached against a published prompt never match.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
-from maze_envs.core.maze import Cell
+from maze_envs.core.maze import Cell, Grid
+from maze_envs.core.render import Symbols, render_text
 
 # Name -> (transpose first, flip rows, flip columns): shown = flips(transpose?(original)).
 SYMMETRIES: dict[str, tuple[bool, bool, bool]] = {
@@ -31,29 +32,16 @@ SYMMETRIES: dict[str, tuple[bool, bool, bool]] = {
 NON_IDENTITY = tuple(name for name in SYMMETRIES if name != "identity")
 
 
-@dataclass(frozen=True)
-class SymbolSet:
-    """The characters a text maze is drawn with."""
-
-    wall: str
-    path: str
-    start: str
-    goal: str
-
-    def describe(self) -> str:
-        """Return the legend line of a prompt, e.g. ``'#' = wall, '.' = passage, 'S' = start, 'G' = goal``."""
-        return (f"'{self.wall}' = wall, '{self.path}' = passage, '{self.start}' = start, "
-                f"'{self.goal}' = goal")
-
-
-SYMBOL_SETS: tuple[SymbolSet, ...] = (
-    SymbolSet("1", "0", "S", "G"),
-    SymbolSet("#", ".", "S", "G"),
-    SymbolSet("X", "_", "B", "E"),
-    SymbolSet("@", "-", "s", "e"),
-    SymbolSet("W", "o", "P", "Q"),
-    SymbolSet("%", "+", "I", "O"),
+# The symbol sets a presentation draws with (wall, passage, start, goal; the core's other symbols unused).
+SYMBOL_SETS: tuple[Symbols, ...] = (
+    Symbols("1", "0", "S", "G"),
+    Symbols("#", ".", "S", "G"),
+    Symbols("X", "_", "B", "E"),
+    Symbols("@", "-", "s", "e"),
+    Symbols("W", "o", "P", "Q"),
+    Symbols("%", "+", "I", "O"),
 )
+SHOWN_SYMBOLS = ("wall", "path", "start", "goal")
 
 
 @dataclass(frozen=True)
@@ -61,12 +49,13 @@ class Presentation:
     """How one trial shows a maze: the ``symmetry`` name, the ``symbols`` and the ``nonce``."""
 
     symmetry: str
-    symbols: SymbolSet
+    symbols: Symbols
     nonce: str
 
     def to_dict(self) -> dict:
         """Return the presentation as a JSON-ready dict."""
-        return {"symmetry": self.symmetry, "symbols": asdict(self.symbols), "nonce": self.nonce}
+        symbols = {name: getattr(self.symbols, name) for name in SHOWN_SYMBOLS}
+        return {"symmetry": self.symmetry, "symbols": symbols, "nonce": self.nonce}
 
     def shown_shape(self, shape: tuple[int, int]) -> tuple[int, int]:
         """Return the (height, width) of a grid of ``shape`` once shown."""
@@ -111,15 +100,16 @@ class Presentation:
         """Return a path given on the shown grid in the original grid's coordinates."""
         return [self.original_cell(cell, shape) for cell in path]
 
-    def draw(self, grid: np.ndarray, start: Cell, goal: Cell) -> str:
-        """Return the shown ``grid`` (already transformed) as text rows in this presentation's symbols."""
-        chars = np.where(grid == 1, self.symbols.wall, self.symbols.path).astype(object)
-        chars[tuple(start)] = self.symbols.start
-        chars[tuple(goal)] = self.symbols.goal
-        return "\n".join("".join(row) for row in chars)
+    def legend(self) -> str:
+        """Return the legend line of a prompt, e.g. ``'#' = wall, '.' = passage, 'S' = start, 'G' = goal``."""
+        return self.symbols.legend(SHOWN_SYMBOLS)
+
+    def draw(self, shown: Grid) -> str:
+        """Return the ``shown`` grid (already transformed) as text rows in this presentation's symbols."""
+        return render_text(shown, symbols=self.symbols)
 
 
-def identity_presentation(symbols: SymbolSet = SYMBOL_SETS[0]) -> Presentation:
+def identity_presentation(symbols: Symbols = SYMBOL_SETS[0]) -> Presentation:
     """Return the presentation that shows the published maze as it is (anti-cheat off)."""
     return Presentation("identity", symbols, "")
 

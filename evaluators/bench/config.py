@@ -17,13 +17,15 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import parse_size
+from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.generators import GENERATORS
+from maze_envs.core.mazebench_files import parse_size
+from maze_envs.core.yamlfiles import deep_merge, read_yaml
 
 from .scores import SCORINGS
 
 MODES = ("text2d", "image2d", "ai", "partial-observe")
+PROTOCOLS = ("strict", "mazebench")
 START_GOAL = ("corner", "random")
 # Environment variables, in order of preference for each setting.
 ENVIRONMENT = {"models": ("MAZE_ENVS_MODEL",), "base_url": ("MAZE_ENVS_BASE_URL", "OPENAI_API_BASE"),
@@ -43,12 +45,15 @@ class BenchConfig:
     moved (None: 4 x the grid's cell count), counted apart; ``max_no_exploration_steps`` ends a trial after
     that many decisions in a row without a new cell; ``memory`` is how many past actions the agent is reminded
     of (0 none, -1 all), ``explored_map`` whether partial-observe prompts also show the map explored so far,
-    ``visibility`` the partial-observe radius k. Maze generation
+    ``visibility`` the partial-observe radius k. ``protocol`` ``strict`` (default) reads, grades and summarises
+    by this benchmark's rules; ``mazebench`` by MazeBench's (``evaluators.bench.mazebench``), with the strict
+    verdict beside each. Maze generation
     (``generate_mazes``) writes ``maze_count`` mazes per size into ``maze_output_dir`` (default: the mazes
     directory) with ``algorithm``, ``start_goal`` and seeds ``seed + i``.
     """
 
     mode: str = "text2d"
+    protocol: str = "strict"
     models: tuple[str, ...] = ()
     sizes: tuple[str, ...] = ()
     trials: int = 1
@@ -78,6 +83,7 @@ class BenchConfig:
     def validated(self) -> "BenchConfig":
         """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
         _choice("mode", self.mode, MODES)
+        _choice("protocol", self.protocol, PROTOCOLS)
         _choice("scoring", self.scoring, SCORINGS)
         _choice("algorithm", self.algorithm, tuple(GENERATORS))
         _choice("start_goal", self.start_goal, START_GOAL)
@@ -90,8 +96,8 @@ class BenchConfig:
         for size in self.sizes:
             try:
                 parse_size(size)
-            except ValueError as exc:
-                raise MazeConfigError(str(exc).split(": ", 1)[-1], parameter="sizes") from None
+            except MazeFormatError as exc:
+                raise MazeConfigError(exc.detail, parameter="sizes") from None
         for name, low in (("trials", 1), ("workers", 1), ("maze_count", 1), ("max_steps", 1), ("max_tokens", 1),
                           ("cell_px", 2), ("visibility", 1), ("max_no_exploration_steps", 1)):
             if getattr(self, name) < low:
@@ -115,32 +121,15 @@ def _choice(name: str, value: str, choices: tuple[str, ...]) -> None:
         raise MazeConfigError(f"must be one of {', '.join(choices)}, got {value!r}", parameter=name)
 
 
-def read_yaml(path: Path) -> dict[str, Any]:
-    """Return the mapping in the YAML file at ``path`` ({} for an empty file); raises ``MazeConfigError``
-    naming the file when it cannot be read, is not a mapping, or holds an API key."""
-    import yaml
-
-    try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise MazeConfigError(f"{path}: cannot read: {' '.join(str(exc).split())}") from exc
-    if not isinstance(doc, dict):
-        raise MazeConfigError(f"{path}: the config must be a mapping of keys to values")
+def read_config_file(path: Path) -> dict[str, Any]:
+    """Return the mapping in the benchmark config YAML at ``path`` ({} for an empty file); raises
+    ``MazeConfigError`` naming the file when it cannot be read (``maze_envs.core.yamlfiles.read_yaml``) or holds an
+    API key."""
+    doc = read_yaml(path)
     for key in SECRET_KEYS:
         if doc.get(key):
             raise MazeConfigError(f"{path}: {key} must not be in a file; set the environment variable instead")
     return doc
-
-
-def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """Return ``base`` updated by ``over``, merging nested mappings key by key (both inputs are left as they are)."""
-    out = dict(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = deep_merge(out[key], value)
-        else:
-            out[key] = value
-    return out
 
 
 def config_files(config: str | os.PathLike | None) -> list[Path]:
@@ -160,10 +149,10 @@ def from_yaml(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
     """Return the ``BenchConfig`` fields that MazeBench's config keys in ``doc`` set (``source`` names the
     files in errors)."""
     doc = dict(doc)
-    sandbox = doc.pop("sandbox", None) or {}
+    sandbox = deep_merge({}, doc.pop("sandbox", None) or {}, source=source, key="sandbox")
     generation = {}
     for block in ("text2d", "image2d"):
-        generation = deep_merge(generation, doc.pop(block, None) or {})
+        generation = deep_merge(generation, doc.pop(block, None) or {}, source=source, key=block)
     out: dict[str, Any] = {}
     renames = {"max_workers": "workers", "mazes_path": "mazes_dir", "OPENAI_API_BASE": "base_url",
                "PROVIDER": "provider"}
@@ -215,7 +204,7 @@ def resolve_config(flags: Mapping[str, Any], *, config: str | os.PathLike | None
     files = config_files(config)
     doc: dict[str, Any] = {}
     for path in files:
-        doc = deep_merge(doc, read_yaml(path))
+        doc = deep_merge(doc, read_config_file(path), source=path)
     values = from_yaml(doc, " + ".join(str(p) for p in files) or "config")
     values.update(from_environment(os.environ if environ is None else environ))
     values.update({k: v for k, v in flags.items() if v is not None})

@@ -23,8 +23,10 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.benchmark_frame import BenchmarkFrame
+from maze_envs.core.codes import draw_codes
 from maze_envs.core.maze import MOVE_NAMES, MOVES, Cell, Grid
-from maze_envs.envs.wrappers import codes_to_text
+from maze_envs.envs.agent import AgentStopped
+from maze_envs.envs.rules import idle_after_visit
 
 MODE_ENVS = {"ai": "Maze-v0", "partial-observe": "Maze-PartialObs-v0"}
 
@@ -117,16 +119,18 @@ def _feedback(direction: str, asked: int, moved: int, blocked: bool, outside: bo
 
 def _view(observation: Any) -> str:
     codes = observation["view"] if isinstance(observation, dict) else observation
-    return codes_to_text(np.asarray(codes))
+    return draw_codes(np.asarray(codes))
 
 
 class _NoExploration:
-    """MazeBench's no-exploration counter, updated once per decision: a decision that only hit a wall adds
-    ``failed`` (1 in its ai loop, 2 in partial-observe, which also counts the empty walk); an invalid output
-    changes nothing."""
+    """MazeBench's no-exploration counter, updated once per decision by the envs' ``visited`` rule
+    (``maze_envs.envs.rules.idle_after_visit``): 0 after a decision that reached a new cell, else one more, and
+    one more again in partial-observe for a decision that only hit a wall (its empty walk counts as well); an
+    invalid output changes nothing. The env counts per action, a decision may play several, so the bench env's
+    own counter is off and this one folds each decision's actions."""
 
-    def __init__(self, failed: int) -> None:
-        self.failed = failed
+    def __init__(self, partial: bool) -> None:
+        self.partial = partial
         self.count = 0
         self._open()
 
@@ -135,12 +139,9 @@ class _NoExploration:
 
     def close_decision(self) -> None:
         """Fold the decision that just ended into the counter."""
-        if self.invalid:
-            pass
-        elif self.blocked and not self.moved:
-            self.count += self.failed
-        else:
-            self.count = 0 if self.new_cell else self.count + 1
+        if not self.invalid:
+            failed = self.partial and self.blocked and not self.moved
+            self.count = idle_after_visit(self.count, self.new_cell, failed)
         self._open()
 
 
@@ -156,8 +157,6 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
     and enforces the API-call budget itself by raising ``AgentStopped``. ``record_views`` keeps each turn's
     view as text (for transcripts). The agent sees no hidden coordinates in the partial-observe mode
     (``position``/``goal``/``optimal_length`` are left out of its info)."""
-    from agents.llm.agent import AgentStopped
-
     base = env.unwrapped
     partial = hasattr(base, "k")
     hide = ("position", "goal", "optimal_length") if partial else ()
@@ -167,7 +166,7 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
     free_cells = int((base.layout.blocks == 0).sum())
     episode = Episode(path=[here])
     visited = {here}
-    tracker = _NoExploration(2 if partial else 1)
+    tracker = _NoExploration(partial)
     calls = getattr(agent, "calls", None)
 
     def decide() -> bool:
@@ -239,6 +238,6 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
         if episode.cell_moves >= budgets.max_moves:
             episode.stopped_by = "max_moves"
             break
-    episode.exploration_rate = round(len(visited) / free_cells, 4) if free_cells else 0.0
+    episode.exploration_rate = len(visited) / free_cells if free_cells else 0.0
     episode.total_reward = round(episode.total_reward, 4)
     return episode

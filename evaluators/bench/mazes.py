@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
-from maze_envs.core.formats import mazebench_files, mazebench_from_dict, read_json, size_directory
-from maze_envs.core.maze import Cell
+from maze_envs.core.jsonfiles import read_json
+from maze_envs.core.maze import Cell, Grid
+from maze_envs.core.mazebench_files import mazebench_files, mazebench_from_dict, size_directory
 from maze_envs.datasets import generate_text_mazes
 
 from .config import BenchConfig
@@ -19,29 +20,43 @@ from .config import BenchConfig
 
 @dataclass(frozen=True)
 class BenchMaze:
-    """One published maze: its ``name`` (file stem), the ``size`` it was asked for, the benchmark ``grid``
-    (0 free, 1 wall, no outer ring), ``start``, ``goal``, its BFS ``shortest_path`` and the ``file``."""
+    """One published maze: its ``name`` (file stem), the ``size`` it was asked for, its ``layout`` (a core
+    ``Grid`` of the benchmark grid: 0 free, 1 wall, no outer ring, with start and goal), its BFS
+    ``shortest_path``, the ``file`` and its ``nonce``."""
 
     name: str
     size: str
-    grid: np.ndarray
-    start: Cell
-    goal: Cell
+    layout: Grid
     shortest_path: tuple[Cell, ...]
     file: str
+    nonce: int = 0
+
+    @property
+    def grid(self) -> np.ndarray:
+        """Return the benchmark grid's blocks (0 free, 1 wall; read-only)."""
+        return self.layout.blocks
+
+    @property
+    def start(self) -> Cell:
+        """Return the start cell."""
+        return self.layout.start
+
+    @property
+    def goal(self) -> Cell:
+        """Return the goal cell."""
+        return self.layout.goal
 
     @property
     def shape(self) -> tuple[int, int]:
         """Return the grid's (height, width)."""
-        return (int(self.grid.shape[0]), int(self.grid.shape[1]))
+        return self.layout.shape
 
 
 def load_bench_maze(path: str | os.PathLike, size: str) -> BenchMaze:
     """Return the maze in the benchmark JSON file at ``path``; raises ``MazeFormatError`` naming the file."""
     record = mazebench_from_dict(read_json(path), source=str(path))
-    grid = record.grid
-    return BenchMaze(Path(path).stem, size, np.asarray(grid.blocks, dtype=np.uint8), tuple(grid.start),
-                     tuple(grid.goal), tuple(tuple(c) for c in record.shortest_path), str(path))
+    return BenchMaze(Path(path).stem, size, record.grid, tuple(tuple(c) for c in record.shortest_path), str(path),
+                     record.nonce)
 
 
 def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
@@ -60,10 +75,10 @@ def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
 def prepare_mazes(config: BenchConfig) -> dict[str, list[BenchMaze]]:
     """Return the mazes of every size of ``config``, generating them first when ``generate_mazes`` is set
     (``maze_count`` per size into ``maze_output_dir`` or the mazes directory, maze i seeded ``seed + i``, replacing
-    what an earlier generation wrote there)."""
+    what an earlier generation wrote there; under ``protocol`` ``mazebench`` MazeBench's generator's files)."""
     mazes_dir = config.mazes_dir
     if config.generate_mazes:
         mazes_dir = config.maze_output_dir or config.mazes_dir
         generate_text_mazes(config.sizes, config.maze_count, config.seed, mazes_dir, algorithm=config.algorithm,
-                            placement=config.start_goal, overwrite=True)
+                            placement=config.start_goal, overwrite=True, protocol=config.protocol)
     return {size: bench_mazes(mazes_dir, size) for size in config.sizes}

@@ -11,9 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.judge.template import PromptTemplate
-from maze_envs.core.textmaze import parse_path
+from maze_envs.core.maze import Grid
+from maze_envs.core.render import benchmark_picture
+from maze_envs.core.replies import ReadingRule, read_path
 from maze_envs.llm import ChatClient, RunStats
+from maze_envs.llm.prompts import PromptTemplate
 
 from .anticheat import Presentation
 from .mazes import BenchMaze
@@ -21,33 +23,35 @@ from .prompts import PROMPTS_DIR
 from .scores import score
 from .validate import validate_path
 
-WALL_RGB, FREE_RGB, START_RGB, GOAL_RGB = (0, 0, 0), (255, 255, 255), (0, 255, 0), (255, 0, 0)
-
 
 @dataclass(frozen=True)
 class ShownMaze:
-    """The maze as one trial shows it: the transformed ``grid``, ``start``, ``goal`` and ``shortest_path``."""
+    """The maze as one trial shows it: the transformed ``layout`` (a core ``Grid``) and ``shortest_path``."""
 
-    grid: np.ndarray
-    start: tuple[int, int]
-    goal: tuple[int, int]
+    layout: Grid
     shortest_path: list[tuple[int, int]]
+
+    @property
+    def grid(self) -> np.ndarray:
+        """Return the shown grid's blocks (0 free, 1 wall)."""
+        return self.layout.blocks
+
+    @property
+    def start(self) -> tuple[int, int]:
+        """Return the shown start cell."""
+        return self.layout.start
+
+    @property
+    def goal(self) -> tuple[int, int]:
+        """Return the shown goal cell."""
+        return self.layout.goal
 
 
 def show(maze: BenchMaze, presentation: Presentation) -> ShownMaze:
     """Return ``maze`` as ``presentation`` shows it (the published shortest path moved along, so it stays exact)."""
     cell = lambda c: presentation.show_cell(c, maze.shape)  # noqa: E731
-    return ShownMaze(presentation.show_grid(maze.grid), cell(maze.start), cell(maze.goal),
+    return ShownMaze(Grid(presentation.show_grid(maze.grid), cell(maze.start), cell(maze.goal)),
                      [cell(c) for c in maze.shortest_path])
-
-
-def maze_image(shown: ShownMaze, cell_px: int) -> np.ndarray:
-    """Return the RGB picture of a shown maze: black walls, white passages, a green start cell and a red goal
-    cell, ``cell_px`` pixels a cell, no grid lines or border (MazeBench's image layout)."""
-    colours = np.where(shown.grid[..., None] == 1, np.array(WALL_RGB, np.uint8), np.array(FREE_RGB, np.uint8))
-    colours[shown.start] = START_RGB
-    colours[shown.goal] = GOAL_RGB
-    return np.repeat(np.repeat(colours, cell_px, axis=0), cell_px, axis=1)
 
 
 @functools.lru_cache(maxsize=None)
@@ -61,22 +65,25 @@ def prompt_for(mode: str, shown: ShownMaze, presentation: Presentation) -> str:
     height, width = shown.grid.shape
     values = {"height": height, "width": width, "nonce": presentation.nonce or "-",
               "start": f"({shown.start[0]}, {shown.start[1]})", "goal": f"({shown.goal[0]}, {shown.goal[1]})",
-              "legend": presentation.symbols.describe(),
-              "maze": presentation.draw(shown.grid, shown.start, shown.goal)}
+              "legend": presentation.legend(),
+              "maze": presentation.draw(shown.layout)}
     return template(mode).fill(values)
 
 
 def one_shot_trial(client: ChatClient, maze: BenchMaze, presentation: Presentation, *, mode: str, scoring: str,
-                   params: dict[str, Any], cell_px: int = 24) -> dict[str, Any]:
-    """Return the record of one text2d/image2d trial: prompt hash, raw reply, parsed path (as shown and mapped
-    back to the published frame), validation on the grid shown, scores and usage. Raises the client's errors."""
+                   params: dict[str, Any], cell_px: int = 24,
+                   reading_rule: str | ReadingRule = "strict") -> dict[str, Any]:
+    """Return the record of one text2d/image2d trial: prompt hash, raw reply, the path ``reading_rule`` read (as
+    shown and mapped back to the published frame) with how it was read, validation on the grid shown, scores and
+    usage. Raises the client's errors."""
     shown = show(maze, presentation)
     prompt = prompt_for(mode, shown, presentation)
-    images = [maze_image(shown, cell_px)] if mode == "image2d" else []
+    images = [benchmark_picture(shown.layout, cell_px)] if mode == "image2d" else []
     began = time.perf_counter()
     reply = client.chat(prompt, images=images, **params)
     latency = time.perf_counter() - began
-    path = parse_path(reply.text)
+    reading = read_path(reply.text, reading_rule)
+    path = reading.cells
     verdict = validate_path(shown.grid, shown.start, shown.goal, path, shown.shortest_path)
     scores = score(verdict, path, shown.shortest_path, scoring)
     usage = RunStats()
@@ -88,6 +95,7 @@ def one_shot_trial(client: ChatClient, maze: BenchMaze, presentation: Presentati
         "raw_reply": reply.text,
         "parsed_path": [list(c) for c in path],
         "published_path": [list(c) for c in presentation.original_path(path, maze.shape)],
+        "reading": {"rule": reading.rule, "form": reading.form, "ignored": reading.ignored, "choice": reading.choice},
         "validation": verdict.to_dict(),
         "success": verdict.valid,
         "scores": scores.to_dict(),

@@ -1,14 +1,16 @@
-"""Who plays an ai/partial-observe trial: a chat model through ``agents.llm.LLMAgent``, or a baseline without a
-model (``baseline:oracle`` walks a BFS shortest path on the true layout, ``baseline:random`` moves at random,
-``baseline:explorer`` explores the partial view frontier first), whose scores bound every table."""
+"""Who plays an ai/partial-observe trial: a chat model's agent, or a baseline without a model (``baseline:oracle``
+walks a BFS shortest path on the true layout, ``baseline:random`` moves at random, ``baseline:explorer`` explores
+the partial view frontier first), whose scores bound every table. The benchmark does not build agents itself: the
+caller passes ``Players`` that do (``agents.players.PLAYERS`` are the project's agents)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium as gym
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.envs.agent import Agent
 from maze_envs.llm import ChatClient
 
 BASELINE_PREFIX = "baseline:"
@@ -42,24 +44,23 @@ def check_players(models: tuple[str, ...] | list[str], mode: str, parameter: str
                                   parameter=parameter)
 
 
-def baseline_agent(name: str, env: gym.Env, seed: int) -> Any:
-    """Return a fresh agent of baseline ``name`` for ``env`` (the random one seeded with ``seed``)."""
-    from agents.explorer import FrontierExplorer
-    from agents.oracle import OracleAgent
-    from agents.random_agent import RandomAgent
+class Players(Protocol):
+    """What builds the agents of a benchmark's ai/partial-observe trials (a fresh one per trial and env)."""
 
-    if name == "oracle":
-        return OracleAgent(env)
-    if name == "random":
-        return RandomAgent(env.action_space, seed=seed)
-    return FrontierExplorer(env.action_space)
+    def baseline(self, name: str, env: gym.Env, seed: int) -> Agent:
+        """Return a fresh agent of baseline ``name`` (one of ``BASELINES``) for ``env``, seeded with ``seed``."""
+
+    def model(self, env: gym.Env, client: ChatClient, *, memory: int, explored_map: bool, max_calls: int,
+              params: dict[str, Any]) -> Agent:
+        """Return a fresh agent of the model behind ``client`` for ``env``: it reminds the model of its last
+        ``memory`` turns, shows the map explored so far with ``explored_map``, makes at most ``max_calls`` calls
+        (then raises ``AgentStopped``) and sends ``params`` with each."""
 
 
-def model_agent(env: gym.Env, client: ChatClient, *, memory: int, explored_map: bool, max_calls: int,
-                params: dict[str, Any]) -> Any:
-    """Return a fresh ``LLMAgent`` of the model behind ``client`` for ``env`` (it reminds the model of its last
-    ``memory`` turns, shows the map explored so far with ``explored_map``, makes at most ``max_calls`` calls and
-    sends ``params`` with each)."""
-    from agents.llm.agent import LLMAgent
-
-    return LLMAgent(env, client, memory=memory, explored_map=explored_map, max_calls=max_calls, params=params)
+def require_players(players: Players | None, mode: str, parameter: str = "players") -> Players:
+    """Return ``players``; raise ``MazeConfigError`` about ``parameter`` when it is None and ``mode`` (ai or
+    partial-observe) needs agents."""
+    if players is None:
+        raise MazeConfigError(f"the {mode} mode plays agents: pass players (e.g. agents.players.PLAYERS)",
+                              parameter=parameter)
+    return players

@@ -10,8 +10,9 @@ from collections import defaultdict
 from typing import Any, Mapping
 
 from maze_envs.core.atomic import atomic_write
-from maze_envs.core.formats import parse_size
+from maze_envs.core.mazebench_files import parse_size
 
+from .mazebench.report import protocol_section
 from .mazes import BenchMaze
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -157,13 +158,21 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Maze benchmark report</title>'
         f"<style>{STYLE}</style></head><body><h1>Maze benchmark: {html.escape(summary['mode'])}</h1>"
-        f"<p>Scoring {html.escape(summary['scoring'])}; anti-cheat presentations "
+        f"<p>Protocol {html.escape(summary.get('protocol', 'strict'))}; scoring {html.escape(summary['scoring'])}; anti-cheat presentations "
         f"{'on' if summary['anti_cheat'] else 'off'}; {counts['trials']} trials ({counts['errors']} errors); "
         f"means over every trial, failed ones as zero, with 95% t-intervals.</p>{note}{stopped}"
-        f"<h2>Results per model and size</h2>{summary_table(summary['models'])}"
+        f"{protocol_section(summary)}"
+        f"<h2>Results per model and size</h2>{_table_note(summary)}{summary_table(summary['models'])}"
         f"<h2>Success rate by maze size</h2>{success_chart(summary['models'])}"
         f"<h2>Mazes</h2><ul>{index}</ul>{maze_sections(records, mazes)}</body></html>"
     )
+
+
+def _table_note(summary: Mapping[str, Any]) -> str:
+    if summary.get("protocol", "strict") == "strict":
+        return ""
+    return (f"<p>Scores as the {html.escape(summary['protocol'])} protocol gives them, averaged by this "
+            "benchmark's rule (every trial, zeros included).</p>")
 
 
 def write_report(path: str | os.PathLike, summary: Mapping[str, Any], records: list[Mapping[str, Any]],

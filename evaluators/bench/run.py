@@ -14,7 +14,7 @@ from typing import Any, Mapping
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
 from maze_envs.runs import Run, RunOptions, WorkItem
 
@@ -24,7 +24,7 @@ from .episode import MODE_ENVS, Budgets
 from .interactive import interactive_trial
 from .mazes import BenchMaze
 from .oneshot import one_shot_trial
-from .players import baseline_agent, baseline_name, check_players, model_agent
+from .players import Players, baseline_name, check_players, require_players
 from .summary import summarise
 
 LOG_NAME = "results.jsonl"
@@ -73,15 +73,19 @@ def trials(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]]) -> list[Tr
             for k in range(config.trials)]
 
 
-def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial) -> dict[str, Any]:
-    """Return the record of one trial (its fields, then what the mode measured). Raises the client's errors."""
+def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
+              players: Players | None = None) -> dict[str, Any]:
+    """Return the record of one trial (its fields, then what the mode measured); ``players`` build the agents of
+    the ai and partial-observe modes. Raises the client's errors."""
+    head = _head(config, trial)
+    if config.protocol == "mazebench" and baseline_name(trial.model) is None:
+        return {**head, **_mazebench_trial(clients[trial.model], config, trial, players)}
     rng = np.random.default_rng(trial.seed)
     presentation = choose_presentation(rng) if config.anti_cheat else identity_presentation()
-    head = _head(config, trial)
     if config.mode in MODE_ENVS:
         budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
                           config.max_no_exploration_steps)
-        body = interactive_trial(partial(player, clients, config, trial), trial.maze, presentation,
+        body = interactive_trial(partial(player, require_players(players, config.mode), clients, config, trial), trial.maze, presentation,
                                  mode=config.mode, scoring=config.scoring, budgets=budgets,
                                  visibility=config.visibility, seed=trial.seed, client=clients.get(trial.model))
         return {**head, **body}
@@ -91,12 +95,37 @@ def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Tri
     return {**head, **body}
 
 
-def player(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial, env: gym.Env) -> Any:
-    """Return a fresh agent of ``trial.model`` for ``env``: its baseline, or an LLM agent on its client."""
+def _mazebench_trial(client: ChatClient, config: BenchConfig, trial: Trial,
+                     players: Players | None) -> dict[str, Any]:
+    """Return the body of a trial under ``--protocol mazebench`` (MazeBench's loop, prompt and verdict, with the
+    strict verdict on the same replies, played by ``players``' chat-model agent)."""
+    from .mazebench.interactive import mazebench_interactive_trial
+    from .mazebench.text2d import mazebench_one_shot_trial
+
+    params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
+    if config.mode in MODE_ENVS:
+        budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
+                          config.max_no_exploration_steps)
+        model_players = require_players(players, config.mode)
+
+        def make_agent(env: gym.Env, replay: Any, max_calls: int) -> Any:
+            return model_players.model(env, replay, memory=config.memory, explored_map=False, max_calls=max_calls,
+                                       params=params)
+        return mazebench_interactive_trial(client, trial.maze, mode=config.mode, scoring=config.scoring,
+                                           budgets=budgets, memory=config.memory, visibility=config.visibility,
+                                           seed=trial.seed, params=params, make_agent=make_agent)
+    return mazebench_one_shot_trial(client, trial.maze, scoring=config.scoring, params=params, mode=config.mode,
+                                  cell_px=config.cell_px)
+
+
+def player(players: Players, clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
+           env: gym.Env) -> Any:
+    """Return a fresh agent of ``trial.model`` for ``env`` from ``players``: its baseline, or the agent of the chat
+    model on its client."""
     name = baseline_name(trial.model)
     if name is not None:
-        return baseline_agent(name, env, trial.seed)
-    return model_agent(env, clients[trial.model], memory=config.memory, explored_map=config.explored_map,
+        return players.baseline(name, env, trial.seed)
+    return players.model(env, clients[trial.model], memory=config.memory, explored_map=config.explored_map,
                        max_calls=config.max_steps,
                        params={"temperature": config.temperature, "max_tokens": config.max_tokens})
 
@@ -106,6 +135,8 @@ def protocol(config: BenchConfig) -> dict[str, Any]:
     anti-cheat and, in the ai/partial-observe modes, the budgets and the agent's memory (and the partial-observe
     visibility and explored map)."""
     out: dict[str, Any] = {"mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
+    if config.protocol != "strict":
+        out["protocol"] = config.protocol
     if config.mode in MODE_ENVS:
         out["budgets"] = {"max_steps": config.max_steps, "max_moves": config.max_moves,
                           "max_no_exploration_steps": config.max_no_exploration_steps, "memory": config.memory}
@@ -134,8 +165,9 @@ def _accept(config: BenchConfig):
 
 
 def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients: Mapping[str, ChatClient], *,
-              options: RunOptions = RunOptions()) -> BenchRun:
-    """Run every trial of ``config`` over ``mazes`` with one client per model; return the run.
+              options: RunOptions = RunOptions(), players: Players | None = None) -> BenchRun:
+    """Run every trial of ``config`` over ``mazes`` with one client per model; return the run. The ai and
+    partial-observe modes need ``players``, which build each trial's agent (``agents.players.PLAYERS``).
 
     With ``options.resume`` trials already in ``results.jsonl`` (of the same mode, scoring and anti-cheat
     setting) are kept and not run again. A failed trial is an ``error`` record that scores zero; a rejected
@@ -144,6 +176,8 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
     from .report import write_report
 
     check_players(config.models, config.mode)
+    if config.mode in MODE_ENVS:
+        require_players(players, config.mode)
     out = Path(config.output_dir)
     summary_path, report_path = out / SUMMARY_NAME, out / REPORT_NAME
     items = [WorkItem(t.id, t) for t in trials(config, mazes)]
@@ -162,9 +196,14 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
                 "backend": {"name": options.backend, "workers": options.workers},
                 "counts": {"trials": counts.items, "resumed": counts.resumed, "run_now": counts.completed,
                            "errors": counts.errors},
+                "protocol": config.protocol,
                 "models": summarise(records), "usage": usage, "wall_time_s": round(run.elapsed_s, 3),
                 "results": str(run.log_path), "report": str(report_path),
             }
+            if config.protocol == "mazebench":
+                from .mazebench.summary import protocol_summary
+
+                summary["mazebench"] = protocol_summary(config.mode, records)
             if failure:
                 summary["stopped_by"] = failure
             write_json_atomic(summary_path, summary, indent=2)
@@ -172,7 +211,7 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
             return summary
 
         try:
-            run.execute(partial(run_trial, clients, config), kind="io", desc=f"bench {config.mode}",
+            run.execute(partial(run_trial, clients, config, players=players), kind="io", desc=f"bench {config.mode}",
                         error_record=_error_fields(config))
         except BaseException as exc:
             save(str(exc) or type(exc).__name__)

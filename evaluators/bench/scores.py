@@ -4,7 +4,8 @@
   (100 when the start is the goal); P = 100 * path similarity (v2 only): the Jaccard index of the path's and
   the shortest path's cell sets times ``min(1, len(shortest) / len(path))``.
 - v1: ``A = (S+Q+O)/3``, ``total = 0.4 S + 0.3 Q + 0.3 O``; v2: ``A = (S+Q+O+P)/4``,
-  ``total = 0.3 S + 0.25 Q + 0.25 O + 0.2 P``. An invalid path scores 0 everywhere.
+  ``total = 0.3 S + 0.25 Q + 0.25 O + 0.2 P``. An invalid path scores 0 everywhere. Scores keep full
+  precision; reports round them for display.
 """
 
 from __future__ import annotations
@@ -39,13 +40,13 @@ class Scores:
 
 
 def path_similarity(path: Sequence[Cell], shortest: Sequence[Cell]) -> float:
-    """Return ``Jaccard(set(path), set(shortest)) * min(1, len(shortest) / len(path))`` rounded to 4 places."""
+    """Return ``Jaccard(set(path), set(shortest)) * min(1, len(shortest) / len(path))`` (full precision)."""
     cells = {tuple(map(int, p)) for p in path}
     best = {tuple(map(int, p)) for p in shortest}
     if not cells or not best:
         return 0.0
     jaccard = len(cells & best) / len(cells | best)
-    return round(jaccard * min(1.0, len(shortest) / len(path)), 4)
+    return jaccard * min(1.0, len(shortest) / len(path))
 
 
 def score(validation: Validation, path: Sequence[Cell], shortest: Sequence[Cell], scoring: str = "v2") -> Scores:
@@ -58,15 +59,11 @@ def score(validation: Validation, path: Sequence[Cell], shortest: Sequence[Cell]
     o = 100.0 if validation.path_length == 0 else min(100.0, 100.0 * validation.optimal_length / validation.path_length)
     if scoring == "v1":
         parts = {"S": s, "Q": q, "O": o}
-        return Scores(scoring, s, q, _round(o), None, _round(sum(parts.values()) / 3), _weighted(parts, scoring))
+        return Scores(scoring, s, q, o, None, sum(parts.values()) / 3, _weighted(parts, scoring))
     p = 100.0 * path_similarity(path, shortest)
     parts = {"S": s, "Q": q, "O": o, "P": p}
-    return Scores(scoring, s, q, _round(o), _round(p), _round(sum(parts.values()) / 4), _weighted(parts, scoring))
+    return Scores(scoring, s, q, o, p, sum(parts.values()) / 4, _weighted(parts, scoring))
 
 
 def _weighted(parts: dict[str, float], scoring: str) -> float:
-    return _round(sum(WEIGHTS[scoring][name] * value for name, value in parts.items()))
-
-
-def _round(value: float) -> float:
-    return round(value, 4)
+    return sum(WEIGHTS[scoring][name] * value for name, value in parts.items())

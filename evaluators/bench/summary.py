@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterable
 
+from maze_envs.core.stats import summarise as summarise_values
+
 from .anticheat import consistency
-from .stats import estimate
 
 SCORE_NAMES = ("total", "S", "Q", "O", "P", "A")
+ZEROS_INCLUDED = "mean over every trial, zeros and failed trials included (this benchmark's rule)"
 COUNTERS = ("api_calls", "cell_moves", "wall_collisions", "invalid_outputs", "exploration_rate", "latency_s")
 
 
@@ -27,13 +29,25 @@ def _value(record: dict[str, Any], name: str) -> float | None:
     return record.get(name)
 
 
+def estimate(values: Iterable[float]) -> dict[str, Any]:
+    """Return ``{n, mean, std, ci95}`` of ``values`` as the summary records them: every value counts (zeros
+    included), Student's t 95% interval, at full precision (reports round for display); ``mean`` and ``std`` are
+    None without values, ``ci95`` below two."""
+    s = summarise_values(values, interval="t")
+    if s.count == 0:
+        return {"n": 0, "mean": None, "std": None, "ci95": None}
+    ci95 = [s.low, s.high] if s.count > 1 else None
+    return {"n": s.count, "mean": s.mean, "std": s.std, "ci95": ci95}
+
+
 def summarise_group(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the statistics of one model x size group of trial records."""
-    out: dict[str, Any] = {"trials": len(records), "errors": sum(r.get("status") != "ok" for r in records)}
+    out: dict[str, Any] = {"trials": len(records), "errors": sum(r.get("status") != "ok" for r in records),
+                           "rule": ZEROS_INCLUDED}
     for name in ("success", *SCORE_NAMES, *COUNTERS, "tokens", "cost_usd"):
         values = [v for v in (_value(r, name) for r in records) if v is not None]
         if values or name in SCORE_NAMES or name == "success":
-            out[name] = estimate(values).to_dict()
+            out[name] = estimate(values)
     by_maze: dict[str, list] = defaultdict(list)
     for r in records:
         if r.get("status") == "ok":

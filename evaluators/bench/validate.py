@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from maze_envs.core.maze import Cell
+from maze_envs.core.solve import path_faults
 
 ERROR_CODES = ("empty_path", "wrong_start", "wrong_goal", "illegal_move", "out_of_bounds", "wall_collision", "loop")
 
@@ -56,16 +57,18 @@ def validate_path(grid: np.ndarray, start: Cell, goal: Cell, path: Sequence[Cell
         return fail("wrong_start", f"path starts at {cells[0]}, not at the start {tuple(start)}", 0)
     if cells[-1] != tuple(goal):
         return fail("wrong_goal", f"path ends at {cells[-1]}, not at the goal {tuple(goal)}", len(cells) - 1)
-    for i in range(1, len(cells)):
-        (r0, c0), (r1, c1) = cells[i - 1], cells[i]
-        if abs(r0 - r1) + abs(c0 - c1) != 1:
-            return fail("illegal_move", f"{cells[i - 1]} to {cells[i]} is not a 4-adjacent move", i)
     height, width = grid.shape
-    for i, (r, c) in enumerate(cells):
-        if not (0 <= r < height and 0 <= c < width):
-            return fail("out_of_bounds", f"{(r, c)} is outside the {height}x{width} grid", i)
-        if grid[r, c]:
-            return fail("wall_collision", f"{(r, c)} is a wall", i)
+    faults = path_faults(cells, lambda cell: 0 <= cell[0] < height and 0 <= cell[1] < width,
+                         lambda previous, cell: bool(grid[cell]))
+    if faults.jump is not None:
+        i = faults.jump
+        return fail("illegal_move", f"{cells[i - 1]} to {cells[i]} is not a 4-adjacent move", i)
+    fault = faults.first(("outside", "wall"))
+    if fault is not None:
+        check, i = fault
+        if check == "outside":
+            return fail("out_of_bounds", f"{cells[i]} is outside the {height}x{width} grid", i)
+        return fail("wall_collision", f"{cells[i]} is a wall", i)
     if allow_revisits:
         return Validation(True, length, optimal)
     seen: set[Cell] = set()

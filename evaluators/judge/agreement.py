@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from maze_envs.core.errors import MazeFormatError
-from maze_envs.core.formats import read_json
+from maze_envs.core.jsonfiles import read_json
 
-from evaluators.pixel.gates import gates
+from ..pixel.gates import gates
 
 
 def _walk(doc: Any) -> Iterator[dict[str, Any]]:

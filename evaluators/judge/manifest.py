@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from maze_envs.core.errors import MazeFormatError
-from maze_envs.core.formats import read_json, read_jsonl
+from maze_envs.core.jsonfiles import read_json, read_jsonl
 
 
 def read_records(path: str | os.PathLike) -> list[dict[str, Any]]:

@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 
 from maze_envs.core.errors import MazeFormatError, brief_repr
+from maze_envs.llm.prompts import PromptTemplate
 
 from .manifest import pick, read_records
+from .prompts import PROMPTS_DIR
 from .runner import JudgeItem, JudgeTask
-from .template import PROMPTS_DIR, PromptTemplate
 
 MATH_FIELDS = ("INTERMEDIATE_CORRECT", "FINAL_CORRECT", "ACTION_REFLECTION")
 SUBTASKS = {"aime": "AIME", "math500": "MATH-500", "gsm8k": "GSM8K", "omnimath": "OmniMath"}

@@ -8,16 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
-from maze_envs.core.formats import maze_from_dict
 from maze_envs.core.maze import Maze
+from maze_envs.core.mazefile import maze_from_dict
 from maze_envs.core.render import render_text
 from maze_envs.core.solve import shortest_path
-from maze_envs.core.taskfiles import media_of, task_of
 from maze_envs.core.textmaze import format_path
+from maze_envs.llm.prompts import PromptTemplate
+from maze_envs.tasks.files import media_of, task_of
 
 from .manifest import pick, read_records
+from .prompts import PROMPTS_DIR
 from .runner import JudgeItem, JudgeTask
-from .template import PROMPTS_DIR, PromptTemplate
 
 MAZE_FIELDS = ("VALID_ROUTE", "REACHES_GOAL", "WALL_CROSSING", "ACTION_REFLECTION")
 MAZE_PLACEHOLDERS = ("maze_text", "shortest_path", "rows", "cols", "media_description")

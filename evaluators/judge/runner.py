@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from maze_envs.core.formats import write_json_atomic
-from maze_envs.core.taskfiles import media_of
+from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, Reply, RunStats, sum_usage
+from maze_envs.llm.prompts import PromptTemplate
 from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.tasks.files import media_of
 
 from .parse import parse_verdict
-from .template import PromptTemplate
 
 LOG_NAME = "results.jsonl"
 RESULTS_NAME = "results.json"

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Mapping
 
-from maze_envs.core.formats import maze_from_dict, read_jsonl
+from maze_envs.core.jsonfiles import read_jsonl
+from maze_envs.core.mazefile import maze_from_dict
 from maze_envs.core.render import render_text
 
 # (VALID_ROUTE, REACHES_GOAL, WALL_CROSSING) per synthetic image case.

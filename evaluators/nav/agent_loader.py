@@ -1,9 +1,39 @@
-"""``load_class("package.module:ClassName")``: import an agent class named on the command line."""
+"""``load_class("package.module:ClassName")``: import an agent class named on the command line.
+
+An agent file written for ABot-Navigation imports ``abotn_evaluator.interface.point_goal`` (or ``.poi_goal``);
+unless that package is installed, ``load_class`` first makes those names aliases of ``maze_envs.nav.interface``,
+so such a file runs unchanged.
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
+import sys
+import types
+
+ABOT_ALIASES = {"abotn_evaluator.interface.point_goal": "maze_envs.nav.interface.point_goal",
+                "abotn_evaluator.interface.poi_goal": "maze_envs.nav.interface.poi_goal"}
+
+
+def install_abot_aliases() -> bool:
+    """Make ABot-Navigation's interface modules (``abotn_evaluator.interface.point_goal`` / ``.poi_goal``) aliases
+    of ours unless the real ``abotn_evaluator`` is installed or imported; return whether the aliases are in place."""
+    existing = sys.modules.get("abotn_evaluator")
+    if existing is not None:
+        return bool(getattr(existing, "__maze_envs_alias__", False))
+    if importlib.util.find_spec("abotn_evaluator") is not None:
+        return False
+    package = types.ModuleType("abotn_evaluator", "Aliases of maze_envs.nav.interface for ABot-Navigation agents.")
+    package.__path__ = []
+    package.__maze_envs_alias__ = True
+    package.interface = importlib.import_module("maze_envs.nav.interface")
+    sys.modules["abotn_evaluator"] = package
+    sys.modules["abotn_evaluator.interface"] = package.interface
+    for alias, target in ABOT_ALIASES.items():
+        sys.modules[alias] = importlib.import_module(target)
+    return True
 
 
 def load_class(module_path: str) -> type:
@@ -18,6 +48,7 @@ def load_class(module_path: str) -> type:
     module_name, class_name = (part.strip() for part in module_path.split(":"))
     if not module_name or not class_name:
         raise ValueError(f"expected 'package.module:ClassName' with both parts non-empty, got {module_path!r}")
+    install_abot_aliases()
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
-from maze_envs.core.formats import read_json
+from maze_envs.core.jsonfiles import read_json
 
 INDOOR_EASY = ("0802_840243", "0803_840265", "0821_841631", "0822_841630", "0827_841619", "0841_841759",
                "0845_841765", "0854_841775")

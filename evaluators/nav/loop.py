@@ -2,8 +2,11 @@
 
 Per task (the spec's loop): ``agent.reset()``, render the start, then ``observation -> agent.predict ->
 step`` until arrival, a hard collision or ``max_steps``, and write ``<run>/<episode>/<task>/result.json``
-atomically (non-finite numbers as null), renders in ``render_images/``. An agent exception or a malformed
-prediction ends that task with status ``error``, a failed render with ``render_error``; the run goes on.
+atomically (non-finite numbers as null, or as the strings "inf"/"nan" under ``protocol="abot"``, as
+ABot-Navigation writes them), renders in ``render_images/``. An agent exception or a malformed prediction ends
+that task with status ``error``, a failed render with ``render_error``; the run goes on. An
+``AgentConfigError`` (the agent cannot run as configured) stops the run with its message. A POI run also
+writes ``eval_summary.json`` (``poi_goal.metrics.run_summary``).
 The result files are the record: resuming a run directory skips the tasks whose ``result.json`` is there
 (retrying ``error`` and ``render_error`` ones unless ``retry_errors`` is off); the engine's log
 ``run_log.jsonl`` beside them holds the latest invocation's records.
@@ -18,18 +21,19 @@ from pathlib import Path
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
-from maze_envs.core.formats import read_json, write_json_atomic
+from maze_envs.core.jsonfiles import read_json, write_json_atomic
+from maze_envs.datasets import generate_nav_scenes
 from maze_envs.envs.nav.config import EvalConfig, PoiGoalEvalConfig
-from maze_envs.envs.nav.session import ERROR, RENDER_ERROR, NavSession, NavTaskError, json_ready
+from maze_envs.envs.nav.session import ERROR, RENDER_ERROR, NavSession, NavTaskError, abot_json, json_ready
 from maze_envs.envs.nav.world import NavWorld, dataset_world
 from maze_envs.nav.errors import RenderFailureError
-from maze_envs.datasets import generate_nav_scenes
+from maze_envs.nav.interface.poi_goal import PoiGoalObservation
+from maze_envs.nav.interface.point_goal import AgentConfigError, Observation
 from maze_envs.nav.procedural import SceneParams
 from maze_envs.runs import Run, RunOptions, WorkItem
 
 from .agent_loader import load_class
-from .interface.poi_goal import PoiGoalObservation
-from .interface.point_goal import Observation
+from .config import load_agent_config
 from .visualization import process_extra_visualization
 
 LOG_NAME = "run_log.jsonl"
@@ -73,6 +77,37 @@ _WORLDS: dict[str, NavWorld] = {}
 _AGENTS: dict[str, Any] = {}
 
 
+def agent_spec(module_path: str, config_path: str | os.PathLike | None = None, *,
+               inject: dict[str, Any] | None = None, overwrite: bool = False) -> AgentSpec:
+    """Return the ``AgentSpec`` of the class at ``module_path`` with the keyword arguments of the YAML at
+    ``config_path`` plus ``inject`` (which replaces YAML values when ``overwrite``, else fills gaps), after
+    building it once to check the constructor accepts them.
+
+    Raises ``MazeConfigError`` naming ``agent_module`` (the class cannot be loaded, or its constructor fails
+    without a config) or ``agent_config`` (the file is missing or malformed, or the constructor rejects it).
+    """
+    try:
+        load_class(module_path)
+    except (ValueError, ImportError, AttributeError, TypeError) as exc:
+        raise MazeConfigError(str(exc), parameter="agent_module") from exc
+    kwargs: dict[str, Any] = {}
+    if config_path is not None:
+        try:
+            kwargs = load_agent_config(config_path)
+        except (OSError, ValueError) as exc:
+            raise MazeConfigError(str(exc), parameter="agent_config") from exc
+    for key, value in (inject or {}).items():
+        if overwrite or key not in kwargs:
+            kwargs[key] = value
+    spec = AgentSpec(module_path, kwargs)
+    try:
+        spec.build()
+    except Exception as exc:  # a constructor that rejects its arguments, reported before any task runs
+        raise MazeConfigError(f"{module_path}(**config) failed: {type(exc).__name__}: {exc}",
+                              parameter="agent_config" if config_path is not None else "agent_module") from exc
+    return spec
+
+
 def _world(spec: WorldSpec) -> NavWorld:
     key = repr(spec)
     if key not in _WORLDS:
@@ -97,10 +132,12 @@ def task_dir(run_dir: str | os.PathLike, episode_id: str, task_id: str) -> Path:
 
 def play_task(session: NavSession, agent: Any, enable_visualization: bool = False) -> None:
     """Play ``session`` with ``agent`` to its end (the spec's loop); failures end the task as ``error`` or
-    ``render_error``; returns nothing."""
+    ``render_error``; returns nothing. Raises the agent's ``AgentConfigError``."""
     observation_type = PoiGoalObservation if session.poi else Observation
     try:
         agent.reset()
+    except AgentConfigError:
+        raise
     except Exception as exc:  # the agent's own bug ends its task, not the run
         session.fail(ERROR, f"agent.reset() raised {type(exc).__name__}: {exc}")
         return
@@ -114,7 +151,9 @@ def play_task(session: NavSession, agent: Any, enable_visualization: bool = Fals
         return
     while not session.done:
         try:
-            prediction = agent.predict(observation_type(**session.observation()))
+            prediction = agent.predict(observation_type(**session.observation(pil_images=True)))
+        except AgentConfigError:
+            raise
         except Exception as exc:
             session.fail(ERROR, f"agent.predict() raised {type(exc).__name__}: {exc}")
             return
@@ -144,9 +183,11 @@ def run_task(job: TaskJob) -> dict[str, Any]:
     save_dir = folder / "render_images" if config.save_render_images else None
     session = NavSession(episode, task, world.renderer, config, save_dir=save_dir)
     play_task(session, _agent(job.agent), config.enable_visualization)
-    result = json_ready(session.result())
-    result["map_dir"] = world.map_dirs.get(job.episode_id)
-    result["occ_dilation_meters"] = config.occ_dilation_meters
+    result = session.result()
+    if not config.abot or "trajectory" in result:  # ABot's error records stay as ABot writes them
+        result["map_dir"] = world.map_dirs.get(job.episode_id)
+        result["occ_dilation_meters"] = config.occ_dilation_meters
+    result = abot_json(result) if config.abot else json_ready(result)
     write_json_atomic(folder / "result.json", result, indent=2)
     return {"episode_id": job.episode_id, "task_id": job.task_id,
             "status": "error" if result["status"] in RETRY_STATUSES else "ok",
@@ -198,14 +239,18 @@ class EvalOutcome:
     skipped: int
     played: int
     errors: int
+    summary_path: Path | None = None
 
 
 def run_evaluation(agent: Any, config: EvalConfig, data_dir: str | os.PathLike, *, map_dir: str | None = None,
                    run_dir: str | os.PathLike, options: RunOptions = RunOptions(), backend: str = "cpu") -> EvalOutcome:
     """Evaluate ``agent`` (an instance, or an ``AgentSpec`` to build in each worker) on every task under
-    ``data_dir`` into ``run_dir`` through the run engine; ``options.resume`` skips finished tasks.
+    ``data_dir`` into ``run_dir`` through the run engine; ``options.resume`` skips finished tasks. A POI run
+    writes ``<run_dir>/eval_summary.json`` over every task of the run directory (under ``protocol="abot"``, as
+    ABot-Navigation does, over the tasks played in this call).
 
-    Raises ``MazeConfigError`` naming a bad setting, and the engine's fatal errors (a locked run directory).
+    Raises ``MazeConfigError`` naming a bad setting, the agent's ``AgentConfigError`` and the engine's fatal
+    errors (a locked run directory).
     """
     config.check()
     if not isinstance(config, PoiGoalEvalConfig) and type(config) is not EvalConfig:
@@ -224,4 +269,24 @@ def run_evaluation(agent: Any, config: EvalConfig, data_dir: str | os.PathLike, 
                     error_record=lambda item, message: {"episode_id": item.payload.episode_id,
                                                         "task_id": item.payload.task_id})
         counts = run.counts()
-    return EvalOutcome(run_dir, len(world.tasks()), len(world.tasks()) - len(items), counts.completed, counts.errors)
+    outcome = EvalOutcome(run_dir, len(world.tasks()), len(world.tasks()) - len(items), counts.completed,
+                          counts.errors)
+    if isinstance(config, PoiGoalEvalConfig):
+        outcome.summary_path = write_poi_summary(run_dir, {i.id for i in items} if config.abot else None,
+                                                 config.abot)
+    return outcome
+
+
+def write_poi_summary(run_dir: str | os.PathLike, only: set[str] | None = None, abot: bool = False) -> Path:
+    """Write ``<run_dir>/eval_summary.json``, the POI run summary over the tasks' ``result.json`` files (only the
+    ``episode/task`` ids in ``only`` when given; non-finite numbers as "inf" strings when ``abot``); return its
+    path."""
+    from .aggregate import load_all_results
+    from .poi_goal.metrics import run_summary
+
+    results = [r for r in load_all_results(run_dir)
+               if only is None or f"{r['episode_id']}/{r['task_id']}" in only]
+    summary = run_summary(results)
+    path = Path(run_dir) / "eval_summary.json"
+    write_json_atomic(path, abot_json(summary) if abot else json_ready(summary), indent=2)
+    return path

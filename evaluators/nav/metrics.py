@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from maze_envs.cli import main
+from .cli import metrics_main
 
 if __name__ == "__main__":
-    sys.exit(main(["nav-metrics", *sys.argv[1:]]))
+    sys.exit(metrics_main())

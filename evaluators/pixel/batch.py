@@ -15,8 +15,8 @@ from typing import Any, Literal
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.render import PixelGeometry
-from maze_envs.core.taskfiles import IMAGE_SUFFIXES, VIDEO_SUFFIXES, media_of, solution_name, solution_stems, task_of
 from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.tasks.files import IMAGE_SUFFIXES, VIDEO_SUFFIXES, media_of, solution_name, solution_stems, task_of
 
 from .errors import PixelEvalError
 from .image import ImageParams, score_image

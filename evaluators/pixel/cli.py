@@ -7,8 +7,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Sequence
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.runs.command import OneLineErrorParser, run_command
 from maze_envs.runs.flags import add_run_flags, run_options
 
 from .batch import BatchConfig, Kind, evaluate_batch, setup_logging
@@ -144,4 +146,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                                 description=DESCRIPTIONS[kind])
         add_arguments(parser, kind)
         parser.set_defaults(func=lambda args, kind=kind: run(args, kind))
+
+
+def main(kind: Kind, argv: Sequence[str] | None = None) -> int:
+    """Run ``python -m evaluators.pixel.KIND`` on ``argv``; return the process exit status (the same flags and
+    errors as ``maze-envs eval-KIND``)."""
+    parser = OneLineErrorParser(prog=f"python -m evaluators.pixel.{kind}", description=DESCRIPTIONS[kind])
+    add_arguments(parser, kind)
+    parser.set_defaults(func=lambda args: run(args, kind))
+    return run_command(parser, argv)
 

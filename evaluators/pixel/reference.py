@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from maze_envs.core.errors import MazeFormatError, brief_repr
-from maze_envs.core.formats import read_jsonl
+from maze_envs.core.jsonfiles import read_jsonl
 from maze_envs.core.render import PixelGeometry
 
 from .colours import ColourThresholds, dark_mask, to_hsv

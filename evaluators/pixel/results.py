@@ -18,7 +18,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from maze_envs.core.atomic import ensure_directory
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
 
 ROUND_PATTERN = re.compile(r"(?:^|_)(round\d+)$")
 

@@ -22,9 +22,10 @@ import numpy as np
 
 from maze_envs.core.generators import as_rng
 from maze_envs.core.maze import MOVES, Cell, Maze
-from maze_envs.core.render import FREE, PATH, START, ImageStyle, PixelGeometry, render_task
+from maze_envs.core.render import FREE, PATH, START, ImageStyle, PixelGeometry
 from maze_envs.core.solve import shortest_path
-from maze_envs.core.taskfiles import generated_name
+from maze_envs.tasks.files import generated_name
+from maze_envs.tasks.render import render_task
 
 from .artefacts import (VideoEffects, add_grain, blend, camera_motion, draw_marker, grey_walls, marker_alpha,
                         wall_between)
@@ -279,8 +280,8 @@ def write_synthetic_dataset(out_dir: str | os.PathLike, specs: Sequence, *, styl
     ``image_results/synthetic/easy_<round>/{stem}_targeted_solution.png`` and
     ``video_results/synthetic/easy_<round>/{stem}.mp4``. ``specs`` are core ``TaskSpec``s.
     """
-    from maze_envs.core.formats import write_jsonl
-    from maze_envs.core.tasks import build_task_maze, write_task
+    from maze_envs.core.jsonfiles import write_jsonl
+    from maze_envs.tasks.spec import build_task_maze, write_task
 
     out = Path(out_dir)
     solution_dir = out / "data" / "solution"

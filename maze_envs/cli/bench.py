@@ -7,8 +7,7 @@ import argparse
 import contextlib
 
 from maze_envs.core.generators import GENERATORS
-from maze_envs.runs import RunOptions
-from maze_envs.runs.flags import add_run_flags
+from maze_envs.runs.flags import add_run_flags, run_options
 
 from .model_flags import add_model_flags, model_client
 
@@ -36,6 +35,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--output-dir", dest="output_dir", help="where results go (default outputs)")
     parser.add_argument("--config", help="YAML config (default config/config.yaml); config/local.yaml beside it "
                                          "overrides it")
+    parser.add_argument("--protocol", choices=("strict", "mazebench"),
+                        help="strict (default): this benchmark's reading, grading and summaries; mazebench: "
+                             "MazeBench's own (its prompts, parser, output filter, v1/v2 scores, sandbox loop, "
+                             "budgets, stop labels and averages), each record and summary with the strict "
+                             "verdict beside it")
     parser.add_argument("--scoring", choices=("v1", "v2"), help="MazeBench's weighting: v1 (S,Q,O) or v2 "
                                                                "(S,Q,O,P; default)")
     parser.add_argument("--no-anti-cheat", dest="anti_cheat", action="store_const", const=False,
@@ -67,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run, workers=None)
 
 
-SETTINGS = ("mode", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat", "temperature",
+SETTINGS = ("mode", "protocol", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat", "temperature",
             "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
             "cell_px", "workers", "base_url", "provider", "max_steps", "max_moves", "max_no_exploration_steps",
             "visibility", "memory", "explored_map")
@@ -76,7 +80,7 @@ SETTINGS = ("mode", "models", "sizes", "trials", "mazes_dir", "output_dir", "sco
 @contextlib.contextmanager
 def _clients(args: argparse.Namespace, models, base_url, provider):
     """Yield a client per chat model (one local server per model with --local-policy); baselines have none."""
-    from evaluators.bench.players import baseline_name
+    from maze_envs.evaluators.bench.players import baseline_name
 
     with contextlib.ExitStack() as stack:
         clients = {}
@@ -90,9 +94,10 @@ def _clients(args: argparse.Namespace, models, base_url, provider):
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the headline per model and size and where the report is; return 0."""
-    from evaluators.bench.config import resolve_config
-    from evaluators.bench.mazes import prepare_mazes
-    from evaluators.bench.run import run_bench
+    from maze_envs.evaluators.bench.config import resolve_config
+    from maze_envs.evaluators.bench.mazes import prepare_mazes
+    from maze_envs.agents.players import PLAYERS
+    from maze_envs.evaluators.bench.run import run_bench
 
     flags = {name: getattr(args, name, None) for name in SETTINGS}
     if args.model and not args.models:
@@ -101,16 +106,28 @@ def run(args: argparse.Namespace) -> int:
         flags["models"] = ["maze-envs-local"]
     config = resolve_config(flags, config=args.config)
     mazes = prepare_mazes(config)
-    options = RunOptions(backend=args.backend, workers=config.workers, ray_address=args.ray_address,
-                         resume=args.resume, retry_errors=args.retry_errors)
+    options = run_options(args, workers=config.workers)
     with _clients(args, config.models, config.base_url, config.provider) as clients:
-        result = run_bench(config, mazes, clients, options=options)
+        result = run_bench(config, mazes, clients, options=options, players=PLAYERS)
     for model, sizes in result.summary["models"].items():
         for size, stats in sizes.items():
             print(f"{model} {size}: success {stats['success']['mean']:.1f}% total {stats['total']['mean']:.2f} "
                   f"over {stats['trials']} trials ({stats['errors']} errors)")
     local = " [answers from the local embedded server, not a hosted model]" \
         if result.summary["local_embedded_server"] else ""
-    print(f"bench {config.mode} ({config.scoring}): report {result.report_path}, summary "
+    if config.protocol == "mazebench":
+        reported = result.summary["mazebench"]["mazebench_reported"]
+        for model, figure in (reported.get("per_model") or reported.get("model_stats") or {}).items():
+            print(f"{model} as MazeBench reports it: {_reported(figure)}")
+    print(f"bench {config.mode} ({config.protocol}, {config.scoring}): report {result.report_path}, summary "
           f"{result.summary_path}{local}")
     return 0
+
+
+def _reported(figure: dict) -> str:
+    """Return one MazeBench-reported figure as a line of text (rounded for display)."""
+    if "average" in figure:
+        average = "none above 0" if figure["average"] is None else f"{figure['average']:.2f}"
+        return f"average total {average} over {figure['counted']}/{figure['trials']} trials above 0"
+    return (f"success {100 * figure['success_rate']:.1f}%, {figure['avg_steps_successful']:.2f} steps a success, "
+            f"{figure.get('avg_api_calls', 0):.2f} API calls a trial")

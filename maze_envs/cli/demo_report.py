@@ -13,11 +13,11 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from evaluators.bench.report import PALETTE, STYLE
+from maze_envs.evaluators.bench.report import PALETTE, STYLE
 from maze_envs.core.atomic import atomic_write
 
 from .demo_steps import (BaselineRow, BaselinesResult, BenchResult, DatasetsResult, DemoSettings, GenerationsResult,
-                         NavResult, PPOResult, StepOutcome)
+                         NavResult, PPOResult, StepOutcome, SuiteResult)
 
 VIEW_PX = 240
 EXTRA_STYLE = "figcaption{overflow-wrap:anywhere}"
@@ -199,6 +199,20 @@ def _(result: GenerationsResult) -> str:
             "not how good a real judge is).</p>"
             f"<h3>Pixel metrics</h3>{pixel}<h3>Agreement on success</h3><p>n = {result.agreement_n}, "
             f"Cohen's kappa {result.kappa}</p>{agreement}<div class=\"trials\">{gallery}</div>")
+
+
+@section.register
+def _(result: SuiteResult) -> str:
+    link = html.escape(f"{result.report.parent.name}/{result.report.name}")
+    rows = [(player, modality, f"{solved}/{played}") for player, modality, solved, played in result.solved]
+    names = list(next(iter(result.patterns.values()), {}))
+    patterns = [(player, *(counts[n] for n in names)) for player, counts in result.patterns.items()]
+    return ("<h2>Suite: one maze set, every modality</h2><p><code>maze-envs suite</code> on its offline defaults: "
+            f"the same {result.mazes} mazes as text and image prompts, played move by move, on the grid env, in 3D "
+            "and as generation tasks, by the oracle, a local-server model that reads text but not pictures, and a "
+            f'random agent. <a href="{link}">{link}</a> is its report (leaderboard, cross-modal matrix, a page '
+            f"per maze).</p>{table(('player', 'modality', 'mazes solved'), rows, 'suite')}"
+            f"<h3>Cross-modal patterns (mazes)</h3>{table(('player', *names), patterns, 'suite patterns')}")
 
 
 def render_report(outcomes: Sequence[StepOutcome], settings: DemoSettings) -> str:

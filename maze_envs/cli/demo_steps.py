@@ -15,15 +15,16 @@ from typing import Any, Callable
 import gymnasium as gym
 import numpy as np
 
-from agents.evaluate import EvaluationTable, MetricSummary, evaluate
-from agents.explorer import FrontierExplorer
-from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
-from agents.oracle import OracleAgent
-from agents.random_agent import RandomAgent
+from maze_envs.agents.evaluate import EvaluationTable, evaluate
+from maze_envs.agents.explorer import FrontierExplorer
+from maze_envs.agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
+from maze_envs.agents.oracle import OracleAgent
+from maze_envs.agents.random_agent import RandomAgent
 from maze_envs.core.errors import MissingExtraError
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig
-from maze_envs.core.tasks import task_specs
+from maze_envs.core.stats import MetricSummary
 from maze_envs.datasets import generate_tasks, generate_text_mazes, write_openings_dataset
+from maze_envs.openings.dataset import OpeningsDatasetConfig
+from maze_envs.tasks.spec import task_specs
 
 LOCAL_MODEL = "maze-envs-local"
 GRID_ENVS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -50,12 +51,14 @@ class DemoSettings:
     nav_view: int = 96
     generations: int = 8
     ppo_steps: int = 16_384
+    suite_sizes: tuple[str, ...] = ("5x5", "7x7")
+    suite_mazes: int = 2
 
     @classmethod
     def quick(cls, seed: int = 0) -> DemoSettings:
         """Return the smallest settings that still exercise every step."""
         return cls(seed=seed, episodes=3, grid_size=6, bench_mazes=1, bench_trials=1, nav_scenes=1, nav_maze=3,
-                   nav_view=48, generations=4, ppo_steps=2048)
+                   nav_view=48, generations=4, ppo_steps=2048, suite_sizes=("5x5",))
 
 
 @dataclass(frozen=True)
@@ -283,8 +286,8 @@ def ppo_step(out_dir: Path, settings: DemoSettings) -> PPOResult:
     seeded) on 5x5 partial-view mazes, written to ``out_dir/ppo``, evaluated on ``episodes`` held-out seeds with
     sampled actions (torch's generator, seeded by the run, keeps them the same for a seed)."""
     try:
-        from agents.rl.egomap import EgocentricMap
-        from agents.rl.ppo_native import Args, load_policy, train
+        from maze_envs.agents.rl.egomap import EgocentricMap
+        from maze_envs.agents.rl.ppo_native import Args, load_policy, train
     except ImportError as exc:
         raise MissingExtraError(f"the PPO step needs torch ({exc}); install it with: pip install 'maze-envs[rl]'") \
             from exc
@@ -316,12 +319,12 @@ def nav_step(out_dir: Path, settings: DemoSettings) -> NavResult:
     """Return the random-walk and oracle navigation agents' results on both GaussianNav tasks (point goal, POI) over
     procedural splat scenes rendered in-process (``maze-envs[nav]``), played by ``evaluators.nav`` into
     ``out_dir/nav_eval``, with a front view of ``GaussianNav-PointGoal-v0`` and the point-goal trajectory pictures."""
-    from agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
-    from agents.nav.random_agent import RandomWalkPointGoalAgent
-    from evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
-    from evaluators.nav.pictures import draw_run
-    from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
-    from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
+    from maze_envs.agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
+    from maze_envs.agents.nav.random_agent import RandomWalkPointGoalAgent
+    from maze_envs.evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
+    from maze_envs.evaluators.nav.pictures import draw_run
+    from maze_envs.evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
+    from maze_envs.evaluators.nav.point_goal.metrics import analyze_and_report as point_report
     from maze_envs.envs.nav.config import PoiGoalEvalConfig, make_eval_config
     from maze_envs.envs.nav.world import camera_for_size
     from maze_envs.nav.procedural import SceneParams
@@ -357,9 +360,9 @@ def nav_step(out_dir: Path, settings: DemoSettings) -> NavResult:
 def bench_step(out_dir: Path, settings: DemoSettings) -> BenchResult:
     """Return the headline of a text2d benchmark of the local embedded server's oracle policy through the real
     ``openai`` client, on ``bench_mazes`` generated mazes per size, written to ``out_dir/bench``."""
-    from evaluators.bench.config import BenchConfig
-    from evaluators.bench.mazes import prepare_mazes
-    from evaluators.bench.run import run_bench
+    from maze_envs.evaluators.bench.config import BenchConfig
+    from maze_envs.evaluators.bench.mazes import prepare_mazes
+    from maze_envs.evaluators.bench.run import run_bench
     from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy
 
     root = out_dir / "bench"
@@ -382,13 +385,13 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
     """Return the pixel scores of synthetic image and video generations of easy tasks, the stand-in judge's
     verdicts on the images (through the local server and the ``openai`` client) and the agreement of the two,
     all written under ``out_dir/generations``."""
-    from evaluators.judge import agreement_report, load_pixel_results, maze_items_from_dir, maze_task, pixel_pass, \
-        run_judge
-    from evaluators.judge.synthetic import case_judge, cases_by_maze
-    from evaluators.pixel.batch import BatchConfig, evaluate_batch
-    from evaluators.pixel.image import ImageParams
-    from evaluators.pixel.synthetic import write_synthetic_dataset
-    from evaluators.pixel.video import VideoParams
+    from maze_envs.evaluators.judge import (agreement_report, load_pixel_results, maze_items_from_dir, maze_task,
+                                            pixel_pass, run_judge)
+    from maze_envs.evaluators.judge.synthetic import case_judge, cases_by_maze
+    from maze_envs.evaluators.pixel.batch import BatchConfig, evaluate_batch
+    from maze_envs.evaluators.pixel.image import ImageParams
+    from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset
+    from maze_envs.evaluators.pixel.video import VideoParams
     from maze_envs.core.render import ImageStyle
     from maze_envs.llm import ChatClient, ModelConfig, ModelServer
 
@@ -428,6 +431,41 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
 
 
 @dataclass(frozen=True)
+class SuiteResult:
+    """``maze-envs suite`` on its offline defaults: per player the mazes solved of those played in each modality
+    (``solved``: player, modality, solved, played), the cross-modal pattern counts per player and the report."""
+
+    solved: tuple[tuple[str, str, int, int], ...]
+    patterns: dict[str, dict[str, int]]
+    mazes: int
+    report: Path
+
+    @property
+    def line(self) -> str:
+        """Return the one-line summary."""
+        gap = self.patterns.get("local:text-only", {}).get("perception gap")
+        return (f"suite: {self.mazes} maze{'s' if self.mazes != 1 else ''} in every modality; local:text-only "
+                f"perception gap on {gap} of {self.mazes}; report {self.report}")
+
+
+def suite_step(out_dir: Path, settings: DemoSettings) -> SuiteResult:
+    """Return the outcome of ``maze-envs suite`` with its default players (oracle, local:text-only, random) on
+    ``suite_mazes`` mazes per size of ``suite_sizes``, written to ``out_dir/suite``."""
+    from evaluators.suite import SuiteConfig, run_suite
+
+    from .suite_agents import toolkit
+
+    config = SuiteConfig(sizes=settings.suite_sizes, count=settings.suite_mazes, seed=settings.seed,
+                         output_dir=str(out_dir / "suite"), timeout=10)
+    run = run_suite(config, toolkit())
+    solved = tuple((player, modality, t["all"]["solved"], t["all"]["n"])
+                   for player, table in run.summary["success"].items() for modality, t in table.items())
+    patterns = {player: {name: found["count"] for name, found in table.items()}
+                for player, table in run.summary["patterns"].items()}
+    return SuiteResult(solved, patterns, settings.suite_mazes * len(settings.suite_sizes), run.report_path)
+
+
+@dataclass(frozen=True)
 class StepOutcome:
     """What running one step gave: its ``result``, or the ``note`` saying why it was skipped, and its wall time."""
 
@@ -450,4 +488,5 @@ DEMO_STEPS: tuple[tuple[str, Callable[[Path, DemoSettings], Any]], ...] = (
     ("nav", nav_step),
     ("bench", bench_step),
     ("generations", generations_step),
+    ("suite", suite_step),
 )

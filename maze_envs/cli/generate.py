@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
-from maze_envs.core.tasks import DIFFICULTIES, VARIANTS
+from maze_envs.tasks.spec import DIFFICULTIES, VARIANTS
 
 from . import nav, openings
 from .writer_flags import add_writer_flags, naming_writer_flags, report_failures, writer_options
@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     text.add_argument("--algorithm", default="dfs", choices=list(GENERATORS), help="generator (default dfs)")
     text.add_argument("--start-goal", default="corner", choices=PLACEMENTS,
                       help="start/goal placement (default corner)")
+    text.add_argument("--protocol", default="strict", choices=["strict", "mazebench"],
+                      help="strict (default): this project's generators; mazebench: byte for byte the files "
+                           "MazeBench's generator writes for the same seeds (dfs or prim, corner or random)")
     add_writer_flags(text, "output directory (e.g. mazes/)")
     text.set_defaults(func=_run_text)
 
@@ -57,23 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_tasks(args: argparse.Namespace) -> int:
-    from maze_envs.core.errors import MazeConfigError
-    from maze_envs.core.render import ImageStyle
-    from maze_envs.core.tasks import task_specs
     from maze_envs.datasets import generate_tasks
+    from maze_envs.tasks.spec import image_style, task_specs
 
-    style = None
-    if args.cell_px is not None or args.wall_px is not None:
-        if args.image_px is not None:
-            raise MazeConfigError("--image-px cannot be combined with --cell-px/--wall-px: it chooses both sizes")
-        defaults = ImageStyle()
-        cell = defaults.cell_px if args.cell_px is None else args.cell_px
-        wall = defaults.wall_px if args.wall_px is None else args.wall_px
-        if cell < 1 or wall < 1:
-            raise MazeConfigError(f"--cell-px and --wall-px must be positive, got {cell} and {wall}")
-        style = ImageStyle(cell, wall)
-    if args.image_px is not None and args.image_px < 16:
-        raise MazeConfigError(f"--image-px must be at least 16, got {args.image_px}")
+    style = image_style(args.cell_px, args.wall_px, args.image_px)
     specs = task_specs(args.algos, args.difficulties, args.count, args.seed, args.variants)
     with naming_writer_flags():
         summary = generate_tasks(specs, args.output_dir, style=style, image_px=args.image_px,
@@ -88,6 +78,6 @@ def _run_text(args: argparse.Namespace) -> int:
     with naming_writer_flags():
         summary = generate_text_mazes(args.sizes, args.count, args.seed, args.output_dir, algorithm=args.algorithm,
                                       placement=args.start_goal, options=writer_options(args),
-                                      overwrite=args.overwrite)
+                                      overwrite=args.overwrite, protocol=args.protocol)
     print(f"wrote {summary.written} mazes ({summary.resumed} already there) under {args.output_dir}")
     return report_failures(summary, "mazes")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.runs.flags import add_run_flags, run_options
@@ -37,30 +36,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _items(args: argparse.Namespace):
-    """Return the judge task, its items and the media files that matched no task (maze --input-dir only)."""
-    from evaluators.judge import math_items, math_task, maze_items_from_dir, maze_items_from_manifest, maze_task
-
-    if args.task == "math":
-        manifest = Path(args.manifest) if args.manifest else Path(args.input_dir) / "manifest.jsonl"
-        if not manifest.exists():
-            raise MazeConfigError(f"math judge: manifest {manifest} not found")
-        return math_task(args.template), math_items(manifest), []
-    if args.manifest:
-        return maze_task(args.template), maze_items_from_manifest(args.manifest, args.tasks), []
-    if not args.tasks:
-        raise MazeConfigError("--task maze --input-dir needs --tasks (task directory or metadata.jsonl)")
-    items, unmatched = maze_items_from_dir(args.input_dir, args.tasks)
-    return maze_task(args.template), items, unmatched
-
-
 def run(args: argparse.Namespace) -> int:
     """Judge every item, print where the summary is and its headline numbers; return the exit status 0."""
-    from evaluators.judge import agreement_report, load_pixel_results, run_judge
+    from maze_envs.evaluators.judge import agreement_report, judge_inputs, load_pixel_results, run_judge
 
-    task, items, unmatched = _items(args)
+    task, items, unmatched = judge_inputs(args.task, manifest=args.manifest, input_dir=args.input_dir,
+                                          tasks=args.tasks, template=args.template)
     if args.pixel_results and args.task != "maze":
-        raise MazeConfigError("--pixel-results applies to --task maze only")
+        raise MazeConfigError("applies to the maze judge only", parameter="pixel_results")
     # Read the pixel results before judging, so a bad file fails at once instead of after the whole run.
     pixel = load_pixel_results(args.pixel_results) if args.pixel_results else None
 

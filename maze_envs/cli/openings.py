@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.openings_dataset import VARIANTS
+from maze_envs.openings.dataset import VARIANTS
 
 from .writer_flags import add_writer_flags, naming_writer_flags, writer_options
 
@@ -58,7 +58,7 @@ def _range(flag: str, values: list[int] | None) -> tuple[int, int] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the dataset, print a summary and return the exit status 0."""
-    from maze_envs.core.openings_dataset import OpeningsDatasetConfig, apply_variants
+    from maze_envs.openings.dataset import OpeningsDatasetConfig, apply_variants
     from maze_envs.datasets import write_openings_dataset
 
     config = apply_variants(

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def env_kwargs(args: argparse.Namespace) -> dict:
     """Return the ``gym.make`` keyword arguments the flags ask for (unset flags keep the env's defaults)."""
-    kwargs = {"render_mode": "rgb_array", "cell_px": args.cell_px}
+    kwargs = {"cell_px": args.cell_px}
     for flag in ("rows", "cols", "algorithm", "placement", "visibility", "maze", "mazes_dir"):
         value = getattr(args, flag)
         if value is not None:
@@ -41,33 +41,10 @@ def env_kwargs(args: argparse.Namespace) -> dict:
     return kwargs
 
 
-def playable_ids() -> list[str]:
-    """Return the registered ids whose env is a grid maze env (the ones a person can walk with the keys)."""
-    import gymnasium as gym
-    from gymnasium.envs.registration import load_env_creator
-
-    import maze_envs  # noqa: F401  (registers the ids)
-    from maze_envs.envs.base import MazeEnvBase
-
-    return [env_id for env_id, spec in gym.registry.items() if isinstance(spec.entry_point, str)
-            and spec.entry_point.startswith("maze_envs.")
-            and issubclass(load_env_creator(spec.entry_point), MazeEnvBase)]
-
-
 def run(args: argparse.Namespace) -> int:
     """Play until the window is closed; print what happened."""
-    import gymnasium as gym
+    from maze_envs.play.human import play_env
 
-    from maze_envs.core.errors import MazeConfigError
-    from maze_envs.play.human import PlaySession
-
-    playable = playable_ids()
-    if args.env_id not in playable:
-        raise MazeConfigError(f"cannot play {args.env_id!r}; playable ids: {', '.join(playable)}")
-    if args.visibility is not None and "PartialObs" not in args.env_id:
-        raise MazeConfigError(f"--visibility applies to the partial-observation env, not {args.env_id}")
-    env = gym.make(args.env_id, **env_kwargs(args))
-    result = PlaySession(env, seed=args.seed, fps=args.fps, title=f"maze-envs play {args.env_id}").run()
-    env.close()
+    result = play_env(args.env_id, seed=args.seed, fps=args.fps, **env_kwargs(args))
     print(f"played {result.episodes} episode(s), reached the goal {result.successes} time(s) in {result.moves} moves")
     return 0

@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     cli.add_argument("--mazes-dir", default="mazes", help="directory of benchmark mazes (default mazes)")
     cli.add_argument("--visibility", type=int, default=-1,
                      help="show only cells within k moves, the rest as '?' (default -1: everything)")
+    cli.add_argument("--protocol", choices=("strict", "mazebench"), default="strict",
+                     help="strict (default) or mazebench: MazeBench's CLI loop and messages ('#' walls, play "
+                          "goes on after the goal)")
     cli.set_defaults(func=_run_cli)
 
     for mode, what in (("ai", "the whole maze"), ("partial-observe", "only the cells within --visibility")):
@@ -48,6 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             play.add_argument("--visibility", type=int, default=3, help="sight radius k in cells (default 3)")
             play.add_argument("--explored-map", action="store_true", help="prompts also show the map explored so far")
         play.add_argument("--seed", type=int, default=0, help="seed of the env and of baseline:random (default 0)")
+        play.add_argument("--protocol", choices=("strict", "mazebench"), default="strict",
+                          help="strict (default): this project's agent and env; mazebench: MazeBench's own loop "
+                               "(its prompt, reply parsing, budgets, stop labels), printing its result as JSON "
+                               "(chat models only)")
         add_model_flags(play)
         play.set_defaults(func=_run_play, mode=mode)
 
@@ -57,72 +64,77 @@ def register(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--mazes-dir", default="mazes", help="directory of benchmark mazes (default mazes)")
     api.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     api.add_argument("--port", type=int, default=5000, help="port (default 5000; 0 picks a free one)")
+    api.add_argument("--protocol", choices=("strict", "mazebench"), default="strict",
+                     help="strict (default) or mazebench: MazeBench's payloads (flat mazes directory, its /step "
+                          "info and rewards, '#' walls in /render)")
     api.set_defaults(func=_run_api)
 
 
-def _load_maze(args: argparse.Namespace):
-    """Return the maze ``args.maze`` names in ``args.mazes_dir`` (the first one when unnamed)."""
-    from evaluators.bench.mazes import load_bench_maze
-    from evaluators.bench.sandbox.api import maze_files
-
-    files = maze_files(args.mazes_dir)
-    if not files:
-        raise MazeConfigError(f"{args.mazes_dir}: no maze_<H>x<W>_<i>.json files", parameter="mazes_dir")
-    name = args.maze or next(iter(files))
-    if name not in files:
-        raise MazeConfigError(f"no maze {name!r} in {args.mazes_dir}", parameter="maze")
-    return load_bench_maze(files[name], files[name].parent.name)
-
-
 def _run_cli(args: argparse.Namespace) -> int:
-    from evaluators.bench.sandbox.game import SandboxGame
-    from evaluators.bench.sandbox.terminal import play_terminal
+    from maze_envs.evaluators.bench.sandbox.game import SandboxGame
+    from maze_envs.evaluators.bench.sandbox.terminal import play_terminal
+    from maze_envs.evaluators.bench.sandbox.watch import find_bench_maze
 
-    game = SandboxGame(_load_maze(args))
+    if args.protocol == "mazebench":
+        from maze_envs.evaluators.bench.mazebench.sandbox import MazeBenchEnv
+        from maze_envs.evaluators.bench.mazebench.terminal import play_mazebench_terminal
+
+        play_mazebench_terminal(MazeBenchEnv(find_bench_maze(args.mazes_dir, args.maze)), sys.stdin, sys.stdout)
+        return 0
+    game = SandboxGame(find_bench_maze(args.mazes_dir, args.maze))
     play_terminal(game, sys.stdin, sys.stdout, visibility=args.visibility)
     return 0
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    from evaluators.bench.episode import Budgets, bench_env, play_episode
-    from evaluators.bench.players import baseline_agent, baseline_name, check_players, model_agent
-    from evaluators.bench.sandbox.transcript import write_transcript
+    from maze_envs.agents.players import PLAYERS
+    from maze_envs.evaluators.bench.players import baseline_name
+    from maze_envs.evaluators.bench.sandbox.transcript import write_transcript
+    from maze_envs.evaluators.bench.sandbox.watch import WatchSettings, find_bench_maze, watch_episode
 
     if not args.model and not args.local_policy:
         raise MazeConfigError("name who plays: a chat model, or baseline:oracle, baseline:random or "
                               "baseline:explorer", parameter="model")
-    who = args.model or "maze-envs-local"
-    check_players([who], args.mode, parameter="model")
-    if args.memory < -1:
-        raise MazeConfigError(f"must be -1 (all), 0 (none) or a positive count, got {args.memory}",
-                              parameter="memory")
-    for flag in ("max_steps", "max_moves", "max_no_exploration_steps", "visibility"):
-        value = getattr(args, flag, None)
-        if value is not None and value < 1:
-            raise MazeConfigError(f"must be at least 1, got {value}", parameter=flag)
-    maze = _load_maze(args)
-    budgets = Budgets(args.max_steps, args.max_moves or 4 * maze.grid.size, args.max_no_exploration_steps)
-    env = bench_env(args.mode, maze.grid, maze.start, maze.goal, visibility=getattr(args, "visibility", 3))
+    settings = WatchSettings(
+        args.mode, args.model or "maze-envs-local", max_steps=args.max_steps, max_moves=args.max_moves,
+        max_no_exploration_steps=args.max_no_exploration_steps, memory=args.memory,
+        visibility=getattr(args, "visibility", 3), explored_map=getattr(args, "explored_map", False),
+        seed=args.seed).validated()
+    maze = find_bench_maze(args.mazes_dir, args.maze)
+    if args.protocol == "mazebench":
+        return _run_mazebench_play(args, settings.model, maze)
     with contextlib.ExitStack() as stack:
-        stack.callback(env.close)
-        name = baseline_name(who)
-        if name is not None:
-            agent = baseline_agent(name, env, args.seed)
-        else:
-            client = stack.enter_context(model_client(args))
-            agent = model_agent(env, client, memory=args.memory, explored_map=getattr(args, "explored_map", False),
-                                max_calls=args.max_steps, params={"temperature": 0.1})
-        episode = play_episode(env, agent, budgets, seed=args.seed, record_views=True)
-    write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, {who}",
-                     budgets=budgets, calls=getattr(agent, "calls", ()))
+        client = None if baseline_name(settings.model) else stack.enter_context(model_client(args))
+        episode, agent = watch_episode(maze, settings, PLAYERS, client)
+    write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, "
+                     f"{settings.model}", budgets=settings.budgets(maze), calls=getattr(agent, "calls", ()))
     return 0 if episode.success else 1
 
 
+def _run_mazebench_play(args: argparse.Namespace, who: str, maze) -> int:
+    """Play MazeBench's own loop with a chat model; print its result as JSON; return 0 on success, else 1."""
+    import json
+
+    from maze_envs.evaluators.bench.mazebench.sandbox import run_sandbox
+    from maze_envs.evaluators.bench.players import baseline_name
+
+    if baseline_name(who) is not None:
+        raise MazeConfigError("the mazebench protocol plays chat models only (its loop asks a model)",
+                              parameter="protocol")
+    with model_client(args) as client:
+        result = run_sandbox(maze, lambda prompt: client.chat(prompt, temperature=0.1).text, mode=args.mode,
+                             max_steps=args.max_steps, memory=args.memory, visibility=getattr(args, "visibility", 3),
+                             max_no_exploration=args.max_no_exploration_steps)
+    print(json.dumps({**result.to_dict(), "maze": maze.name, "model": who, "max_steps": args.max_steps},
+                     ensure_ascii=False, indent=2))
+    return 0 if result.success else 1
+
+
 def _run_api(args: argparse.Namespace) -> int:
-    from evaluators.bench.sandbox.api import sandbox_app
+    from maze_envs.evaluators.bench.sandbox.api import sandbox_app
     from maze_envs.serving.app import LoopbackServer
 
-    server = LoopbackServer(sandbox_app(args.mazes_dir), args.host, args.port)
+    server = LoopbackServer(sandbox_app(args.mazes_dir, args.protocol), args.host, args.port)
     print(f"sandbox API on {server.url} (mazes from {args.mazes_dir}); Ctrl-C stops it", flush=True)
     server.serve_forever()
     return 0

@@ -3,7 +3,7 @@
 MazeBench (https://github.com/Aileen-90/MazeBench) speaks ``(row, col)`` on its benchmark grid: origin top-left,
 ``1 = wall``, NO outer wall ring (a 9x9 grid holds 5x5 cells at even indices). The envs play every layout
 as a block grid WITH the outer ring: the block grid of a generated maze, and every benchmark file read
-through ``maze_envs.core.formats`` (a ringless file gains the ring, so its block ``(r + 1, c + 1)`` is its
+through ``maze_envs.core.mazebench_files`` (a ringless file gains the ring, so its block ``(r + 1, c + 1)`` is its
 benchmark ``(r, c)``; a file that already has a ring keeps its coordinates). Each layout records where its
 benchmark grid sits in ``meta``: ``benchmark_origin`` (the block of benchmark ``(0, 0)``) and
 ``benchmark_shape`` (the benchmark grid's height and width). A layout without them is a ringed block grid:

@@ -30,12 +30,14 @@ class MazeEnvsError(Exception):
 class MazeFormatError(MazeEnvsError, ValueError):
     """A maze file or object is malformed or inconsistent.
 
-    ``source`` names the file (or ``"<object>"``), ``field`` the offending field.
+    ``source`` names the file (or ``"<object>"``), ``field`` the offending field, ``detail`` the message without
+    them.
     """
 
     def __init__(self, message: str, *, source: str | os.PathLike | None = None, field: str | None = None):
         self.source = str(source) if source is not None else None
         self.field = field
+        self.detail = message
         where = []
         if self.source:
             where.append(self.source)
@@ -48,12 +50,27 @@ class MazeConfigError(MazeEnvsError, ValueError):
     """An argument, option or flag has an invalid value; the message names it.
 
     ``parameter`` (optional) is the library parameter at fault; the message then starts with it, and the
-    command line shows the flag that sets it instead.
+    command line shows the flag that sets it instead (``detail`` is the message without it).
     """
 
     def __init__(self, message: str, *, parameter: str | None = None):
         self.parameter = parameter
+        self.detail = message
         super().__init__(f"{parameter}: {message}" if parameter else message)
+
+
+class ConfigFileError(MazeConfigError):
+    """A config file cannot be used: ``source`` names the file and ``key`` (dotted, when known) the key at fault;
+    the message starts with both."""
+
+    def __init__(self, message: str, *, source: str | os.PathLike | None = None, key: str | None = None):
+        self.source = str(source) if source is not None else None
+        self.key = key
+        super().__init__(": ".join([w for w in (self.source, key) if w] + [message]))
+
+
+class ConfigFileNotFoundError(ConfigFileError, FileNotFoundError):
+    """A config file named by the caller does not exist (also a ``FileNotFoundError``)."""
 
 
 class OutputNotEmptyError(MazeConfigError):
@@ -70,23 +87,31 @@ def message_for_flags(exc: BaseException, flags: Mapping[str, str]) -> str:
     """Return the one-line message of ``exc``, naming the flag that sets its parameter (``flags`` maps parameter
     names to flags) where it is a ``MazeConfigError`` about one."""
     parameter = getattr(exc, "parameter", None)
-    message = str(exc)
+    if isinstance(exc, MazeConfigError) and parameter in flags:
+        return f"{flags[parameter]}: {exc.detail}"
     if isinstance(exc, OSError) and exc.filename is not None:
-        message = f"{exc.filename}: {exc.strerror or message}"
-    if parameter in flags and message.startswith(f"{parameter}: "):
-        return f"{flags[parameter]}: {message[len(parameter) + 2:]}"
-    return message
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)
 
 
 class InvalidActionError(MazeEnvsError, ValueError):
     """An env's ``step`` got an action outside its action space; the message shows the action and the space."""
 
 
+class UnknownArgumentError(MazeConfigError, TypeError):
+    """A constructor got keyword arguments it does not take. Also a ``TypeError`` whose message starts with
+    Python's own wording (``X.__init__() got an unexpected keyword argument 'name'``), so code that drops an
+    optional argument on that error (TorchRL's ``frameskip``) works on our envs too."""
+
+
 def reject_unknown_arguments(owner: str, unknown: Mapping[str, Any]) -> None:
-    """Return None when ``unknown`` is empty; else raise ``MazeConfigError`` naming each unknown argument of ``owner``."""
+    """Return None when ``unknown`` is empty; else raise ``UnknownArgumentError`` naming each unknown argument of
+    ``owner``."""
     if unknown:
-        names = ", ".join(repr(name) for name in sorted(unknown))
-        raise MazeConfigError(f"{owner} got unknown argument(s) {names}; see help({owner}) for the arguments")
+        names = sorted(unknown)
+        listed = ", ".join(repr(name) for name in names)
+        raise UnknownArgumentError(f"{owner}.__init__() got an unexpected keyword argument {names[0]!r} (unknown "
+                                   f"argument(s) {listed}; see help({owner}) for the arguments)")
 
 
 class FatalRunError(MazeEnvsError):

@@ -1,15 +1,14 @@
-"""Renderers: text grids and pure-colour task images (puzzle and solution) with their pixel geometry."""
+"""Renderers: text grids, and block colours upscaled to pure-colour images with their pixel geometry (the task
+images are ``maze_envs.tasks.render``'s)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
-from PIL import Image
 
-from .maze import Cell, Grid, Maze, as_grid, cell_to_block
-from .solve import shortest_path
+from .maze import Cell, Grid, Maze, as_grid
 
 WALL = (0, 0, 0)
 FREE = (255, 255, 255)
@@ -20,9 +19,14 @@ AGENT = (255, 160, 0)
 MASKED = (128, 128, 128)
 
 
+LEGEND_LABELS = {"wall": "wall", "path": "passage", "start": "start", "goal": "goal", "agent": "agent",
+                 "masked": "unknown", "route": "path"}
+
+
 @dataclass(frozen=True)
 class Symbols:
-    """Characters of the text renderer (the LLM benchmark's defaults)."""
+    """The one symbol table of every text view of a grid: a character per kind of block (the LLM benchmark's
+    defaults; prompts, presentations and sandboxes use their own instances)."""
 
     wall: str = "█"
     path: str = " "
@@ -32,14 +36,31 @@ class Symbols:
     masked: str = "?"
     route: str = "·"
 
+    def legend(self, fields: Sequence[str] = ("wall", "path", "start", "goal"), *,
+               labels: Mapping[str, str] | None = None, entry: str = "'{symbol}' = {label}") -> str:
+        """Return the legend of ``fields`` joined by ``, ``: each ``entry`` filled with the field's symbol and
+        its label (``labels`` overrides ``LEGEND_LABELS``), e.g. ``'#' = wall, '.' = passage, ...``."""
+        names = {**LEGEND_LABELS, **(labels or {})}
+        return ", ".join(entry.format(symbol=getattr(self, f), label=names[f]) for f in fields)
 
-def render_text(layout: Maze | Grid, *, agent: Cell | None = None, route: Iterable[Cell] = (),
-                visible: np.ndarray | None = None, symbols: Symbols = Symbols()) -> str:
-    """Return the block grid as text rows joined by newlines.
 
-    ``agent`` and ``route`` are block coordinates (a ``Maze``'s are its ``to_grid()`` blocks);
-    cells where ``visible`` is False show ``symbols.masked``.
-    """
+def text_rows(chars: np.ndarray, *, coordinates: bool = False, separator: str = " ") -> str:
+    """Return a 2-D array of characters as text rows joined by newlines. ``coordinates`` adds a header of column
+    numbers and each row's number, ``separator`` between the row numbers and the row, every character then
+    right-aligned to the widest number and the characters spaced apart."""
+    rows = ["".join(row) for row in chars]
+    if not coordinates:
+        return "\n".join(rows)
+    width = len(str(max(chars.shape) - 1))
+    header = " " * width + separator + " ".join(str(c).rjust(width) for c in range(chars.shape[1]))
+    return "\n".join([header] + [f"{r:>{width}}{separator}" + " ".join(ch.rjust(width) for ch in row)
+                                 for r, row in enumerate(chars)])
+
+
+def grid_chars(layout: Maze | Grid, *, agent: Cell | None = None, route: Iterable[Cell] = (),
+               visible: np.ndarray | None = None, symbols: Symbols = Symbols()) -> np.ndarray:
+    """Return the block grid as a 2-D array of ``symbols`` characters: walls and passages, then the ``route``,
+    the start, the goal and the ``agent`` drawn over them, and ``symbols.masked`` where ``visible`` is False."""
     grid = as_grid(layout)
     chars = np.where(grid.blocks == 1, symbols.wall, symbols.path).astype(object)
     for cell in route:
@@ -50,7 +71,18 @@ def render_text(layout: Maze | Grid, *, agent: Cell | None = None, route: Iterab
         chars[tuple(agent)] = symbols.agent
     if visible is not None:
         chars[~np.asarray(visible, dtype=bool)] = symbols.masked
-    return "\n".join("".join(row) for row in chars)
+    return chars
+
+
+def render_text(layout: Maze | Grid, *, agent: Cell | None = None, route: Iterable[Cell] = (),
+                visible: np.ndarray | None = None, symbols: Symbols = Symbols(), coordinates: bool = False) -> str:
+    """Return the block grid as text rows joined by newlines (``grid_chars`` joined by ``text_rows``).
+
+    ``agent`` and ``route`` are block coordinates (a ``Maze``'s are its ``to_grid()`` blocks);
+    cells where ``visible`` is False show ``symbols.masked``; ``coordinates`` numbers rows and columns.
+    """
+    chars = grid_chars(layout, agent=agent, route=route, visible=visible, symbols=symbols)
+    return text_rows(chars, coordinates=coordinates)
 
 
 @dataclass(frozen=True)
@@ -154,22 +186,12 @@ def upscale(blocks_rgb: np.ndarray, cell_px: int, wall_px: int, margin: int = 0)
     return img
 
 
-def solution_blocks(maze: Maze) -> list[Cell]:
-    """Return the block coordinates of the shortest path, passages between its cells included."""
-    path = shortest_path(maze) or []
-    blocks = [cell_to_block(path[0])] if path else []
-    for (r0, c0), (r1, c1) in zip(path, path[1:]):
-        blocks.append((r0 + r1 + 1, c0 + c1 + 1))
-        blocks.append(cell_to_block((r1, c1)))
-    return blocks
+def benchmark_picture(layout: Maze | Grid, cell_px: int, *, agent: Cell | None = None) -> np.ndarray:
+    """Return MazeBench's picture of a grid: one ``cell_px`` square a block (black walls, white passages, the
+    start green, the goal red), no grid lines or border; the ``agent``'s block orange when it is given and away
+    from the start."""
+    grid = as_grid(layout)
+    shown = agent if agent is not None and tuple(agent) != grid.start else None
+    rgb = block_colours(grid, agent=shown)
+    return np.repeat(np.repeat(rgb, cell_px, axis=0), cell_px, axis=1)
 
-
-def render_task(maze: Maze, style: ImageStyle = ImageStyle(), *, solution: bool = False) -> tuple[Image.Image, PixelGeometry]:
-    """Return the puzzle image (or, with ``solution``, the solution image) and its pixel geometry.
-
-    Pure colours, no anti-aliasing: white free space, black walls, the start cell green, the
-    goal cell red, and on the solution every shortest-path cell and passage blue.
-    """
-    route = solution_blocks(maze) if solution else ()
-    pixels = upscale(block_colours(maze, route=route), style.cell_px, style.wall_px, style.margin)
-    return Image.fromarray(pixels, "RGB"), style.geometry(maze.rows, maze.cols)

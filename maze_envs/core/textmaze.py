@@ -1,4 +1,4 @@
-"""Reading mazes and answers back from text: the grids ``render_text`` draws, and paths or moves in replies.
+"""Reading mazes back from text: the grids ``render_text`` draws (replies are read by ``maze_envs.core.replies``).
 
 Everything here works in the coordinates of the text grid itself: ``(row, col)`` of a character,
 which for a rendered ``Maze`` are its block coordinates.
@@ -17,10 +17,6 @@ from .explore import explore_route
 from .maze import MOVE_NAMES, Cell, Grid, move_index
 from .render import Symbols
 from .solve import shortest_path
-
-_MOVE_ALIASES = {"up": "up", "north": "up", "down": "down", "south": "down",
-                 "left": "left", "west": "left", "right": "right", "east": "right"}
-
 
 @dataclass(frozen=True)
 class TextMaze:
@@ -147,45 +143,6 @@ def move_between(a: Cell, b: Cell) -> str:
 def format_path(path: Sequence[Cell]) -> str:
     """Return ``path`` written as ``(r,c),(r,c),...``."""
     return ",".join(f"({int(r)},{int(c)})" for r, c in path)
-
-
-_PAIR = re.compile(r"[\(\[]\s*(-?\d+)\s*,\s*(-?\d+)\s*[\)\]]")
-_PAIR_GAP = re.compile(r"^[\s,;>\-→]*$")
-
-
-def parse_path(text: str) -> list[Cell]:
-    """Return the longest run of ``(r, c)`` / ``[r, c]`` pairs in ``text`` (the last of equal runs); [] if none.
-
-    Pairs belong to one run when only commas, spaces, arrows or semicolons separate them.
-    """
-    best: list[Cell] = []
-    run: list[Cell] = []
-    last_end = None
-    for match in _PAIR.finditer(text):
-        if last_end is not None and not _PAIR_GAP.match(text[last_end:match.start()]):
-            run = []
-        run.append((int(match.group(1)), int(match.group(2))))
-        last_end = match.end()
-        if len(run) >= len(best):
-            best = list(run)
-    return best
-
-
-_MOVE_WORD = re.compile(r"\b(up|down|left|right|north|south|east|west)\b", re.IGNORECASE)
-_MOVE_LINE = re.compile(r"^\W*(?:move|action|answer|direction|next move)\W*[:=]\s*(.*)$", re.IGNORECASE)
-
-
-def parse_move(text: str) -> str | None:
-    """Return the move named in ``text`` (up/right/down/left) or None.
-
-    A line such as ``Move: left`` wins; otherwise the first direction word counts.
-    """
-    for line in text.splitlines():
-        labelled = _MOVE_LINE.match(line.replace("*", ""))
-        if labelled and _MOVE_WORD.search(labelled.group(1)):
-            return _MOVE_ALIASES[_MOVE_WORD.search(labelled.group(1)).group(1).lower()]
-    found = _MOVE_WORD.search(text)
-    return _MOVE_ALIASES[found.group(1).lower()] if found else None
 
 
 def plan_path(maze: TextMaze) -> list[Cell] | None:

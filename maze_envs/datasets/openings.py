@@ -10,9 +10,8 @@ from pathlib import Path
 
 from maze_envs.core.atomic import save_image_atomic
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
-from maze_envs.core.formats import read_json, write_json_atomic, write_jsonl
-from maze_envs.core.openings_dataset import (OpeningsDatasetConfig, build_sample, image_name, openings_record,
-                                             sample_seeds)
+from maze_envs.core.jsonfiles import read_json, write_json_atomic, write_jsonl
+from maze_envs.openings.dataset import OpeningsDatasetConfig, build_sample, image_name, openings_record, sample_seeds
 from maze_envs.runs import RunOptions, WorkItem
 from maze_envs.runs.log import OK
 

@@ -8,11 +8,11 @@ from functools import partial
 from pathlib import Path
 from typing import Sequence
 
-from maze_envs.core.formats import write_jsonl
+from maze_envs.core.jsonfiles import write_jsonl
 from maze_envs.core.render import ImageStyle
-from maze_envs.core.tasks import TaskSpec, task_id, write_task
 from maze_envs.runs import RunOptions, WorkItem
 from maze_envs.runs.log import OK
+from maze_envs.tasks.spec import TaskSpec, task_id, write_task
 
 from .writer import Dataset, WriteSummary, write_dataset
 

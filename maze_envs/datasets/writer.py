@@ -31,7 +31,7 @@ from PIL import Image
 
 from maze_envs.core.atomic import remove_stale_temporaries
 from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError, OutputNotEmptyError
-from maze_envs.core.formats import read_json
+from maze_envs.core.jsonfiles import read_json
 from maze_envs.runs import LOCK_NAME, ResultLog, Run, RunOptions, WorkItem
 from maze_envs.runs.log import ERROR, OK
 

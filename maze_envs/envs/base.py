@@ -14,15 +14,17 @@ import numpy as np
 
 from maze_envs.core.batch_dfs import DfsTrees, compiled
 from maze_envs.core.budget import check_budget
+from maze_envs.core.codes import WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.maze import Cell, Grid
 from maze_envs.core.numbers import is_finite_number
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 
+from .keys import keys_to_action
 from .layouts import LayoutLike, LayoutSource, positive_int
 from .protocol import protocol_named
-from .rules import WALL, Board, EpisodeRules, path_length
+from .rules import Board, EpisodeRules, path_length
 from .window import Window
 
 BYTES_PER_BLOCK = 16  # flat free list (8), codes, observation and per-episode masks of the padded grid
@@ -201,6 +203,18 @@ class MazeEnvBase(gym.Env):
             self._window = Window(f"maze-envs {self.spec.id if self.spec else type(self).__name__}")
         self._window.show(frame, self.metadata["render_fps"])
         return None
+
+    def _shown(self, result: tuple) -> tuple:
+        """Return ``result`` (of ``reset`` or ``step``), first drawing the window under ``render_mode="human"``:
+        as in Gymnasium's own envs, the human mode renders on every reset and step, without ``render()`` calls."""
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def get_keys_to_action(self) -> dict[tuple[int, ...], Any]:
+        """Return the key bindings for Gymnasium's ``play``: pygame key code 1-tuples (arrow keys, WASD) -> the
+        one-block move. The game is turn-based: ``play(env, wait_on_player=True)`` moves only on a key."""
+        return keys_to_action(self.action_space)
 
     def close(self) -> None:
         """Close the pygame window if one is open."""

@@ -17,9 +17,10 @@ import numpy as np
 from maze_envs.core.batch_dfs import FAST_PLACEMENTS, DfsTrees, dfs_trees
 from maze_envs.core.benchmark_frame import frame_of
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
-from maze_envs.core.formats import layout_from_dict, load_layout, mazebench_files
 from maze_envs.core.generators import check_options, generate
+from maze_envs.core.layout_files import layout_from_dict, load_layout
 from maze_envs.core.maze import Grid, Maze, as_grid
+from maze_envs.core.mazebench_files import mazebench_files
 
 LayoutLike = Maze | Grid | str | os.PathLike
 

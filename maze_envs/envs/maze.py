@@ -8,10 +8,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from .actions import checked_action
+from maze_envs.core.codes import AGENT, FREE, GOAL
+
+from .actions import checked_action, reset_needed
 from .base import MazeEnvBase, check_idle_limit
 from .protocol import PROTOCOL_DEFAULT
-from .rules import AGENT, FREE, GOAL, idle_after_visit, move
+from .rules import idle_after_visit, move
 
 
 class MazeEnv(MazeEnvBase):
@@ -83,7 +85,13 @@ class MazeEnv(MazeEnvBase):
     the start), ``steps`` and ``wall_bumps``.
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version. Later, with the same observations and rewards: ``render_mode="human"`` draws on every
+      ``reset`` and ``step`` (Gymnasium's convention); ``get_keys_to_action`` (arrow keys, WASD) for Gymnasium's
+      ``play``.
+      Unknown keyword arguments raise ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
+      worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
+      Registered variants (``maze_envs.envs.variants``): ``Maze-Flat-v0`` (flat float32 one-hot, for MLPs) and
+      ``Maze-Image-v0`` (``H*8 x W*8 x 3`` uint8, for CNNs).
     """
 
     def __init__(self, *, max_no_exploration_steps: int | None | str = PROTOCOL_DEFAULT, **kwargs: Any) -> None:
@@ -113,13 +121,15 @@ class MazeEnv(MazeEnvBase):
         r, c = self.layout.start
         self._obs_index = r * self.shape[1] + c
         self._obs_flat[self._obs_index] = AGENT
-        return self._obs.copy(), self._info()
+        return self._shown((self._obs.copy(), self._info()))
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Move one block; return ``(observation, reward, terminated, truncated, info)``."""
+        if self.layout is None:
+            raise reset_needed(type(self).__name__)
         a = action if type(action) is int and 0 <= action < 4 else int(checked_action(self.action_space, action))
         if self._counted:
-            return self._counted_step(a)
+            return self._shown(self._counted_step(a))
         self.steps += 1
         self._pos, blocked = move(self._free, self._pos, self._deltas[a])
         if blocked:
@@ -129,7 +139,7 @@ class MazeEnv(MazeEnvBase):
             self._obs_index += self._obs_steps[a]
             self._obs_flat[self._obs_index] = AGENT
         reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps)
-        return self._obs.copy(), reward, terminated, truncated, self._info()
+        return self._shown((self._obs.copy(), reward, terminated, truncated, self._info()))
 
     def _move_agent_mark(self, a: int) -> None:
         self._obs_flat[self._obs_index] = FREE

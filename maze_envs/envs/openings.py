@@ -12,11 +12,11 @@ from gymnasium import spaces
 
 from maze_envs.core.budget import check_budget
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
-from maze_envs.core.openings import LABELS, OpeningsPuzzle, generate_openings
-from maze_envs.core.openings_dataset import OpeningsDatasetConfig, puzzle_input, sample_sizes
-from maze_envs.core.openings_render import OpeningsStyle, render_openings
+from maze_envs.openings.dataset import OpeningsDatasetConfig, puzzle_input, sample_sizes
+from maze_envs.openings.puzzle import LABELS, OpeningsPuzzle, generate_openings
+from maze_envs.openings.render import OpeningsStyle, render_openings
 
-from .actions import checked_action
+from .actions import checked_action, reset_needed
 
 QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
@@ -44,7 +44,7 @@ class OpeningsEnv(gym.Env):
     """Answer one question about which labelled border openings of a maze are connected.
 
     ## Description
-    Each episode shows one labelled-openings puzzle (see ``maze_envs.core.openings``): a
+    Each episode shows one labelled-openings puzzle (see ``maze_envs.openings.puzzle``): a
     perfect DFS maze, drawn black on white, with 3-6 gaps in its outer wall labelled A, B, C, ...
     Exactly two openings are joined by a path through the maze; every other opening leads into
     a walled-off dead-end pocket. The agent answers one question and the episode ends. The
@@ -89,11 +89,15 @@ class OpeningsEnv(gym.Env):
     ``gym.make("Maze-Openings-v0", question="pair", rows=(8, 20), cols=(8, 20), openings=(3, 6),
     opposite_sides=False, balance=True, cell_size=32, wall_width=5, margin=8, label_padding=20,
     render_mode=None)``. ``balance`` keeps the pair's position from giving the answer away
-    (see ``maze_envs.core.openings``). ``rows``, ``cols`` and ``openings`` take an int or an inclusive
+    (see ``maze_envs.openings.puzzle``). ``rows``, ``cols`` and ``openings`` take an int or an inclusive
     ``(low, high)`` range. ``render_mode="rgb_array"`` makes ``render()`` return the image.
 
     ## Version History
     - v0: initial version.
+      Unknown keyword arguments raise ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
+      worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
+      ``Maze-Openings-Numeric-v0`` registers the same env under ``NumericObservation``: ``labels`` as
+      ``MultiBinary(K)``, no ``question`` text, so stable-baselines3 and ``FlattenObservation`` accept it.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}
@@ -208,7 +212,7 @@ class OpeningsEnv(gym.Env):
     def step(self, action: int):
         """Score the answer; return ``(observation, reward, terminated=True, truncated=False, info)``."""
         if self._done or self.puzzle is None:
-            raise gym.error.ResetNeeded("call reset() before step(): each episode takes one answer")
+            raise reset_needed(type(self).__name__, " or after this episode's one answer")
         checked_action(self.action_space, action)
         correct = int(action) == self._truth
         self._done = True

@@ -10,11 +10,13 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.budget import check_budget
+from maze_envs.core.codes import MASKED, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
-from .actions import checked_action
+from .actions import checked_action, reset_needed
 from .base import MazeEnvBase, check_idle_limit
-from .rules import MASKED, WALL, explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
+from .protocol import PROTOCOL_DEFAULT, protocol_named
+from .rules import explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
 
 ACTION_MODES = ("multi", "single")
 
@@ -41,9 +43,10 @@ class PartialObsMazeEnv(MazeEnvBase):
     the goal appears only when visible.
 
     ## Action Space
-    ``action_mode="multi"`` (default): ``MultiDiscrete([4, k])``, ``(direction, steps)`` moves
-    ``steps + 1`` blocks in direction 0 up, 1 right, 2 down, 3 left, stopping early at the first
-    wall (one wall bump) or on the goal. ``action_mode="single"``: ``Discrete(4)``, one block.
+    ``action_mode="single"`` (default under ``protocol="default"``): ``Discrete(4)``, one block in direction
+    0 up, 1 right, 2 down, 3 left. ``action_mode="multi"`` (default under ``protocol="mazebench"``, MazeBench's
+    move): ``MultiDiscrete([4, k])``, ``(direction, steps)`` moves ``steps + 1`` blocks in that direction,
+    stopping early at the first wall (one wall bump) or on the goal.
 
     ## Observation Space
     ``Box(0, 4, (2k+1, 2k+1), uint8)``, the egocentric window with codes 0 free, 1 wall, 2 agent
@@ -69,18 +72,28 @@ class PartialObsMazeEnv(MazeEnvBase):
     ``gym.make(..., max_episode_steps=n)`` adds one that caps episodes at ``n`` steps.
 
     ## Arguments
-    Every argument of ``Maze-v0`` plus ``visibility=3`` (k >= 1), ``action_mode="multi"``,
+    Every argument of ``Maze-v0`` plus ``visibility=3`` (k >= 1), ``action_mode`` (the protocol's),
     ``max_no_exploration_steps=20`` (under both protocols) and ``explored_map=False``. ``info`` holds the hidden state for
     evaluation (``position``, ``goal``, ``optimal_length``), ``steps``, ``wall_bumps``, ``moved``
     (blocks moved by the last action), ``revealed`` (blocks seen so far) and
     ``no_exploration_steps``. Agents that honour the partial setting must not read coordinates from it.
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version, ``MultiDiscrete([4, k])`` by default. Changed since: ``action_mode`` defaults to the
+      protocol's, ``Discrete(4)`` under ``protocol="default"`` (so stock code for discrete actions, CleanRL's
+      ``ppo.py``, trains on the id unchanged) and MazeBench's multi-block move under ``protocol="mazebench"``;
+      pass ``action_mode="multi"`` for the old default. ``render_mode="human"`` draws on every ``reset`` and
+      ``step``; ``get_keys_to_action`` for Gymnasium's ``play``. Unknown keyword arguments raise
+      ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError`` worded as Python's ("got an
+      unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
+      Registered variants: ``Maze-PartialObs-Flat-v0`` (flat float32 one-hot) and ``Maze-PartialObs-Image-v0``
+      (``(2k+1)*8`` square RGB uint8).
     """
 
-    def __init__(self, *, visibility: int = 3, action_mode: str = "multi", max_no_exploration_steps: int | None = 20,
-                 explored_map: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *, visibility: int = 3, action_mode: str = PROTOCOL_DEFAULT,
+                 max_no_exploration_steps: int | None = 20, explored_map: bool = False, **kwargs: Any) -> None:
+        if action_mode == PROTOCOL_DEFAULT:
+            action_mode = protocol_named(kwargs.get("protocol", "default")).partial_action_mode
         check_partial_options(visibility, action_mode, max_no_exploration_steps, explored_map)
         self.k = int(visibility)
         check_budget("visibility", (2 * self.k + 1) ** 2 * 8)
@@ -112,7 +125,7 @@ class PartialObsMazeEnv(MazeEnvBase):
         self.revealed = 0
         self.moved = 0
         self._reveal()
-        return self._observation(), self._partial_info()
+        return self._shown((self._observation(), self._partial_info()))
 
     def _view(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return the current position's window square and its ``rules.look`` shown/visible rows (see ``_views``)."""
@@ -169,10 +182,12 @@ class PartialObsMazeEnv(MazeEnvBase):
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         """Move up to the requested blocks; return ``(observation, reward, terminated, truncated, info)``."""
+        if self.layout is None:
+            raise reset_needed(type(self).__name__)
         direction, count = self._decode(action)
         if self.protocol.stop_after_goal and self._pos == self._goal:
             self.moved = 0
-            return self._observation(), 0.0, True, False, self._partial_info()
+            return self._shown((self._observation(), 0.0, True, False, self._partial_info()))
         self.steps += 1
         before, delta = self._pos, self._deltas[direction]
         self._pos, self.moved, blocked = walk(self._free, self._pos, delta, count, self._goal, count)
@@ -187,7 +202,7 @@ class PartialObsMazeEnv(MazeEnvBase):
             self.no_exploration_steps = idle_steps(self.no_exploration_steps, revealed)
         reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self.steps,
                                                            self.no_exploration_steps, blocked)
-        return self._observation(), reward, terminated, truncated, self._partial_info()
+        return self._shown((self._observation(), reward, terminated, truncated, self._partial_info()))
 
     def _visible_for_render(self) -> np.ndarray:
         return self.board.inner(self._seen)

@@ -24,6 +24,8 @@ class Protocol:
     no-exploration counter when it shows a block not seen before) or ``visited`` (when it enters a block not
     visited before; a move that fails without moving counts twice, as MazeBench's failed calls do).
     ``max_no_exploration_steps`` is the full-map env's default (the partial env's is 20 under both).
+    ``partial_action_mode`` is the partial env's default ``action_mode``: ``single`` (``Discrete(4)``, what
+    stock RL code expects) or ``multi`` (MazeBench's move of several cells in one action).
     """
 
     name: str
@@ -34,11 +36,12 @@ class Protocol:
     exploration: str
     steps_in_cells: bool
     stop_after_goal: bool
+    partial_action_mode: str = "single"
 
 
 PROTOCOLS: dict[str, Protocol] = {
     "default": Protocol("default", 1.0, 0.0, None, None, "revealed", False, False),
-    "mazebench": Protocol("mazebench", 100.0, -0.1, -1.0, 20, "visited", True, True),
+    "mazebench": Protocol("mazebench", 100.0, -0.1, -1.0, 20, "visited", True, True, "multi"),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,10 @@ class EnvEntry:
     vector_entry_point: str | None = None
 
 
+class RegistrationConflictWarning(UserWarning):
+    """Another package registered one of our ids first; ``gym.make`` of that id gives the other package's env."""
+
+
 # One line per environment id; versioned ids never change their observation semantics.
 # The grid envs are registered without a TimeLimit: they truncate themselves at their size-aware
 # ``max_steps`` (default 4 * rows * cols), as Minigrid's envs do. ``max_episode_steps`` passed to
@@ -33,11 +38,45 @@ ENV_ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry("GaussianNav-PoiGoal-v0", "maze_envs.envs.nav.env:PoiGoalNavEnv", 100),
 )
 
+# Ids for stock RL code that passes no kwargs (CleanRL's ``--env-id``, RLlib, TorchRL's ``GymEnv``): observation
+# variants, as ALE registers ``-ram`` ids:
+# ``-Flat`` a float32 one-hot vector (MLP policies), ``-Image`` an ``H x W x 3`` uint8 picture (CNN policies),
+# ``-Numeric`` the openings and POI envs without their ``Text``/``Sequence`` fields. Each takes every argument of
+# its base env (``maze_envs.envs.variants``).
+VARIANT_ENTRIES: tuple[EnvEntry, ...] = (
+    EnvEntry("Maze-Flat-v0", "maze_envs.envs.variants:flat_maze"),
+    EnvEntry("Maze-Image-v0", "maze_envs.envs.variants:image_maze"),
+    EnvEntry("Maze-PartialObs-Flat-v0", "maze_envs.envs.variants:flat_partial"),
+    EnvEntry("Maze-PartialObs-Image-v0", "maze_envs.envs.variants:image_partial"),
+    EnvEntry("Maze-Openings-Numeric-v0", "maze_envs.envs.variants:numeric_openings"),
+    EnvEntry("GaussianNav-PoiGoal-Numeric-v0", "maze_envs.envs.variants:numeric_poi_goal", 100),
+)
 
-def register_envs() -> None:
-    """Register every entry of ``ENV_ENTRIES`` with Gymnasium (idempotent)."""
-    for entry in ENV_ENTRIES:
-        if entry.id in gym.registry:
+
+def _same(spec: gym.envs.registration.EnvSpec, entry: EnvEntry) -> bool:
+    return spec.entry_point == entry.entry_point and spec.vector_entry_point == entry.vector_entry_point
+
+
+def register_envs(replace: bool = False) -> list[str]:
+    """Register every entry of ``ENV_ENTRIES`` and ``VARIANT_ENTRIES`` with Gymnasium; return the ids registered now.
+
+    Registering again is a no-op. An id that other code registered first is kept (``gym.make`` of it gives that
+    code's env) with a ``RegistrationConflictWarning`` naming both entry points, unless ``replace=True``, which
+    registers ours over it.
+    """
+    registered = []
+    for entry in ENV_ENTRIES + VARIANT_ENTRIES:
+        other = gym.registry.get(entry.id)
+        if other is not None and _same(other, entry):
+            continue
+        if other is not None and not replace:
+            message = (f"maze_envs: the id {entry.id!r} is already registered by other code (entry point "
+                       f"{other.entry_point!r}), so gym.make({entry.id!r}) does NOT make maze-envs' "
+                       f"{entry.entry_point!r}; call maze_envs.envs.registration.register_envs(replace=True) "
+                       "to register ours over it")
+            warnings.warn(message, RegistrationConflictWarning, stacklevel=2)
             continue
         gym.register(id=entry.id, entry_point=entry.entry_point, max_episode_steps=entry.max_episode_steps,
                      kwargs=dict(entry.kwargs), vector_entry_point=entry.vector_entry_point)
+        registered.append(entry.id)
+    return registered

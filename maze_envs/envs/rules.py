@@ -16,11 +16,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from maze_envs.core.batch_dfs import DfsTrees
+from maze_envs.core.codes import AGENT, FREE, GOAL, MASKED, WALL
 from maze_envs.core.maze import MOVES, Cell, Grid
 
 from .visibility import window_visibility
-
-FREE, WALL, AGENT, GOAL, MASKED = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ seed ``seed + i`` and then stepped with the same actions, including next-step au
 (``metadata["autoreset_mode"] = NEXT_STEP``: the step after an episode ends resets that sub-env and
 returns its first observation with reward 0). Moves, rewards, truncation and reveals are the single
 envs' own ``rules`` applied to arrays: the sub-envs' boards lie one after another in one flat array,
-and positions are indices into it.
+and positions are indices into it. ``autoreset_mode="SameStep"`` or ``"Disabled"`` (a kwarg of ``make_vec``) picks
+Gymnasium's other autoreset modes; ``render_mode="rgb_array"`` renders each sub-env's frame.
 """
 
 from __future__ import annotations
@@ -14,19 +15,22 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from maze_envs.core.batch_dfs import LOCKSTEP_MIN, compiled
+from maze_envs.core.codes import AGENT, FREE, WALL
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 
+from .actions import checked_actions, reset_needed
 from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
-from .rules import AGENT, FREE, WALL, explored_codes, idle_steps, look, move, newly_seen, path_length, walk
+from .rules import explored_codes, idle_steps, look, move, newly_seen, path_length, walk
 
 # Without numba, below this many sub-envs resetting at once, per-maze generation beats the lockstep batch.
 BATCH_MIN = LOCKSTEP_MIN
@@ -63,13 +67,14 @@ class _KnownLayouts:
 class _BatchedMazes(VectorEnv):
     """State and resets shared by the batched envs; subclasses define the move and the observation."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"], "render_fps": 30}
     template: MazeEnv | PartialObsMazeEnv
+    autoreset_mode: AutoresetMode = AutoresetMode.NEXT_STEP
+    render_mode: str | None = None
 
     def _setup(self, num_envs: int, max_episode_steps: int | None, kwargs: dict[str, Any]) -> None:
         num_envs = positive_int("num_envs", num_envs)
-        if kwargs.get("render_mode") is not None:
-            raise MazeConfigError("the native vector env does not render; use vectorization_mode='sync' to render")
+        self._set_render_mode(kwargs.get("render_mode"))
         self.template = self._single_class(**kwargs)
         t = self.template
         full_map_limit = isinstance(t, MazeEnv) and t.rules.max_idle_steps is not None
@@ -96,6 +101,7 @@ class _BatchedMazes(VectorEnv):
         self._goal_cells = np.zeros((num_envs, 2), dtype=np.int64)
         self._pos = np.zeros(num_envs, dtype=np.int64)
         self._goal = np.zeros(num_envs, dtype=np.int64)
+        self._starts = np.zeros(num_envs, dtype=np.int64)
         self._optimal = np.zeros(num_envs, dtype=np.int64)
         self._steps = np.zeros(num_envs, dtype=np.int64)
         self._bumps = np.zeros(num_envs, dtype=np.int64)
@@ -104,6 +110,7 @@ class _BatchedMazes(VectorEnv):
         self._known = _KnownLayouts(self.board)
         self._rngs = [seeding.np_random(None)[0] for _ in range(num_envs)]
         self._all = np.ones(num_envs, dtype=bool)
+        self._started = False
 
     _single_class: type
 
@@ -137,6 +144,7 @@ class _BatchedMazes(VectorEnv):
         override = self.template.source.override(options["maze"]) if options and options.get("maze") is not None else None
         self._reset_envs(envs, override)
         self._done[envs] = False
+        self._started = True
         return self._observe(), self._info()
 
     def _batchable(self, count: int) -> bool:
@@ -155,6 +163,7 @@ class _BatchedMazes(VectorEnv):
                 self._load(i, override if override is not None else src.next(self._rngs[i], self._episodes[i]))
         for i in envs.tolist():
             self._episodes[i] += 1
+        self._starts[envs] = self._pos[envs]
         self._steps[envs] = 0
         self._bumps[envs] = 0
         self._goal_cells[envs] = self._blocks(self._goal[envs], envs)
@@ -196,7 +205,13 @@ class _BatchedMazes(VectorEnv):
     # --- stepping ---------------------------------------------------------------------------------
 
     def step(self, actions: Any):
-        """Step every sub-env (sub-envs whose episode ended last step are reset instead); return the batch."""
+        """Step every sub-env; return the batch. Sub-envs whose episode ended reset as ``autoreset_mode`` says
+        (next step: on this step, instead of moving; same step: at once, see ``_step_same_step``)."""
+        if not self._started:
+            raise reset_needed(type(self).__name__)
+        if self.autoreset_mode is not AutoresetMode.NEXT_STEP:
+            return self._step_same_step(actions)
+        actions = checked_actions(self.action_space, actions)
         restart = np.flatnonzero(self._done)
         live = ~self._done
         self._move(actions, live)
@@ -235,17 +250,86 @@ class _BatchedMazes(VectorEnv):
         """Close the template env."""
         self.template.close()
 
+    # --- autoreset modes and rendering (Gymnasium's vector API) ---------------------------------------
+
+    def _set_autoreset_mode(self, mode: AutoresetMode | str) -> None:
+        """Set ``autoreset_mode`` (an ``AutoresetMode`` or its value: ``"NextStep"``, ``"SameStep"``, ``"Disabled"``)."""
+        try:
+            self.autoreset_mode = AutoresetMode(mode)
+        except ValueError:
+            names = ", ".join(repr(m.value) for m in AutoresetMode)
+            raise MazeConfigError(f"must be an AutoresetMode or one of {names}, got {mode!r}",
+                                  parameter="autoreset_mode") from None
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode,
+                         "render_modes": list(type(self).metadata["render_modes"])}
+
+    def _set_render_mode(self, mode: str | None) -> None:
+        if mode not in (None, "rgb_array"):
+            raise MazeConfigError(f"the native vector env renders 'rgb_array' (a tuple of sub-env frames) or "
+                                  f"nothing; use vectorization_mode='sync' for {mode!r}", parameter="render_mode")
+        self.render_mode = mode
+
+    def _step_same_step(self, actions: Any):
+        """``step`` under ``SAME_STEP`` (a sub-env whose episode ends resets at once; its last observation and
+        info are ``info["final_obs"]`` and ``info["final_info"]``, masked by ``info["_final_obs"]``, as in
+        Gymnasium's ``SyncVectorEnv``) or ``DISABLED`` (ended sub-envs stay put, reward 0, until
+        ``reset(options={"reset_mask": ...})``)."""
+        live = ~self._done
+        self._move(actions, live)
+        self._steps += live
+        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self._steps, self._idle_steps())
+        terminated &= live
+        truncated &= live
+        reward[~live] = 0.0
+        self._done = terminated | truncated
+        ended = np.flatnonzero(self._done)
+        if self.autoreset_mode is AutoresetMode.DISABLED or not ended.size:
+            return self._observe(), reward, terminated, truncated, self._info()
+        final_obs, final_info = self._observe(), self._info()
+        self._reset_envs(ended)
+        self._done[ended] = False
+        info = self._info()
+        last = np.empty(self.num_envs, dtype=object)
+        for i in ended.tolist():
+            last[i] = {k: v[i] for k, v in final_obs.items()} if isinstance(final_obs, dict) else final_obs[i]
+        mask = np.zeros(self.num_envs, dtype=bool)
+        mask[ended] = True
+        final_info.update({key: mask for key in final_info if key.startswith("_")})
+        info.update(final_obs=last, _final_obs=mask, final_info=final_info, _final_info=mask)
+        return self._observe(), reward, terminated, truncated, info
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """Return each sub-env's RGB frame (as its single env's ``render()``) under ``render_mode="rgb_array"``."""
+        if self.render_mode is None:
+            return None
+        if not all(self._episodes):
+            raise gym.error.ResetNeeded("call reset() before render(): a sub-env has no maze yet")
+        t = self.template
+        frames = []
+        for i in range(self.num_envs):
+            codes = self.board.inner(self._codes[i])
+            start = self.board.block(int(self._starts[i] - self._row_base[i]))
+            t.layout = Grid((codes == WALL).astype(np.uint8), start, tuple(map(int, self._goal_cells[i])))
+            t._pos = int(self._pos[i] - self._row_base[i])
+            if isinstance(t, PartialObsMazeEnv):
+                t._seen = self._seen[i]
+            frames.append(t.render_frame())
+        return tuple(frames)
+
 
 class MazeVectorEnv(_BatchedMazes):
     """``num_envs`` Maze-v0 envs stepped in one batched numpy call (see ``MazeEnv`` for the semantics).
 
     ``gym.make_vec("Maze-v0", num_envs=N, vectorization_mode="vector_entry_point", **kwargs)`` takes
-    every ``Maze-v0`` argument except ``render_mode``. ``info`` holds arrays over the sub-envs.
+    every ``Maze-v0`` argument (``render_mode`` only ``"rgb_array"``) and ``autoreset_mode``. ``info`` holds
+    arrays over the sub-envs.
     """
 
     _single_class = MazeEnv
 
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, **kwargs: Any) -> None:
+        self._set_autoreset_mode(autoreset_mode)
         self._setup(num_envs, max_episode_steps, kwargs)
         h, w = self.shape
         self._obs = np.zeros((num_envs, h * w), dtype=np.uint8)
@@ -261,9 +345,6 @@ class MazeVectorEnv(_BatchedMazes):
         self._obs[envs, self._obs_at[envs]] = AGENT
 
     def _move(self, actions: Any, live: np.ndarray) -> None:
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        if ((actions < 0) | (actions > 3)).any():
-            raise ValueError(f"actions must be 0-3 (up, right, down, left), got {actions}")
         self._pos, blocked = move(self._free_flat, self._pos, self._deltas[actions], live)
         self._bumps += blocked
         moved = np.flatnonzero(live ^ blocked)
@@ -283,7 +364,9 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
 
     _single_class = PartialObsMazeEnv
 
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, **kwargs: Any) -> None:
+        self._set_autoreset_mode(autoreset_mode)
         self._setup(num_envs, max_episode_steps, kwargs)
         t: PartialObsMazeEnv = self.template  # type: ignore[assignment]
         self.k = t.k
@@ -313,17 +396,11 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
 
     def _move(self, actions: Any, live: np.ndarray) -> None:
         t: PartialObsMazeEnv = self.template  # type: ignore[assignment]
-        actions = np.asarray(actions, dtype=np.int64)
         if t.action_mode == "single":
-            direction = actions.reshape(self.num_envs)
+            direction = actions
             count = np.ones(self.num_envs, dtype=np.int64)
         else:
-            actions = actions.reshape(self.num_envs, 2)
             direction, count = actions[:, 0], actions[:, 1] + 1
-            if ((count < 1) | (count > self.k)).any():
-                raise ValueError(f"steps must be 0-{self.k - 1}, got {actions[:, 1]}")
-        if ((direction < 0) | (direction > 3)).any():
-            raise ValueError(f"directions must be 0-3 (up, right, down, left), got {direction}")
         self._pos, self._moved[:], blocked = walk(self._free_flat, self._pos, self._deltas[direction], count,
                                                   self._goal, int(count.max()), live)
         self._bumps += blocked

@@ -14,16 +14,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core import render as colours
+from maze_envs.core.codes import AGENT, GOAL, MASKED, NUM_CODES, PALETTE, WALL, draw_codes
 from maze_envs.core.maze import MOVES
 from maze_envs.core.render import Symbols, upscale
 
-from .rules import AGENT, FREE, GOAL, MASKED, WALL
-
-NUM_CODES = 5
-PALETTE = np.zeros((NUM_CODES, 3), dtype=np.uint8)
-PALETTE[FREE], PALETTE[WALL], PALETTE[AGENT] = colours.FREE, colours.WALL, colours.AGENT
-PALETTE[GOAL], PALETTE[MASKED] = colours.GOAL, colours.MASKED
 TEXT_CHARSET = "".join(sorted(set(string.ascii_letters + string.digits + string.punctuation + " \n█·")))
 
 
@@ -99,19 +93,6 @@ class FlatObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
         return np.concatenate([_one_hot(p).ravel() for p in parts]).astype(np.float32)
 
 
-def codes_to_text(codes: np.ndarray, symbols: Symbols = Symbols(), coordinates: bool = False) -> str:
-    """Return a code grid as text rows (walls, free, agent, goal, masked as ``symbols``); ``coordinates`` adds
-    a header of column numbers and a row number before each row."""
-    lut = np.array([symbols.path, symbols.wall, symbols.agent, symbols.goal, symbols.masked], dtype=object)
-    rows = ["".join(row) for row in lut[codes]]
-    if not coordinates:
-        return "\n".join(rows)
-    width = len(str(max(codes.shape) - 1))
-    header = " " * (width + 1) + " ".join(str(c).rjust(width) for c in range(codes.shape[1]))
-    spaced = [" ".join(ch.rjust(width) for ch in row) for row in rows]
-    return "\n".join([header] + [f"{r:>{width}} {row}" for r, row in enumerate(spaced)])
-
-
 def codes_to_adjacency(codes: np.ndarray) -> str:
     """Return a code grid described as text: where the agent and goal are, and each open block's open neighbours."""
     h, w = codes.shape
@@ -164,7 +145,7 @@ class TextObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     def _describe(self, codes: np.ndarray) -> str:
         if self.format == "adjacency":
             return codes_to_adjacency(codes)
-        return codes_to_text(codes, self.symbols, coordinates=self.format == "coordinates")
+        return draw_codes(codes, symbols=self.symbols, coordinates=self.format == "coordinates")
 
     def observation(self, observation: Any) -> str:
         """Return the text description of the observation."""

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
 
 
 def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
 from typing import Any, Literal
 
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.numbers import is_finite_number
+from maze_envs.core.yamlfiles import read_yaml
 
 from .errors import is_secret_name, redact, redact_url
 
@@ -106,36 +106,6 @@ _TEXT_FIELDS = tuple(f.name for f in fields(ModelConfig) if f.name not in _NUMBE
 _OPTIONAL_TEXT = tuple(f.name for f in fields(ModelConfig) if "None" in str(f.type))
 
 
-def _read_yaml(path: str | os.PathLike) -> dict[str, Any]:
-    """Return the mapping in the YAML file at ``path``; raises ``MazeConfigError`` naming the file."""
-    import yaml
-
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise MazeConfigError(f"{path}: cannot read model config: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise MazeConfigError(f"{path}: cannot read model config: {exc.strerror or type(exc).__name__}") from None
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        reason = " ".join(str(exc).split())
-        raise MazeConfigError(f"{path}: cannot read model config: {reason[:200]}") from None
-    except RecursionError:
-        raise MazeConfigError(f"{path}: cannot read model config: nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer past Python's digit limit, a date that does not exist
-        raise MazeConfigError(f"{path}: cannot read model config: {str(exc)[:120]}") from None
-    if doc is None:
-        return {}
-    if not isinstance(doc, dict):
-        raise MazeConfigError(f"{path}: model config must be a mapping, got {type(doc).__name__}")
-    _refuse_secrets(doc, path, "")
-    bad_keys = [key for key in doc if not isinstance(key, str)]
-    if bad_keys:
-        raise MazeConfigError(f"{path}: field names must be strings, got {brief_repr(bad_keys[0])}")
-    return doc
-
-
 def _refuse_secrets(value: Any, path: str | os.PathLike, where: str) -> None:
     """Raise ``MazeConfigError`` when a mapping at any depth of ``value`` has a credential-like key."""
     stack, seen = [(value, where)], set()
@@ -179,7 +149,8 @@ def load_model_config(path: str | os.PathLike | None = None, **overrides: Any) -
     """
     values: dict[str, Any] = {name: os.environ[var] for name, var in ENV_VARS.items() if os.environ.get(var)}
     if path is not None:
-        doc = _read_yaml(path)
+        doc = read_yaml(path, what="model config")
+        _refuse_secrets(doc, path, "")
         known = {f.name for f in fields(ModelConfig)}
         unknown = sorted(set(doc) - known)
         if unknown:

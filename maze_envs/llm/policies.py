@@ -1,11 +1,13 @@
 """Policies of the local model server: ``scripted`` (replies from a JSONL file), ``oracle`` (solves the
-text maze in the prompt) and any ``module:callable`` taking a ``ChatRequest``."""
+text maze in the prompt), ``text-only`` (the oracle on text prompts, a wrong answer whenever the request
+carries an image or a video) and any ``module:callable`` taking a ``ChatRequest``."""
 
 from __future__ import annotations
 
 import base64
 import importlib
 import io
+import json
 import os
 import re
 import threading
@@ -16,7 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
-from maze_envs.core.formats import parse_json
+from maze_envs.core.jsonfiles import parse_json
 from maze_envs.core.render import Symbols
 from maze_envs.core.textmaze import (TextMaze, format_path, image_maze, legend_symbols, next_move, next_route,
                                      parse_text_maze, plan_path, route_runs)
@@ -129,7 +131,7 @@ class OraclePolicy:
                 text = request.text(last_user_only=False)
                 maze = parse_text_maze(text, legend_symbols(text, self.symbols))
             except MazeFormatError:
-                maze = _pictured_maze(request)
+                maze = _pictured_maze(request) or _listed_maze(text)
                 if maze is None:
                     return PolicyReply("I cannot find a text maze in the prompt.")
         mode = self.mode
@@ -155,7 +157,8 @@ _SIZE = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
 
 def _pictured_maze(request: ChatRequest) -> TextMaze | None:
     """Return the maze in the request's last image, read as ``HxW`` pure-colour cells (the size taken from the
-    first ``HxW`` in the text), or None when there is no image or no size."""
+    first ``HxW`` in the text), or None when there is no image or no size, the image cannot be decoded, or the
+    size is not between 1 and the image's pixels a side."""
     size = _SIZE.search(request.text(last_user_only=False))
     urls = [p["image_url"]["url"] for m in request.messages if isinstance(m.get("content"), list)
             for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"]
@@ -163,17 +166,69 @@ def _pictured_maze(request: ChatRequest) -> TextMaze | None:
         return None
     from PIL import Image
 
-    data = base64.b64decode(urls[-1].split(";base64,", 1)[1])
-    rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
-    return image_maze(rgb, int(size[1]), int(size[2]))
+    try:
+        data = base64.b64decode(urls[-1].split(";base64,", 1)[1])
+        rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    except (ValueError, OSError, Image.DecompressionBombError):  # not base64, not an image, or a decompression bomb
+        return None
+    height, width = int(size[1]), int(size[2])
+    if not (1 <= height <= rgb.shape[0] and 1 <= width <= rgb.shape[1]):
+        return None
+    return image_maze(rgb, height, width)
 
 
-POLICIES = ("scripted", "oracle")
+# MazeBench's own prompts (``--protocol mazebench``): text2d prints the grid as a Python list with the start and
+# goal as lists; its ai sandbox prints ``str()`` of a numpy symbol array after "Current position A(r, c), goal (r, c)".
+_LISTED_GRID = re.compile(r"迷宫为(\[\[[\d,\s\[\]]*\]\])")
+_LISTED_ENDS = re.compile(r"起点\[(\d+), (\d+)\]，终点\[(\d+), (\d+)\]")
+_ARRAY_ENDS = re.compile(r"Current position A\((\d+), (\d+)\), goal \((\d+), (\d+)\)")
+_ARRAY = re.compile(r"Maze layout:\n(\[\[.*?\]\])\nSymbol legend:\n- (.): Wall", re.DOTALL)
+
+
+def _listed_maze(text: str) -> TextMaze | None:
+    """Return the maze of a MazeBench text2d or ai prompt (a listed grid or a numpy symbol array), else None."""
+    grid, ends = _LISTED_GRID.search(text), _LISTED_ENDS.search(text)
+    if grid and ends:
+        blocks = np.array(json.loads(grid[1]), dtype=np.uint8)
+        agent = None
+    else:
+        array, ends = _ARRAY.search(text), _ARRAY_ENDS.search(text)
+        if not (array and ends):
+            return None
+        rows = [re.findall(r"'(.*?)'", row) for row in re.findall(r"\[([^\[\]]*)\]", array[1])]
+        if not rows or len({len(r) for r in rows}) != 1:
+            return None
+        blocks = (np.array(rows) == array[2]).astype(np.uint8)
+        agent = (int(ends[1]), int(ends[2]))
+    r0, c0, r1, c1 = (int(v) for v in ends.groups())
+    return TextMaze(blocks, np.ones(blocks.shape, dtype=bool), (r0, c0), (r1, c1), agent)
+
+
+class TextOnlyPolicy:
+    """A model that reads text but not pictures: ``OraclePolicy`` answers every request without media; a
+    request carrying an image or a video gets ``MEDIA_REPLY``, an answer no maze or navigation task accepts
+    (no path, no move; a navigation agent reads a zero waypoint and a claim of arrival at its start).
+    It gives the profile "solved from text, failed from images" that a perception gap shows."""
+
+    name = "text-only"
+    MEDIA_REPLY = '{"waypoint": [0, 0], "arrive": true}'
+
+    def __init__(self, mode: str = "auto", symbols: Symbols = Symbols()):
+        self.oracle = OraclePolicy(mode, symbols)
+
+    def __call__(self, request: ChatRequest) -> PolicyReply:
+        if request.media_count():
+            return PolicyReply(self.MEDIA_REPLY)
+        return self.oracle(request)
+
+
+POLICIES = ("scripted", "oracle", "text-only")
 
 
 def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str = "auto",
                 flag: str = "--policy", script_flag: str = "--script") -> Policy:
-    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, or ``module:callable``.
+    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, ``text-only`` or
+    ``module:callable``.
 
     Errors are ``MazeConfigError`` naming the command-line flags ``flag`` and ``script_flag``.
     """
@@ -183,6 +238,8 @@ def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str
         return ScriptedPolicy.from_jsonl(script, flag=script_flag)
     if spec == "oracle":
         return OraclePolicy(mode)
+    if spec == "text-only":
+        return TextOnlyPolicy(mode)
     if ":" not in spec:
         raise MazeConfigError(f"{flag}: unknown policy {brief_repr(spec)}; choose from {', '.join(POLICIES)} or module:callable")
     module_name, _, attr = spec.partition(":")

@@ -11,6 +11,8 @@ OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import logging
 import threading
 import time
@@ -25,7 +27,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from maze_envs.serving.app import (BODY_TIMEOUT, HTTPError, LoopbackServer, check_body_timeout, json_app,
+from maze_envs.core.errors import brief_repr
+from maze_envs.serving.app import (BODY_TIMEOUT, HEADER_TIMEOUT, HTTPError, LoopbackServer, check_timeout, json_app,
                                    json_response, read_json_body)
 
 from .client import LOCAL_FINGERPRINT
@@ -50,8 +53,9 @@ class ChatRequest:
 
         Raises ``HTTPError`` 400 naming the field at fault unless ``doc`` is an object whose ``messages`` is a
         non-empty list of objects, each with a ``role`` in ``ROLES`` and a ``content`` that is a string or a
-        list of content parts (objects with a string ``type``; a ``text`` part with a string ``text``);
-        only an assistant message may leave out its content (it may carry tool calls instead).
+        list of content parts (objects whose ``type`` is one of ``CONTENT_PARTS``, carrying that type's field:
+        ``text`` a string, ``image_url`` an object with a string ``url``, ...); only an assistant message may
+        leave out its content (it may carry tool calls instead).
         """
         if not isinstance(doc, dict):
             raise HTTPError(400, "the request body must be a JSON object")
@@ -87,6 +91,14 @@ class ChatRequest:
                    for p in m["content"] if isinstance(p, dict) and p.get("type") in ("image_url", "video_url"))
 
 
+# Each content part type with the field that carries it: None = a string; else the object's required string keys.
+CONTENT_PARTS: dict[str, tuple[str, tuple[str, ...] | None]] = {
+    "text": ("text", None), "refusal": ("refusal", None), "image_url": ("image_url", ("url",)),
+    "video_url": ("video_url", ("url",)), "input_audio": ("input_audio", ("data", "format")), "file": ("file", ()),
+}
+IMAGE_DETAILS = ("auto", "low", "high")
+
+
 def _check_message(message: Any, where: str) -> None:
     """Return None when ``message`` is a well-formed chat message; raise ``HTTPError`` 400 naming ``where``."""
     if not isinstance(message, dict):
@@ -100,11 +112,36 @@ def _check_message(message: Any, where: str) -> None:
         raise HTTPError(400, f"{where}.content: a string or a list of content parts is required",
                         param=f"{where}.content")
     for index, part in enumerate(content):
-        at = f"{where}.content[{index}]"
-        if not isinstance(part, dict) or not isinstance(part.get("type"), str):
-            raise HTTPError(400, f"{at}: a content part object with a string type is required", param=at)
-        if part["type"] == "text" and not isinstance(part.get("text"), str):
-            raise HTTPError(400, f"{at}.text: a string is required", param=f"{at}.text")
+        _check_part(part, f"{where}.content[{index}]")
+
+
+def _check_part(part: Any, at: str) -> None:
+    """Return None when ``part`` is a content part of a type in ``CONTENT_PARTS`` with the fields that type needs
+    (a data URL with well-formed base64); raise ``HTTPError`` 400 naming the field at fault under ``at``."""
+    if not isinstance(part, dict) or not isinstance(part.get("type"), str):
+        raise HTTPError(400, f"{at}: a content part object with a string type is required", param=at)
+    if part["type"] not in CONTENT_PARTS:
+        raise HTTPError(400, f"{at}.type: one of {', '.join(CONTENT_PARTS)} is required, got "
+                             f"{brief_repr(part['type'])}", param=f"{at}.type")
+    name, keys = CONTENT_PARTS[part["type"]]
+    value, at = part.get(name), f"{at}.{name}"
+    if keys is None:
+        if not isinstance(value, str):
+            raise HTTPError(400, f"{at}: a string is required", param=at)
+        return
+    if not isinstance(value, dict):
+        raise HTTPError(400, f"{at}: an object is required", param=at)
+    for key in keys:
+        if not isinstance(value.get(key), str):
+            raise HTTPError(400, f"{at}.{key}: a string is required", param=f"{at}.{key}")
+    if part["type"] == "image_url" and "detail" in value and value["detail"] not in IMAGE_DETAILS:
+        raise HTTPError(400, f"{at}.detail: one of {', '.join(IMAGE_DETAILS)} is required", param=f"{at}.detail")
+    url = value.get("url")
+    if isinstance(url, str) and url.startswith("data:") and ";base64," in url:
+        try:
+            base64.b64decode(url.split(";base64,", 1)[1], validate=True)
+        except (binascii.Error, ValueError):
+            raise HTTPError(400, f"{at}.url: the data URL's base64 payload is malformed", param=f"{at}.url") from None
 
 
 @dataclass(frozen=True)
@@ -187,20 +224,23 @@ class ModelServer:
     ``api_key`` (None = accept any) is the key clients must send. ``request_count`` and ``max_in_flight``
     count the chat requests received; with ``keep_requests`` (for tests) ``requests`` also keeps each one,
     media included, so long-running servers leave it off. A request body that has not fully arrived
-    ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed. Use as a context
+    ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed; so is a connection
+    whose request headers have not all arrived ``header_timeout`` seconds after it opened or after its last
+    answer, and one answered before its body was read (``maze_envs.serving.deadlines``). Use as a context
     manager to stop it.
     """
 
     def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model_name: str = "maze-envs-local",
                  policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True,
-                 body_timeout: float = BODY_TIMEOUT):
+                 body_timeout: float = BODY_TIMEOUT, header_timeout: float = HEADER_TIMEOUT):
         self.policy = policy
         self.policy_name = policy_name or getattr(policy, "name", None) or getattr(policy, "__name__", "custom")
         self.model_name = model_name
         self.api_key = api_key
         self.host, self.port = host, port
         self.keep_requests = keep_requests
-        self.body_timeout = check_body_timeout(body_timeout)
+        self.body_timeout = check_timeout(body_timeout, "body_timeout")
+        self.header_timeout = check_timeout(header_timeout, "header_timeout")
         self.requests: list[ChatRequest] = []
         self.request_count = 0
         self.max_in_flight = 0
@@ -233,7 +273,8 @@ class ModelServer:
         Raises ``MazeConfigError`` naming the address when it cannot be bound.
         """
         if self._http is None:
-            self._http = LoopbackServer(_app(self), self.host, self.port, verb="serve")
+            self._http = LoopbackServer(_app(self), self.host, self.port, verb="serve",
+                                        header_timeout=self.header_timeout)
         return self.base_url
 
     def start(self) -> str:

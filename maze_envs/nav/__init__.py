@@ -1,5 +1,7 @@
 """Navigation world model (no Gymnasium): scenes on disk, PLY I/O, the embedded CPU splat renderer, procedural
-scenes, the in-process render service and the render client. The HTTP render server is ``maze_envs.serving.render``.
+scenes, the in-process render service and the render client, and the agent interface (``interface``: what an
+agent sees and answers, shared by the evaluator and the agents above). The HTTP render server is
+``maze_envs.serving.render``.
 
 Heavy pieces are imported lazily: numba (``maze-envs[nav]``) only when the CPU renderer first runs, torch and
 gsplat (``maze-envs[gpu]``) only for ``--backend gsplat``.

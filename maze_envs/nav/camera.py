@@ -8,6 +8,7 @@ world-to-camera extrinsics (camera x right, y down, z forward) and PINHOLE intri
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -89,6 +90,68 @@ def colmap_extrinsics(pose: np.ndarray, name: str = "image_1.jpg") -> str:
         qw, qx, qy, qz = -qw, -qx, -qy, -qz
     values = " ".join(f"{v:.9g}" for v in (qw, qx, qy, qz, *t))
     return f"1 {values} 1 {name}"
+
+
+# ABot-Navigation's render client: USD camera axes (looking along -z) in the world camera frame (looking along +x),
+# and the flip from USD/OpenGL camera axes to the GS/COLMAP ones.
+_ABOT_USD_TO_WORLD = np.array([[0, 0, -1, 0], [-1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
+_ABOT_GL_TO_COLMAP = np.array([[1, 0, 0, 0], [0, -1, 0, 0], [0, 0, -1, 0], [0, 0, 0, 1]])
+_ABOT_NUDGED_YAWS = (0.0, 90.0, -90.0, 180.0, -180.0, 270.0, -270.0, 360.0)
+
+
+def _trace_quaternion(r: np.ndarray) -> np.ndarray:
+    """Return [qw, qx, qy, qz] of a rotation matrix by the trace formula ABot-Navigation uses (no branch for
+    traces near -1; qw == 0 gives [0, 1, 0, 0])."""
+    qw = np.sqrt(1.0 + r[0, 0] + r[1, 1] + r[2, 2]) / 2.0
+    if qw == 0.0:
+        return np.array([0.0, 1.0, 0.0, 0.0])
+    return np.array([qw, (r[2, 1] - r[1, 2]) / (4.0 * qw), (r[0, 2] - r[2, 0]) / (4.0 * qw),
+                     (r[1, 0] - r[0, 1]) / (4.0 * qw)])
+
+
+def _quaternion_matrix(q: np.ndarray) -> np.ndarray:
+    """Return the 4x4 homogeneous rotation of a [qw, qx, qy, qz] quaternion (normalised first)."""
+    w, x, y, z = q / np.linalg.norm(q)
+    return np.array([[1 - 2 * (y ** 2 + z ** 2), 2 * (x * y - w * z), 2 * (x * z + w * y), 0],
+                     [2 * (x * y + w * z), 1 - 2 * (x ** 2 + z ** 2), 2 * (y * z - w * x), 0],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x ** 2 + y ** 2), 0],
+                     [0, 0, 0, 1]])
+
+
+def _matrix_euler_degrees(r: np.ndarray) -> np.ndarray:
+    """Return XYZ Euler angles (degrees) of a 3x3 rotation, as ABot-Navigation's client extracts them."""
+    sy = np.sqrt(r[0, 0] ** 2 + r[1, 0] ** 2)
+    if sy < 1e-6:
+        angles = (np.arctan2(-r[1, 2], r[1, 1]), np.arctan2(-r[2, 0], sy), 0)
+    else:
+        angles = (np.arctan2(r[2, 1], r[2, 2]), np.arctan2(-r[2, 0], sy), np.arctan2(r[1, 0], r[0, 0]))
+    return np.array([np.degrees(a) for a in angles])
+
+
+def abot_colmap_extrinsics(x: float, y: float, z: float, roll: float, pitch: float, yaw: float) -> str:
+    """Return the ``cam_extrinsics`` line ABot-Navigation's client sends for a camera at (x, y, z) with XYZ Euler
+    angles in radians: the same arithmetic step by step, so the numbers and the render match its requests
+    exactly. A yaw within 0.001 deg of a multiple of 90 deg (0 to +-270, and 360) is nudged by +0.001 deg;
+    every number is written in full precision (Python's shortest repr)."""
+    degrees = [angle * (180.0 / math.pi) for angle in (roll, pitch, yaw)]
+    if any(math.isclose(degrees[2], v, abs_tol=1e-3) for v in _ABOT_NUDGED_YAWS):
+        degrees[2] = degrees[2] + 0.001
+    world_q = _trace_quaternion(Rotation.from_euler("xyz", np.array(degrees), degrees=True).as_matrix())
+    world_q32 = np.asarray(world_q, dtype=np.float32)
+    usd = np.matmul(Rotation.from_quat(world_q32[[1, 2, 3, 0]]).as_matrix(),
+                    _ABOT_USD_TO_WORLD[:3, :3].astype(np.float32))
+    usd_q = Rotation.from_matrix(usd).as_quat()[[3, 0, 1, 2]]
+    rotation = _quaternion_matrix(np.array([float(v) for v in usd_q])).T
+    translation = np.eye(4)
+    translation[:3, 3] = np.array([x, y, z])
+    camera_to_world = rotation @ translation.T
+    euler = np.deg2rad(_matrix_euler_degrees(camera_to_world[:3, :3].T))
+    c2w = np.eye(4)
+    c2w[:3, :3] = Rotation.from_euler("xyz", euler).as_matrix()
+    c2w[:3, 3] = np.array(list(camera_to_world[-1, :3]))
+    w2c = _ABOT_GL_TO_COLMAP @ np.linalg.inv(c2w)
+    values = [*_trace_quaternion(w2c[:3, :3]), *w2c[:3, 3]]
+    return "1 " + " ".join(str(v) for v in values) + " 1 image_1.jpg"
 
 
 def _numbers(words: list[str], field: str) -> list[float]:

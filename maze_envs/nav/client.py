@@ -2,7 +2,10 @@
 scenes on disk) and ``CloudRenderer`` (clouds in memory, no encoding round trip).
 
 Both render a 4x4 camera-to-world pose as three views (left +90 deg, right -90 deg, front 0 deg, in that order)
-or one (front), return PIL images and can save them as ``{image_id}_{view}.jpg``.
+or one (front), return PIL images and can save them as ``{image_id}_{view}.jpg``. ``request_format="abot"``
+writes each view's extrinsics as ABot-Navigation's client does (``camera.abot_colmap_extrinsics``: the 0.001 deg
+nudge at multiples of 90 deg, full-precision numbers), so the renders are pixel-identical to its requests; the
+in-memory ``CloudRenderer`` then renders the view that line describes.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import math
 import os
 import time
 from abc import ABC, abstractmethod
@@ -22,12 +26,14 @@ from PIL import Image, UnidentifiedImageError
 from maze_envs.core.errors import MazeConfigError
 
 from .backends import renderer_factory
-from .camera import CameraConfig, colmap_extrinsics, pose_euler, pose_matrix, view_from_pose
+from .camera import (CameraConfig, PinholeView, abot_colmap_extrinsics, colmap_extrinsics, pose_euler, pose_matrix,
+                     view_from_pose, view_from_request)
 from .errors import RenderFailureError, RenderRequestError
 from .ply import GaussianCloud
 from .service import RenderService, encode_jpeg
 
 VIEW_LAYOUTS = {3: ((90.0, "left"), (-90.0, "right"), (0.0, "front")), 1: ((0.0, "front"),)}
+REQUEST_FORMATS = ("default", "abot")
 
 
 def view_poses(pose: np.ndarray, num_views: int = 3) -> list[tuple[str, np.ndarray]]:
@@ -43,18 +49,38 @@ def view_poses(pose: np.ndarray, num_views: int = 3) -> list[tuple[str, np.ndarr
             for offset, name in VIEW_LAYOUTS[num_views]]
 
 
-class _PoseRenderer(ABC):
-    """What both clients share: view poses, request bodies, decoding and saving."""
+def view_extrinsics(pose: np.ndarray, num_views: int = 3, request_format: str = "default") -> list[tuple[str, str]]:
+    """Return (view name, ``cam_extrinsics`` line) per view of a 4x4 pose: ``default`` writes each view pose with
+    ``colmap_extrinsics``; ``abot`` offsets the pose's Euler yaw and writes ``abot_colmap_extrinsics``, as
+    ABot-Navigation's client does. Raises ``MazeConfigError`` naming a bad argument."""
+    if request_format not in REQUEST_FORMATS:
+        raise MazeConfigError(f"must be one of {', '.join(REQUEST_FORMATS)}, got {request_format!r}",
+                              parameter="request_format")
+    if request_format == "default":
+        return [(name, colmap_extrinsics(view)) for name, view in view_poses(pose, num_views)]
+    view_poses(pose, num_views)  # the same checks of the pose and the view count
+    x, y, z = np.asarray(pose, float)[:3, 3]
+    roll, pitch, yaw = pose_euler(pose)
+    return [(name, abot_colmap_extrinsics(x, y, z, roll, pitch, yaw + math.radians(offset)))
+            for offset, name in VIEW_LAYOUTS[num_views]]
 
-    def __init__(self, camera_config: CameraConfig | None, num_views: int):
+
+class _PoseRenderer(ABC):
+    """What both clients share: view extrinsics, request bodies, decoding and saving."""
+
+    def __init__(self, camera_config: CameraConfig | None, num_views: int, request_format: str = "default"):
         if num_views not in VIEW_LAYOUTS:
             raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
+        view_extrinsics(np.eye(4), num_views, request_format)
         self.camera_config = camera_config or CameraConfig()
         self.num_views = num_views
+        self.request_format = request_format
 
-    def request_body(self, pose: np.ndarray, scene_id: str, *, depth: bool = False) -> dict[str, Any]:
-        """Return the ``/render_gs`` JSON body for a 4x4 pose (depth as JPEG and npz when ``depth``)."""
-        return {"cam_intrinsics": self.camera_config.intrinsics_colmap, "cam_extrinsics": colmap_extrinsics(pose),
+    def request_body(self, extrinsics: np.ndarray | str, scene_id: str, *, depth: bool = False) -> dict[str, Any]:
+        """Return the ``/render_gs`` JSON body for a 4x4 pose or a ready ``cam_extrinsics`` line (depth as JPEG
+        and npz when ``depth``)."""
+        line = extrinsics if isinstance(extrinsics, str) else colmap_extrinsics(extrinsics)
+        return {"cam_intrinsics": self.camera_config.intrinsics_colmap, "cam_extrinsics": line,
                 "scene_id": scene_id, "return_depth_img": depth, "return_depth_npz": depth}
 
     @abstractmethod
@@ -68,8 +94,8 @@ class _PoseRenderer(ABC):
         Raises ``RenderFailureError`` when a view cannot be rendered.
         """
         images = []
-        for index, (name, view_pose) in enumerate(view_poses(pose, self.num_views)):
-            _, body = self._post(self.request_body(view_pose, scene_id))
+        for index, (name, line) in enumerate(view_extrinsics(pose, self.num_views, self.request_format)):
+            _, body = self._post(self.request_body(line, scene_id))
             try:
                 image = Image.open(io.BytesIO(body)).convert("RGB")
             except (UnidentifiedImageError, OSError) as exc:
@@ -106,8 +132,9 @@ class GaussianRenderer(_PoseRenderer):
     """
 
     def __init__(self, render_url: str, camera_config: CameraConfig | None = None, num_views: int = 3,
-                 timeout: float = 30, max_retries: int = 3, retry_backoff: float = 1.0):
-        super().__init__(camera_config, num_views)
+                 timeout: float = 30, max_retries: int = 3, retry_backoff: float = 1.0,
+                 request_format: str = "default"):
+        super().__init__(camera_config, num_views, request_format)
         import requests
 
         self._requests = requests
@@ -139,8 +166,8 @@ class LocalGaussianRenderer(_PoseRenderer):
     """The same interface served in-process (no HTTP): renders the scenes under ``scenes_root`` directly."""
 
     def __init__(self, scenes_root: str | os.PathLike, camera_config: CameraConfig | None = None,
-                 num_views: int = 3, backend: str = "cpu", render_scale: float = 1.0):
-        super().__init__(camera_config, num_views)
+                 num_views: int = 3, backend: str = "cpu", render_scale: float = 1.0, request_format: str = "default"):
+        super().__init__(camera_config, num_views, request_format)
         self.service = RenderService(scenes_root, backend, render_scale)
 
     def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:
@@ -156,14 +183,25 @@ class CloudRenderer:
     ``backend`` (cpu or gsplat) without HTTP or JPEG round trips; saved views are JPEG files as elsewhere."""
 
     def __init__(self, clouds: Mapping[str, GaussianCloud], camera_config: CameraConfig | None = None,
-                 num_views: int = 3, backend: str = "cpu"):
+                 num_views: int = 3, backend: str = "cpu", request_format: str = "default"):
         if num_views not in VIEW_LAYOUTS:
             raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
+        view_extrinsics(np.eye(4), num_views, request_format)
         self.camera_config = camera_config or CameraConfig()
         self.num_views = num_views
+        self.request_format = request_format
         self._clouds = dict(clouds)
         self._factory = renderer_factory(backend)
         self._renderers: dict[str, Any] = {}
+
+    def views(self, pose: np.ndarray) -> list[tuple[str, PinholeView]]:
+        """Return (view name, ``PinholeView``) per view of a 4x4 pose: the exact view poses, or with the ``abot``
+        request format the views ABot-Navigation's extrinsics lines describe."""
+        if self.request_format == "abot":
+            intrinsics = self.camera_config.intrinsics_colmap
+            return [(name, view_from_request({"cam_intrinsics": intrinsics, "cam_extrinsics": line}))
+                    for name, line in view_extrinsics(pose, self.num_views, "abot")]
+        return [(name, view_from_pose(view, self.camera_config)) for name, view in view_poses(pose, self.num_views)]
 
     def render_at_pose(self, pose: np.ndarray, scene_id: str, save_dir: str | os.PathLike | None = None,
                        image_id: int = 0, save_img_idx: Sequence[int] | None = None) -> list[Image.Image]:
@@ -176,12 +214,12 @@ class CloudRenderer:
             if scene_id not in self._clouds:
                 raise RenderFailureError(f"unknown scene {scene_id!r}; known: {', '.join(sorted(self._clouds))}")
             self._renderers[scene_id] = self._factory(self._clouds[scene_id])
-        named = view_poses(pose, self.num_views)
-        rendered = self._renderers[scene_id].render_many([view_from_pose(p, self.camera_config) for _, p in named])
+        named = self.views(pose)
+        rendered = self._renderers[scene_id].render_many([view for _, view in named])
         images = []
         for index, ((name, _), image) in enumerate(zip(named, rendered)):
             rgb = image.to_uint8()
-            images.append(Image.fromarray(rgb, mode="RGB"))
+            images.append(Image.fromarray(rgb))  # (H, W, 3) uint8: mode "RGB"
             if save_dir is not None and (save_img_idx is None or index in save_img_idx):
                 Path(save_dir).mkdir(parents=True, exist_ok=True)
                 (Path(save_dir) / f"{image_id}_{name}.jpg").write_bytes(encode_jpeg(rgb))

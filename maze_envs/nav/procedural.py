@@ -27,9 +27,10 @@ from scipy.spatial.transform import Rotation
 
 from maze_envs.core.atomic import atomic_write, save_image_atomic
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import maze_to_dict, write_json_atomic
 from maze_envs.core.generators import as_rng
+from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.core.maze import Cell, Grid, Maze, cell_to_block
+from maze_envs.core.mazefile import maze_to_dict
 from maze_envs.core.solve import shortest_path
 
 from .ply import GaussianCloud, write_ply
@@ -335,8 +336,9 @@ def write_scene(maze: Maze, scene_dir: str | os.PathLike, params: SceneParams | 
     scene_dir = Path(scene_dir)
     built = build_scene(maze, scene_dir.name, params, seed, str(scene_dir))
     episode = built.episode
-    save_image_atomic(Image.fromarray(episode.occ_map, mode="L"), scene_dir / "map" / "occ_map.png")
-    save_image_atomic(Image.fromarray(episode.height_map, mode="F"), scene_dir / "map" / "occ_map_height.tiff", "TIFF")
+    save_image_atomic(Image.fromarray(np.asarray(episode.occ_map, np.uint8)), scene_dir / "map" / "occ_map.png")
+    save_image_atomic(Image.fromarray(np.asarray(episode.height_map, np.float32)),
+                      scene_dir / "map" / "occ_map_height.tiff", "TIFF")
     with atomic_write(scene_dir / "map" / "occ_map_meta.txt") as fh:
         fh.write(built.meta_text)
     write_ply(built.cloud, scene_dir / "gs" / "0" / "point_cloud.ply")

@@ -24,7 +24,7 @@ import numpy as np
 from PIL import Image
 
 from maze_envs.core.errors import brief_repr
-from maze_envs.core.formats import read_json
+from maze_envs.core.jsonfiles import read_json
 from maze_envs.core.numbers import is_finite_number
 
 from .camera import pose_matrix
@@ -252,6 +252,19 @@ class Episode:
         h, w = self.height_map.shape[:2]
         return float(self.height_map[min(max(py, 0), h - 1), min(max(px, 0), w - 1)])
 
+    def abot_ground_height(self, x: float, y: float) -> float:
+        """Return the ground height ABot-Navigation's evaluator uses under world (x, y): the height map read
+        with x growing leftwards whatever the corners say (pixel indices truncated, then clamped), a ground
+        above 5 m reset to 0.0, and -0.1 without a height map (a camera 0.55 m above the floor)."""
+        if self.height_map is None or self.meta_data is None:
+            return -0.1
+        m = self.meta_data
+        h, w = self.height_map.shape[:2]
+        px = min(max(int((m["TOP_LEFT_X"] - x) * w / m["COORDINATE_RANGE_X"]), 0), w - 1)
+        py = min(max(int((y - m["TOP_LEFT_Y"]) * h / m["COORDINATE_RANGE_Y"]), 0), h - 1)
+        ground = float(self.height_map[py][px])
+        return 0.0 if ground > 5 else ground
+
 
 def _xy(pose: Any) -> tuple[float, float]:
     """Return world (x, y) of a 4x4 pose matrix or a dict with "x" and "y"."""
@@ -261,6 +274,26 @@ def _xy(pose: Any) -> tuple[float, float]:
     if arr.shape == (4, 4):
         return float(arr[0, 3]), float(arr[1, 3])
     return float(arr[0]), float(arr[1])
+
+
+def _blocked_length(occ: np.ndarray, px: np.ndarray, py: np.ndarray, dists: list[float], length: float) -> float:
+    """Return the summed length of the runs of blocked samples (grey < 128 or off the map) at pixels
+    (``px``, ``py``) and ``dists`` metres along a segment of ``length``: a run adds from its first sample to the
+    next free one, or to ``length``."""
+    h, w = occ.shape[:2]
+    inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    blocked = ~inside
+    blocked[inside] = occ[py[inside], px[inside]] < 128
+    total, enter = 0.0, None
+    for d, hit in zip(dists, blocked.tolist()):
+        if hit and enter is None:
+            enter = d
+        elif not hit and enter is not None:
+            total += d - enter
+            enter = None
+    if enter is not None:
+        total += length - enter
+    return float(total)
 
 
 def _require_map(episode: Episode) -> tuple[np.ndarray, dict]:
@@ -378,30 +411,46 @@ class GaussianScene:
     @classmethod
     def compute_line_collision_length(cls, pose_start: Any, pose_end: Any, episode: Episode,
                                       sample_step_meter: float = 0.05) -> float:
-        """Return the length (m) of the segment inside obstacles or outside the map (dense world-space samples)."""
+        """Return the length (m) of the segment inside obstacles or outside the map.
+
+        Samples lie every ``sample_step_meter`` from the start (those more than 1 nm short of the end) plus the
+        end point, so the count never hinges on how ``length / step`` rounds; each run of blocked samples adds
+        the distance from its first sample to the first free sample after it (or to the end).
+        """
         occ, _ = _require_map(episode)
         (x0, y0), (x1, y1) = _xy(pose_start), _xy(pose_end)
-        length = float(np.hypot(x1 - x0, y1 - y0))
-        n = max(2, int(length / sample_step_meter))
-        ts = np.linspace(0.0, 1.0, n)
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length == 0.0:
+            return 0.0
+        steps = np.arange(math.floor(length / sample_step_meter) + 1) * sample_step_meter
+        dists = np.append(steps[steps < length - 1e-9], length)
+        ts = dists / length
         m, sx, sy = _axes(episode)  # convert_actual_to_pixel on every sample at once
         px = np.floor(sx * (x0 + ts * (x1 - x0) - m["TOP_LEFT_X"]) * m["IMAGE_WIDTH"] / m["COORDINATE_RANGE_X"])
         py = np.floor(sy * (y0 + ts * (y1 - y0) - m["TOP_LEFT_Y"]) * m["IMAGE_HEIGHT"] / m["COORDINATE_RANGE_Y"])
-        px, py = px.astype(int), py.astype(int)
+        return _blocked_length(occ, px.astype(int), py.astype(int), dists.tolist(), length)
+
+    @classmethod
+    def abot_collision_length(cls, pose_start: Any, pose_end: Any, episode: Episode,
+                              sample_step_meter: float = 0.05) -> float:
+        """Return the collision length ABot-Navigation's evaluator computes for the segment: ``n = max(2,
+        int(L / step))`` evenly spaced samples, ``L`` from ``np.linalg.norm`` (0.0 under 1 um), pixel indices
+        truncated towards zero, blocked samples and samples off the map adding up as in
+        ``compute_line_collision_length``."""
+        occ, _ = _require_map(episode)
+        p0, p1 = np.array(_xy(pose_start)), np.array(_xy(pose_end))
+        length = float(np.linalg.norm(p1 - p0))
+        if length < 1e-6:
+            return 0.0
+        n = max(2, int(length / sample_step_meter))
+        xs, ys = np.linspace(p0[0], p1[0], n), np.linspace(p0[1], p1[1], n)
+        m = episode.meta_data
         h, w = occ.shape[:2]
-        inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-        blocked = ~inside
-        blocked[inside] = occ[py[inside], px[inside]] < 128
-        total, enter = 0.0, None
-        for t, hit in zip(ts.tolist(), blocked.tolist()):
-            if hit and enter is None:
-                enter = t * length
-            elif not hit and enter is not None:
-                total += t * length - enter
-                enter = None
-        if enter is not None:
-            total += length - enter
-        return float(total)
+        sx = 1 if m.get("TOP_RIGHT_X", m["TOP_LEFT_X"] + m["COORDINATE_RANGE_X"]) - m["TOP_LEFT_X"] >= 0 else -1
+        sy = 1 if m.get("BOTTOM_LEFT_Y", m["TOP_LEFT_Y"] + m["COORDINATE_RANGE_Y"]) - m["TOP_LEFT_Y"] >= 0 else -1
+        us = ((xs - m["TOP_LEFT_X"] if sx == 1 else m["TOP_LEFT_X"] - xs) * w / m["COORDINATE_RANGE_X"]).astype(int)
+        vs = ((ys - m["TOP_LEFT_Y"] if sy == 1 else m["TOP_LEFT_Y"] - ys) * h / m["COORDINATE_RANGE_Y"]).astype(int)
+        return _blocked_length(occ, us, vs, np.linspace(0, length, n).tolist(), length)
 
     @staticmethod
     def get_gaussian_pose(cur_info: Mapping[str, float]) -> np.ndarray:

@@ -41,7 +41,7 @@ class RenderResponse:
 def encode_jpeg(rgb: np.ndarray, quality: int = 95) -> bytes:
     """Return JPEG bytes of an (H,W,3) uint8 RGB image."""
     buf = io.BytesIO()
-    Image.fromarray(rgb, mode="RGB").save(buf, format="JPEG", quality=quality)
+    Image.fromarray(np.asarray(rgb, np.uint8)).save(buf, format="JPEG", quality=quality)
     return buf.getvalue()
 
 

@@ -139,7 +139,7 @@ class SplatRenderer:
     """
 
     def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0)):
-        self._kernels = load_kernels()
+        load_kernels()  # fail here, naming the extra, when numba is missing
         self.cloud = cloud
         self.background = np.asarray(background, np.float64)
         self._background32 = self.background.astype(np.float32)
@@ -148,6 +148,11 @@ class SplatRenderer:
         self._opacities = cloud.opacities.astype(np.float64)
         self._extents = self._kernels.footprint_extents(self._opacities)
         self._colours = cloud.colours.astype(np.float64)
+
+    @property
+    def _kernels(self):
+        """Return the numba kernel module, looked up on use rather than stored, so the renderer pickles and copies."""
+        return load_kernels()
 
     def render(self, view: PinholeView) -> SplatImage:
         """Return the ``SplatImage`` of ``view``."""

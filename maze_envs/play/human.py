@@ -11,24 +11,11 @@ from dataclasses import dataclass, field
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 
-from maze_envs.core.maze import MOVE_KEYS, MOVE_NAMES
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.envs.keys import key_bindings, move_action
 from maze_envs.envs.layouts import positive_int
 from maze_envs.envs.window import Window
-
-
-def key_bindings() -> dict[int, str | int]:
-    """Return pygame key code -> direction (0-3, the arrow and letter keys of ``MOVES``) or command
-    (``"reset"``, ``"path"``, ``"quit"``)."""
-    import pygame
-
-    keys: dict[int, str | int] = {}
-    for action, (name, letter) in enumerate(zip(MOVE_NAMES, MOVE_KEYS)):
-        keys[getattr(pygame, f"K_{name.upper()}")] = action
-        keys[getattr(pygame, f"K_{letter}")] = action
-    keys.update({pygame.K_r: "reset", pygame.K_p: "path", pygame.K_q: "quit", pygame.K_ESCAPE: "quit"})
-    return keys
 
 
 @dataclass
@@ -59,11 +46,6 @@ class PlaySession:
         self._over = False
         self._frame: np.ndarray | None = None  # redrawn only after a key changed something
 
-    def _action(self, direction: int):
-        if isinstance(self.env.action_space, spaces.MultiDiscrete):
-            return np.array([direction, 0], dtype=self.env.action_space.dtype)
-        return direction
-
     def _new_episode(self) -> None:
         seed = None if self.seed is None else self.seed + self.result.episodes
         self.env.reset(seed=seed)
@@ -83,7 +65,7 @@ class PlaySession:
         elif command == "path":
             self.show_path = not self.show_path
         elif not self._over:
-            _, reward, terminated, truncated, info = self.env.step(self._action(int(command)))
+            _, reward, terminated, truncated, info = self.env.step(move_action(self.env.action_space, int(command)))
             self.result.moves += 1
             self.result.returns[-1] += float(reward)
             self._status = f"steps {info['steps']}  bumps {info['wall_bumps']}"
@@ -115,3 +97,32 @@ class PlaySession:
             self.result.frames += 1
         self.window.close()
         return self.result
+
+
+def playable_ids() -> list[str]:
+    """Return the registered ids whose env is a grid maze env (the ones a person can walk with the keys)."""
+    from gymnasium.envs.registration import load_env_creator
+
+    import maze_envs  # noqa: F401  (registers the ids)
+    from maze_envs.envs.base import MazeEnvBase
+
+    return [env_id for env_id, spec in gym.registry.items() if isinstance(spec.entry_point, str)
+            and spec.entry_point.startswith("maze_envs.")
+            and isinstance(creator := load_env_creator(spec.entry_point), type) and issubclass(creator, MazeEnvBase)]
+
+
+def play_env(env_id: str, *, seed: int | None = None, fps: int = 60, title: str | None = None,
+             **env_kwargs) -> PlayResult:
+    """Open a window on ``gym.make(env_id, render_mode="rgb_array", **env_kwargs)`` and play until it is closed;
+    return what the session did. Raises ``MazeConfigError`` naming ``env_id`` when it is no grid maze env, and
+    ``visibility`` when it is given to an env without a partial view."""
+    playable = playable_ids()
+    if env_id not in playable:
+        raise MazeConfigError(f"cannot play {env_id!r}; playable ids: {', '.join(playable)}")
+    if env_kwargs.get("visibility") is not None and "PartialObs" not in env_id:
+        raise MazeConfigError(f"applies to the partial-observation env, not {env_id}", parameter="visibility")
+    env = gym.make(env_id, render_mode="rgb_array", **env_kwargs)
+    try:
+        return PlaySession(env, seed=seed, fps=fps, title=title or f"maze-envs play {env_id}").run()
+    finally:
+        env.close()

@@ -10,10 +10,13 @@ import pickle
 import signal
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal
 
 from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError, MissingExtraError
+
+from .socket_dir import socket_temp_dir
 
 Work = Callable[[Any], dict]
 BACKENDS = ("local", "threads", "processes", "ray")
@@ -155,13 +158,16 @@ class RayBackend:
         self.ray = ray
         self.workers = workers
         self.started = False
+        self._temp = ExitStack()
         if not ray.is_initialized():
             try:
-                if address is None:
-                    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+                if address is None:  # a local runtime, its sockets under a short temp dir (maze_envs.runs.socket_dir)
+                    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False,
+                             _temp_dir=self._temp.enter_context(socket_temp_dir()))
                 else:
                     ray.init(address=address, log_to_driver=False, configure_logging=False)
             except (ConnectionError, RuntimeError, ValueError) as exc:
+                self._temp.close()
                 raise FatalRunError(f"ray_address {address!r}: cannot connect to a Ray cluster: {exc}") from exc
             self.started = True
         self.remote = ray.remote(num_cpus=1, max_retries=MAX_ATTEMPTS)(execute)
@@ -197,6 +203,7 @@ class RayBackend:
         self.pending.clear()
         if self.started:
             self.ray.shutdown()
+        self._temp.close()
 
 
 def make_backend(backend: Backend, workers: int, kind: WorkKind, ray_address: str | None = None):

@@ -36,7 +36,8 @@ def add_run_flags(parser: argparse.ArgumentParser, *, workers: int = 1, resume_h
                        help="with --resume, keep items that failed before instead of running them again")
 
 
-def run_options(args: argparse.Namespace) -> RunOptions:
-    """Return the ``RunOptions`` the run flags in ``args`` ask for."""
-    return RunOptions(backend=args.backend, workers=args.workers, ray_address=args.ray_address,
-                      resume=args.resume, retry_errors=args.retry_errors)
+def run_options(args: argparse.Namespace, *, workers: int | None = None) -> RunOptions:
+    """Return the ``RunOptions`` the run flags in ``args`` ask for; ``workers`` (when given) replaces
+    ``args.workers`` (a command whose worker count may also come from a config file resolves it first)."""
+    return RunOptions(backend=args.backend, workers=args.workers if workers is None else workers,
+                      ray_address=args.ray_address, resume=args.resume, retry_errors=args.retry_errors)

@@ -2,7 +2,9 @@
 
 The lock is an ``flock`` on ``<dir>/.maze-envs.lock``, which the kernel releases when the holder dies; the
 file records the holder (pid, host, command, start time) so a refused writer can be told who has it, and a
-writer that finds the record of a dead holder says it took the lock over.
+writer that finds the record of a dead holder says it took the lock over. A forked child (a worker of the
+process backend) closes its inherited copy of the lock's descriptor, so only the holder itself keeps the
+lock: a holder killed with its workers frees the directory at once, not when the last worker is gone.
 """
 
 from __future__ import annotations
@@ -19,6 +21,19 @@ from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import RunLockedError
 
 LOCK_NAME = ".maze-envs.lock"
+_HELD_FDS: set[int] = set()
+
+
+def _close_held_locks_in_child() -> None:
+    for fd in _HELD_FDS:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD_FDS.clear()
+
+
+os.register_at_fork(after_in_child=_close_held_locks_in_child)
 
 
 def _describe(holder: dict) -> str:
@@ -64,12 +79,14 @@ class RunLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(record).encode(), 0)
         self._fd = fd
+        _HELD_FDS.add(fd)
         return self
 
     def __exit__(self, *exc_info) -> None:
         if self._fd is None:
             return
         self.path.unlink(missing_ok=True)
+        _HELD_FDS.discard(self._fd)
         fcntl.flock(self._fd, fcntl.LOCK_UN)
         os.close(self._fd)
         self._fd = None

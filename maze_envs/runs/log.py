@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from maze_envs.core.formats import append_jsonl, write_jsonl
+from maze_envs.core.jsonfiles import append_jsonl, write_jsonl
 
 ERROR = "error"
 OK = "ok"

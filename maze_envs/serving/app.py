@@ -10,13 +10,16 @@ and Starlette. What this module adds:
   answers with JSON.
 - ``read_json_body(request, max_bytes=..., timeout=...)`` returns the parsed JSON body or raises
   ``HTTPError``: 413 over ``max_bytes``, 408 when the whole body has not arrived within ``timeout`` seconds
-  (so a client that promises a body and stalls cannot hold the request forever; both close the
-  connection), 400 when it is empty or not JSON (including nesting too deep to parse and integers past
+  (default ``BODY_TIMEOUT``, 30 s; so a client that promises a body and stalls cannot hold the request
+  forever), 400 when it is empty or not JSON (including nesting too deep to parse and integers past
   Python's digit limit).
-- ``LoopbackServer(app, host, port)`` binds at once through ``bind_socket`` (port 0 = a free port,
-  reported by ``port``/``url``; a bad port or a failed bind raises ``MazeConfigError``), then ``start()`` serves in a background thread
-  and returns once it accepts connections, ``serve_forever()`` serves in the calling thread (Ctrl-C and
-  SIGTERM stop it gracefully), and ``stop()`` stops it, waits for its thread and releases the port.
+- ``LoopbackServer(app, host, port, header_timeout=...)`` binds at once through ``bind_socket`` (port 0 = a
+  free port, reported by ``port``/``url``; a bad port or a failed bind raises ``MazeConfigError``), then
+  ``start()`` serves in a background thread and returns once it accepts connections, ``serve_forever()``
+  serves in the calling thread (Ctrl-C and SIGTERM stop it gracefully), and ``stop()`` stops it, waits for
+  its thread and releases the port. Its connections keep the deadlines of ``maze_envs.serving.deadlines``:
+  headers within ``header_timeout`` seconds (default 10), and a connection is closed after any answer sent
+  before its request body was read to the end.
 
 A handler runs on the server's event loop: blocking work (a model policy, a render, disk reads) goes
 through ``starlette.concurrency.run_in_threadpool`` so that it does not hold up other requests.
@@ -48,23 +51,22 @@ from starlette.routing import BaseRoute
 
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError
 
-BODY_TIMEOUT = 60.0
+from .deadlines import HEADER_TIMEOUT, CloseUnreadBody, header_deadline_protocol
+
+BODY_TIMEOUT = 30.0
 STOP_GRACE = 2
 
 
 class HTTPError(MazeEnvsError):
     """An error answered with HTTP ``status`` and a JSON body: ``message``, the request ``param`` at fault
-    (or None), its ``kind`` (``invalid_request_error`` for 4xx, ``server_error`` for 5xx) and whether the
-    connection must close (``close``: the request body was left unread)."""
+    (or None) and its ``kind`` (``invalid_request_error`` for 4xx, ``server_error`` for 5xx)."""
 
-    def __init__(self, status: int, message: str, *, param: str | None = None, kind: str | None = None,
-                 close: bool = False):
+    def __init__(self, status: int, message: str, *, param: str | None = None, kind: str | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
         self.param = param
         self.kind = kind or ("server_error" if status >= 500 else "invalid_request_error")
-        self.close = close
 
 
 def json_response(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -83,7 +85,6 @@ def json_app(routes: Sequence[BaseRoute],
     """Return a Starlette app serving ``routes`` whose every error answer is ``error_body(HTTPError)`` as JSON."""
 
     def answer(error: HTTPError, headers: dict[str, str] | None = None) -> Response:
-        headers = {**(headers or {}), **({"Connection": "close"} if error.close else {})}
         return json_response(error_body(error), error.status, headers)
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
@@ -109,19 +110,19 @@ async def read_json_body(request: Request, *, max_bytes: int, timeout: float = B
     """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > max_bytes:
-        raise HTTPError(413, f"the request body is {declared} bytes, over the limit of {max_bytes}", close=True)
+        raise HTTPError(413, f"the request body is {declared} bytes, over the limit of {max_bytes}")
     body = bytearray()
 
     async def receive_all() -> None:
         async for chunk in request.stream():
             body.extend(chunk)
             if len(body) > max_bytes:
-                raise HTTPError(413, f"the request body is over the limit of {max_bytes} bytes", close=True)
+                raise HTTPError(413, f"the request body is over the limit of {max_bytes} bytes")
 
     try:
         await asyncio.wait_for(receive_all(), timeout)
     except asyncio.TimeoutError:
-        raise HTTPError(408, f"the request body did not arrive within {timeout:g} s", close=True) from None
+        raise HTTPError(408, f"the request body did not arrive within {timeout:g} s") from None
     except ClientDisconnect:
         raise HTTPError(400, "the client closed the connection before sending the whole body") from None
     return parse_json_body(bytes(body))
@@ -139,11 +140,11 @@ def parse_json_body(raw: bytes) -> Any:
         raise HTTPError(400, f"invalid JSON body: {str(exc)[:200]}") from None
 
 
-def check_body_timeout(seconds: Any) -> float:
+def check_timeout(seconds: Any, parameter: str = "body_timeout") -> float:
     """Return ``seconds`` as a float when it is a finite number above 0; raise ``MazeConfigError`` naming
-    ``body_timeout``."""
+    ``parameter``."""
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
-        raise MazeConfigError(f"must be a number of seconds above 0, got {seconds!r}", parameter="body_timeout")
+        raise MazeConfigError(f"must be a number of seconds above 0, got {seconds!r}", parameter=parameter)
     return float(seconds)
 
 
@@ -182,18 +183,23 @@ def bind_socket(host: str, port: int, verb: str = "listen") -> socket.socket:
 class LoopbackServer:
     """``app`` served by uvicorn on ``host``:``port``, bound at construction; ``url`` is its base URL.
 
-    ``stop_grace`` is how many seconds ``stop()`` lets requests in flight finish before cancelling them.
-    Use as a context manager to start and stop it.
+    ``stop_grace`` is how many seconds ``stop()`` lets requests in flight finish before cancelling them. A
+    connection whose request headers have not all arrived ``header_timeout`` seconds after it opened (or after
+    its last answer) is closed, with a 408 when part of them came; one answered before its request body was
+    read to the end is closed after the answer (``maze_envs.serving.deadlines``). Use as a context manager to
+    start and stop it.
     """
 
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, verb: str = "listen",
-                 stop_grace: int = STOP_GRACE):
+                 stop_grace: int = STOP_GRACE, header_timeout: float = HEADER_TIMEOUT):
         self.app = app
         self.host = host
+        self.header_timeout = check_timeout(header_timeout, "header_timeout")
         self._socket: socket.socket | None = bind_socket(host, port, verb)
         self.port: int = self._socket.getsockname()[1]
-        self._config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off",
-                                      server_header=False, timeout_graceful_shutdown=stop_grace)
+        self._config = uvicorn.Config(CloseUnreadBody(app), http=header_deadline_protocol(self.header_timeout),
+                                      log_config=None, access_log=False, lifespan="off", server_header=False,
+                                      timeout_graceful_shutdown=stop_grace)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 

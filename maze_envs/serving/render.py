@@ -19,8 +19,8 @@ from maze_envs.core.errors import MazeEnvsError
 from maze_envs.nav.errors import RenderRequestError
 from maze_envs.nav.service import RenderService
 
-from .app import (BODY_TIMEOUT, HTTPError, LoopbackServer, check_body_timeout, check_port, json_app, json_response,
-                  read_json_body)
+from .app import (BODY_TIMEOUT, HEADER_TIMEOUT, HTTPError, LoopbackServer, check_port, check_timeout, json_app,
+                  json_response, read_json_body)
 
 MAX_BODY = 1 << 20
 
@@ -28,8 +28,9 @@ MAX_BODY = 1 << 20
 class RenderServer(LoopbackServer):
     """The render server: a ``LoopbackServer`` answering from ``service``; ``url`` is its base URL."""
 
-    def __init__(self, service: RenderService, host: str, port: int, body_timeout: float):
-        super().__init__(_app(service, body_timeout), host, port)
+    def __init__(self, service: RenderService, host: str, port: int, body_timeout: float,
+                 header_timeout: float = HEADER_TIMEOUT):
+        super().__init__(_app(service, body_timeout), host, port, header_timeout=header_timeout)
         self.service = service
 
 
@@ -54,15 +55,19 @@ def _app(service: RenderService, body_timeout: float) -> Starlette:
 
 
 def make_server(scenes_root: str | os.PathLike, host: str = "127.0.0.1", port: int = 7036, backend: str = "auto",
-                render_scale: float = 1.0, body_timeout: float = BODY_TIMEOUT) -> RenderServer:
+                render_scale: float = 1.0, body_timeout: float = BODY_TIMEOUT,
+                header_timeout: float = HEADER_TIMEOUT) -> RenderServer:
     """Return a bound (not yet serving) render server; port 0 picks a free port. A request body that has not
-    fully arrived ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed.
+    fully arrived ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed; so is
+    a connection whose request headers have not all arrived ``header_timeout`` seconds after it opened or
+    after its last answer (``maze_envs.serving.deadlines``).
 
     Raises ``MazeConfigError`` naming the address when the port is out of range or cannot be bound.
     """
     check_port(port)
-    check_body_timeout(body_timeout)
-    return RenderServer(RenderService(scenes_root, backend, render_scale), host, port, body_timeout)
+    check_timeout(body_timeout, "body_timeout")
+    check_timeout(header_timeout, "header_timeout")
+    return RenderServer(RenderService(scenes_root, backend, render_scale), host, port, body_timeout, header_timeout)
 
 
 def serve_in_thread(server: RenderServer) -> threading.Thread:

@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.routing import Route
 
-from maze_envs.core.formats import MAZEBENCH_NAME
+from maze_envs.core.mazebench_files import MAZEBENCH_NAME
 from maze_envs.serving.app import HTTPError, json_app, json_response, read_json_body
 
 from ..mazes import load_bench_maze
@@ -58,8 +58,13 @@ async def _field(request: Request, name: str) -> Any:
     return body[name]
 
 
-def sandbox_app(mazes_dir: str | os.PathLike) -> Starlette:
-    """Return the sandbox API app serving the mazes under ``mazes_dir``."""
+def sandbox_app(mazes_dir: str | os.PathLike, protocol: str = "strict") -> Starlette:
+    """Return the sandbox API app serving the mazes under ``mazes_dir`` (``protocol`` ``mazebench``: MazeBench's
+    payloads, ``evaluators.bench.mazebench.api``)."""
+    if protocol == "mazebench":
+        from ..mazebench.api import mazebench_sandbox_app
+
+        return mazebench_sandbox_app(mazes_dir)
     session = SandboxSession(mazes_dir)
 
     def locked(work):
@@ -109,7 +114,7 @@ def sandbox_app(mazes_dir: str | os.PathLike) -> Starlette:
     async def state(request: Request):
         def work() -> dict:
             game = session.loaded()
-            return {"state": game.state(), "available_actions": list(ACTIONS)}
+            return {"state": game.state(), "available_actions": game.available_actions()}
         return json_response(await locked(work))
 
     async def info(request: Request):

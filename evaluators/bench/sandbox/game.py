@@ -12,14 +12,14 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.maze import Grid
-from maze_envs.core.textmaze import MOVE_NAMES
+from maze_envs.core.maze import MOVE_NAMES
+from maze_envs.core.render import Symbols, render_text
 
 from ..mazes import BenchMaze
 
 ACTIONS = ("up", "down", "left", "right")
 STEP_REWARD, WALL_REWARD, GOAL_REWARD = -0.1, -1.0, 100.0
-SYMBOLS = {"wall": "█", "path": " ", "start": "S", "goal": "G", "agent": "A", "masked": "?", "route": "*"}
+SANDBOX_SYMBOLS = Symbols(route="*")
 
 
 class SandboxGame:
@@ -27,8 +27,7 @@ class SandboxGame:
 
     def __init__(self, maze: BenchMaze):
         self.maze = maze
-        grid = Grid(maze.grid, maze.start, maze.goal)
-        self.env = gym.make("Maze-v0", maze=grid, max_steps=2 ** 31 - 1, max_episode_steps=None).unwrapped
+        self.env = gym.make("Maze-v0", maze=maze.layout, max_steps=2 ** 31 - 1, max_episode_steps=None).unwrapped
         self.reset()
 
     def reset(self) -> dict[str, Any]:
@@ -63,25 +62,29 @@ class SandboxGame:
             return {"message": "Goal reached!", "position": list(position)}, GOAL_REWARD, True
         return {"message": f"Moved {action}", "position": list(position)}, STEP_REWARD, True
 
+    def available_actions(self) -> list[str]:
+        """Return the moves into free in-bounds cells from here (up, down, left, right order; [] after the goal)."""
+        if self.done:
+            return []
+        height, width = self.maze.shape
+        r, c = self.position
+        steps = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+        return [a for a in ACTIONS if 0 <= r + steps[a][0] < height and 0 <= c + steps[a][1] < width
+                and self.maze.grid[r + steps[a][0], c + steps[a][1]] == 0]
+
     def info(self) -> dict[str, Any]:
         """Return the maze and game facts: size ``HxW``, start, goal, current position, steps, done, actions."""
         height, width = self.maze.shape
         return {"maze_name": self.maze.name, "size": f"{height}x{width}", "start": list(self.maze.start),
                 "goal": list(self.maze.goal), "current_position": list(self.position), "steps": self.steps,
-                "done": self.done, "available_actions": list(ACTIONS)}
+                "done": self.done, "available_actions": self.available_actions()}
 
     def render(self, *, show_path: bool = False, visibility: int = -1) -> str:
         """Return the maze as text rows (``█`` wall, ``S``, ``G``, ``A`` the player, ``*`` the shortest path when
         ``show_path``); with ``visibility`` k >= 0 cells farther than k moves (Manhattan) show ``?``."""
-        chars = np.where(self.maze.grid == 1, SYMBOLS["wall"], SYMBOLS["path"]).astype(object)
-        if show_path:
-            for cell in self.maze.shortest_path:
-                chars[cell] = SYMBOLS["route"]
-        chars[self.maze.start] = SYMBOLS["start"]
-        chars[self.maze.goal] = SYMBOLS["goal"]
-        chars[self.position] = SYMBOLS["agent"]
+        visible = None
         if visibility >= 0:
-            rows, cols = np.indices(chars.shape)
-            far = np.abs(rows - self.position[0]) + np.abs(cols - self.position[1]) > visibility
-            chars[far] = SYMBOLS["masked"]
-        return "\n".join("".join(row) for row in chars)
+            rows, cols = np.indices(self.maze.shape)
+            visible = np.abs(rows - self.position[0]) + np.abs(cols - self.position[1]) <= visibility
+        return render_text(self.maze.layout, agent=self.position, route=self.maze.shortest_path if show_path else (),
+                           visible=visible, symbols=SANDBOX_SYMBOLS)

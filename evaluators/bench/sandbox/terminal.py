@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .game import SandboxGame
+from .game import SANDBOX_SYMBOLS, SandboxGame
 
 KEYS = {"w": "up", "s": "down", "a": "left", "d": "right", "up": "up", "down": "down", "left": "left",
         "right": "right"}
+LEGEND = SANDBOX_SYMBOLS.legend(("wall", "start", "goal", "agent", "masked", "route"), entry="{symbol} {label}",
+                                labels={"agent": "you", "masked": "not visible", "route": "shortest path"})
 HELP = ("Commands: w/a/s/d or up/down/left/right move, h help, r reset, i info, p shortest path, q quit.\n"
-        "Legend: █ wall, S start, G goal, A you, ? not visible, * shortest path.")
+        f"Legend: {LEGEND}.")
 
 
 def play_terminal(game: SandboxGame, commands: TextIO, out: TextIO, *, visibility: int = -1) -> dict:

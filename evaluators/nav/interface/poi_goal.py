@@ -1,28 +1,7 @@
-"""The POI-goal agent interface: ``PoiGoalObservation`` (an ``Observation`` plus ``poi_name``)."""
+"""The POI-goal agent interface (defined in ``maze_envs.nav.interface.poi_goal``), at the import path an agent
+written for ABot-Navigation's ``abotn_evaluator.interface.poi_goal`` uses after its package name changes."""
 
-from __future__ import annotations
+from maze_envs.nav.interface.poi_goal import BasePoiGoalAgent, PoiGoalObservation
+from maze_envs.nav.interface.point_goal import WaypointPrediction
 
-from abc import ABC, abstractmethod
-from dataclasses import dataclass
-
-from .point_goal import Observation, WaypointPrediction
-
-
-@dataclass
-class PoiGoalObservation(Observation):
-    """An ``Observation`` whose goal is named: ``poi_name`` (e.g. "Red Kiosk"); ``goal_world`` is None, and
-    ``target_position`` is still the exact local goal vector, as in the benchmark."""
-
-    poi_name: str = ""
-
-
-class BasePoiGoalAgent(ABC):
-    """A POI-goal agent: the evaluator calls ``reset()`` before each task and ``predict()`` each step."""
-
-    @abstractmethod
-    def reset(self) -> None:
-        """Forget the previous task."""
-
-    @abstractmethod
-    def predict(self, observation: PoiGoalObservation) -> WaypointPrediction:
-        """Return the next waypoint(s) and whether the agent has arrived."""
+__all__ = ["BasePoiGoalAgent", "PoiGoalObservation", "WaypointPrediction"]

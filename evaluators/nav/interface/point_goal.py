@@ -1,61 +1,6 @@
-"""The point-goal agent interface: ``Observation`` in, ``WaypointPrediction`` out."""
+"""The point-goal agent interface (defined in ``maze_envs.nav.interface.point_goal``), at the import path an agent
+written for ABot-Navigation's ``abotn_evaluator.interface.point_goal`` uses after its package name changes."""
 
-from __future__ import annotations
+from maze_envs.nav.interface.point_goal import AgentConfigError, BasePointGoalAgent, Observation, WaypointPrediction
 
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
-
-
-@dataclass
-class Observation:
-    """What the agent sees each step.
-
-    ``images``: ``left``/``front``/``right`` uint8 RGB arrays (H, W, 3), left = +90 deg and right = -90 deg from
-    the heading; ``target_position``: the goal as agent-local ``[front, left]`` metres; ``distance_to_goal``:
-    straight-line XY metres; ``position``: world ``[x, y, z]``; ``rotation``: the 4x4 camera-to-world pose;
-    ``heading``: yaw (radians); ``step_count``: steps taken so far; ``goal_world``: world ``[x, y]`` (point-goal
-    only). History, occupancy and height maps are present when the evaluator is asked to provide them.
-    """
-
-    images: dict[str, np.ndarray]
-    target_position: np.ndarray
-    distance_to_goal: float
-    position: np.ndarray
-    rotation: np.ndarray
-    heading: float
-    step_count: int
-    goal_world: np.ndarray | None = None
-    history_images: list[dict[str, np.ndarray]] | None = None
-    history_poses: list[np.ndarray] | None = None
-    occ_map: np.ndarray | None = None
-    height_map: np.ndarray | None = None
-    meta_data: dict | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class WaypointPrediction:
-    """The agent's answer: ``waypoint`` (agent-local metres, shape (2,), (1,2) or (N,2); ``[front, left]`` unless
-    the evaluator reads ``right_front``), ``arrive``, optional ``directions`` ((N,2) ``[front, left]``),
-    ``confidence`` (logged only) and ``extra`` (visualization data, e.g. ``affordance_pixel``)."""
-
-    waypoint: np.ndarray
-    arrive: bool = False
-    directions: np.ndarray | None = None
-    confidence: float | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-class BasePointGoalAgent(ABC):
-    """A point-goal agent: the evaluator calls ``reset()`` before each task and ``predict()`` each step."""
-
-    @abstractmethod
-    def reset(self) -> None:
-        """Forget the previous task."""
-
-    @abstractmethod
-    def predict(self, observation: Observation) -> WaypointPrediction:
-        """Return the next waypoint(s) and whether the agent has arrived."""
+__all__ = ["AgentConfigError", "BasePointGoalAgent", "Observation", "WaypointPrediction"]

@@ -3,7 +3,10 @@
 SPL is recomputed with the arrival threshold the task ran with (``metrics.pointgoal_arrive_threshold``, else
 ``arrive_threshold``): effective shortest = max(shortest - threshold, 1e-3), spl = success * effective /
 max(travel, effective). Collision statistics cover the tasks run with collision checks; ``poi_stats`` breaks
-results down per POI name. ``python -m evaluators.nav.metrics --task poi`` is the command line.
+results down per POI name; every group carries the ``arrive_threshold`` it was computed with. Under
+``protocol="abot"`` a non-finite or missing distance counts as 0.0, as in ABot-Navigation's script.
+``python -m evaluators.nav.metrics --task poi`` is the command line; ``run_summary`` is the evaluator's own
+``eval_summary.json`` of a POI run.
 """
 
 from __future__ import annotations
@@ -14,18 +17,21 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable
 
-from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import write_json_atomic
+import numpy as np
 
-from ..aggregate import (check_mode, finite_mean, format_table, group_names, grouped, grouped_sections,
-                         load_all_results, number)
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.jsonfiles import write_json_atomic
+
+from ..aggregate import (OUTDOOR_EXCLUDED, check_mode, finite_mean, format_table, group_names, grouped,
+                         grouped_sections, load_all_results, number)
 
 TABLE_COLUMNS = ["count", "success_rate", "spl", "avg_steps", "collision_task_rate"]
 POI_COLUMNS = ["total", "success", "success_rate", "avg_spl", "collision_count"]
 
 
-def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0) -> dict[str, Any]:
-    """Return one task's metrics recomputed from its ``result.json`` fields."""
+def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0, protocol: str = "default") -> dict[str, Any]:
+    """Return one task's metrics recomputed from its ``result.json`` fields (``protocol="abot"``: non-finite or
+    missing distances are 0.0)."""
     m = result.get("metrics") or {}
     success = bool(result.get("success"))
     threshold = number(m.get("pointgoal_arrive_threshold", arrive_threshold), arrive_threshold)
@@ -33,6 +39,12 @@ def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0) -> di
     travel = number(result.get("travel_length"))
     effective = max(sp - max(threshold, 0.0), 1e-3)
     mode = str(m.get("collision_mode", "off"))
+    unknown = 0.0 if protocol == "abot" else math.inf
+
+    def distance(value: Any) -> float:
+        found = number(value, unknown)
+        return found if math.isfinite(found) or protocol != "abot" else 0.0
+
     return {
         "episode_id": str(result.get("episode_id")), "task_id": str(result.get("task_id")),
         "status": str(result.get("status")),
@@ -40,9 +52,9 @@ def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0) -> di
         "success": float(success), "oracle_success": float(bool(result.get("oracle_success", success))),
         "spl": effective / max(travel, effective) if success and sp > 0 else 0.0,
         "steps": number(result.get("steps")), "travel_length": travel, "shortest_path_length": sp,
-        "initial_distance_to_goal": number(m.get("initial_distance_to_goal"), math.inf),
-        "min_distance_to_goal": number(m.get("min_distance_to_goal", result.get("distance_to_goal")), math.inf),
-        "final_distance_to_goal": number(result.get("distance_to_goal"), math.inf),
+        "initial_distance_to_goal": distance(m.get("initial_distance_to_goal")),
+        "min_distance_to_goal": distance(m.get("min_distance_to_goal", result.get("distance_to_goal"))),
+        "final_distance_to_goal": distance(result.get("distance_to_goal")),
         "collision_mode": mode, "collision_count": int(number(m.get("collision_count"))),
         "collision_rate": number(m.get("collision_rate")), "has_collision": bool(m.get("has_collision")),
         "collision_terminated": bool(m.get("collision_terminated")),
@@ -88,26 +100,31 @@ def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def analyze_and_report(result_dir: str | os.PathLike, mode: str = "indoor", collision_threshold: int = 3,
                        arrive_threshold: float = 2.0, min_distance: float = 5.0, max_distance: float = 50.0,
                        exclude_scenes: Iterable[str] | None = None, output_path: str | os.PathLike | None = None,
-                       per_scene: bool = False, per_poi: bool = True, quiet: bool = False) -> dict[str, Any]:
+                       per_scene: bool = False, per_poi: bool = True, quiet: bool = False,
+                       protocol: str = "default") -> dict[str, Any]:
     """Aggregate every ``result.json`` under ``result_dir``, print the tables (unless ``quiet``) and write
     ``poi_goal_analysis.json`` (or ``output_path``); return the summary.
 
     ``collision_threshold`` is recorded for compatibility and unused. ``per_scene`` adds a per-scene breakdown
-    under ``"scenes"``; ``per_poi`` prints the per-POI table (``overall.poi_stats`` is always written).
+    under ``"scenes"``; ``per_poi`` prints the per-POI table (``overall.poi_stats`` is always written). Every
+    group (and ``overall``) records ``arrive_threshold``; ``exclude_scenes`` None excludes nothing, or under
+    ``protocol="abot"`` ``park3`` outdoors, as ABot-Navigation does.
     """
     check_mode(mode)
     if not max_distance > min_distance:
         raise MazeConfigError(f"must exceed min_distance ({min_distance}), got {max_distance}",
                               parameter="max_distance")
-    excluded = set(exclude_scenes or ())
+    default_excluded = OUTDOOR_EXCLUDED if mode == "outdoor" and protocol == "abot" else ()
+    excluded = set(default_excluded) if exclude_scenes is None else set(exclude_scenes)
     results = [r for r in load_all_results(result_dir) if str(r.get("episode_id")) not in excluded]
-    rows = [extract_metrics(r, arrive_threshold) for r in results]
+    rows = [extract_metrics(r, arrive_threshold, protocol) for r in results]
     summary: dict[str, Any] = {
         "task_type": "poi_goal", "result_dir": str(Path(result_dir).resolve()), "mode": mode,
         "arrive_threshold": arrive_threshold, "collision_threshold": collision_threshold,
         "excluded_scenes": sorted(excluded), "total_count": len(rows),
     }
-    summary.update(grouped_sections(rows, mode, min_distance, max_distance, per_scene, aggregate))
+    summary.update(grouped_sections(rows, mode, min_distance, max_distance, per_scene,
+                                    lambda subset: {**aggregate(subset), "arrive_threshold": arrive_threshold}))
     write_json_atomic(output_path or Path(result_dir) / "poi_goal_analysis.json", summary, indent=2)
     if not quiet:
         flat = {name: {**values, **values.get("collision", {})} for name, values in
@@ -119,3 +136,53 @@ def analyze_and_report(result_dir: str | os.PathLike, mode: str = "indoor", coll
         if per_poi and summary["overall"].get("poi_stats"):
             print(format_table("Per POI", POI_COLUMNS, list(summary["overall"]["poi_stats"].items())))
     return summary
+
+
+def run_summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the ``eval_summary.json`` of a POI run over ``results`` (``result.json`` records), with the fields of
+    ABot-Navigation's POI evaluator: counts and rates, mean ``spl``, ``status_distribution``, mean steps and
+    lengths, mean initial distance, mean min/final distances over the finite ones (0.0 when none), ``collision``
+    (over the tasks run with collision checks) and ``poi_stats`` {total, success, success_rate, avg_spl}."""
+    if not results:
+        return {"task_type": "poi_goal", "total_tasks": 0}
+    total = len(results)
+    metrics = [r.get("metrics") or {} for r in results]
+
+    def mean(values: list[float]) -> float:
+        return float(np.mean(values)) if values else 0.0
+
+    def finite(values: Iterable[Any]) -> list[float]:
+        return [v for v in (number(x, math.inf) for x in values) if math.isfinite(v)]
+
+    checked = [m for m in metrics if m.get("collision_check_enabled")]
+    if checked:
+        hit = sum(1 for m in checked if m.get("has_collision"))
+        steps = sum(int(number(m.get("collision_count"))) for m in checked)
+        collision = {"collision_check_enabled": True, "tasks_evaluated_for_collision": len(checked),
+                     "tasks_with_any_collision": hit, "collision_task_rate": hit / len(checked),
+                     "total_collision_steps": steps, "avg_collision_steps_per_task": steps / len(checked),
+                     "avg_collision_step_rate": mean([number(m.get("collision_rate")) for m in checked]),
+                     "collision_terminated_count": sum(1 for m in checked if m.get("collision_terminated"))}
+    else:
+        collision = {"collision_check_enabled": False}
+    by_poi = grouped(results, lambda r: str((r.get("metrics") or {}).get("poi_name", r.get("target_label", "unknown"))))
+    poi_stats = {}
+    for name, poi_results in by_poi.items():
+        wins = sum(1 for r in poi_results if r.get("success"))
+        poi_stats[name] = {"total": len(poi_results), "success": wins, "success_rate": wins / len(poi_results),
+                           "avg_spl": mean([number(r.get("spl")) for r in poi_results])}
+    successes = sum(1 for r in results if r.get("success"))
+    oracle = sum(1 for r in results if r.get("oracle_success"))
+    return {
+        "task_type": "poi_goal", "total_tasks": total, "success_count": successes, "oracle_success_count": oracle,
+        "success_rate": successes / total, "oracle_success_rate": oracle / total,
+        "spl": mean([number(r.get("spl")) for r in results]),
+        "status_distribution": dict(Counter(str(r.get("status", "unknown")) for r in results)),
+        "avg_steps": mean([number(r.get("steps")) for r in results]),
+        "avg_travel_length": mean([number(r.get("travel_length")) for r in results]),
+        "avg_shortest_path_length": mean([number(r.get("shortest_path_length")) for r in results]),
+        "avg_initial_distance_to_goal": mean([number(m.get("initial_distance_to_goal")) for m in metrics]),
+        "avg_min_distance_to_goal": mean(finite(m.get("min_distance_to_goal", 0.0) for m in metrics)),
+        "avg_final_distance_to_goal": mean(finite(r.get("distance_to_goal", 0.0) for r in results)),
+        "collision": collision, "poi_stats": poi_stats,
+    }

@@ -4,7 +4,9 @@ Per task everything is recomputed from the raw fields: ``sr_new`` = success and 
 ``collision_threshold``; ``spl_new`` = sr_new * shortest / max(travel, shortest); ``tcr_new`` = the share of
 steps without a collision and ``dcr_new`` the share of distance outside obstacles, both when sr_new. Summaries
 are per-task means (distances over finite values only), plus ``global_collision_path_ratio`` (a ratio of
-sums). ``python -m evaluators.nav.metrics --task point`` is the command line.
+sums). Under ``protocol="abot"`` the means are ABot-Navigation's: over every task, so an error task's infinite
+distance makes the distance averages infinite (written ``Infinity``, as ABot's ``json.dump`` does) and its missing
+initial distance counts as 0.0. ``python -m evaluators.nav.metrics --task point`` is the command line.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable
 
+import numpy as np
+
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.formats import write_json_atomic
+from maze_envs.core.jsonfiles import write_json_atomic
 
 from ..aggregate import (OUTDOOR_EXCLUDED, check_mode, finite_mean, format_table, group_names, grouped_sections,
                          load_all_results, number)
@@ -25,8 +29,9 @@ DEFAULT_COLLISION_THRESHOLD = {"outdoor": 3, "indoor": 1}
 TABLE_COLUMNS = ["count", "success_rate", "sr_new", "spl_new", "tcr_new", "dcr_new", "avg_steps"]
 
 
-def extract_metrics(result: dict[str, Any], collision_threshold: int) -> dict[str, Any]:
-    """Return one task's metrics recomputed from its ``result.json`` fields."""
+def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: str = "default") -> dict[str, Any]:
+    """Return one task's metrics recomputed from its ``result.json`` fields (``protocol="abot"``: a missing
+    distance is 0.0, as in ABot-Navigation, instead of unknown)."""
     m = result.get("metrics") or {}
     success = bool(result.get("success"))
     steps = int(number(result.get("steps")))
@@ -36,7 +41,8 @@ def extract_metrics(result: dict[str, Any], collision_threshold: int) -> dict[st
     total = number(m.get("total_distance"))
     coll_len = number(m.get("collision_path_length"))
     sr_new = success and path_collisions < collision_threshold
-    final = number(result.get("distance_to_goal"), math.inf)
+    unknown = 0.0 if protocol == "abot" else math.inf
+    final = number(result.get("distance_to_goal"), unknown)
     return {
         "episode_id": str(result.get("episode_id")), "task_id": str(result.get("task_id")),
         "status": result.get("status"), "success": float(success),
@@ -45,20 +51,23 @@ def extract_metrics(result: dict[str, Any], collision_threshold: int) -> dict[st
         "tcr_new": (steps - path_collisions) / steps if sr_new and steps > 0 else 0.0,
         "dcr_new": (total - coll_len) / total if sr_new and total > 0 else 0.0,
         "steps": steps, "travel_length": travel, "shortest_path_length": sp,
-        "initial_distance_to_goal": number(m.get("initial_distance_to_goal"), math.inf),
-        "min_distance_to_goal": number(m.get("min_distance_to_goal", result.get("distance_to_goal")), math.inf),
+        "initial_distance_to_goal": number(m.get("initial_distance_to_goal"), unknown),
+        "min_distance_to_goal": number(m.get("min_distance_to_goal", result.get("distance_to_goal")), unknown),
         "final_distance_to_goal": final, "path_collision_count": path_collisions,
         "collision_path_length": coll_len, "total_distance": total,
         "is_path_collided": float(bool(m.get("is_path_collided", path_collisions > 0))),
     }
 
 
-def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty)."""
+def aggregate(rows: list[dict[str, Any]], protocol: str = "default") -> dict[str, Any]:
+    """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty): means over the finite
+    values, or with ``protocol="abot"`` over every value (``np.mean``, inf included)."""
     if not rows:
         return {"count": 0}
 
     def mean(key: str) -> float | None:
+        if protocol == "abot":
+            return float(np.mean([r[key] for r in rows]))
         return finite_mean(r[key] for r in rows)
 
     total = sum(r["total_distance"] for r in rows)
@@ -79,12 +88,13 @@ def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def analyze_and_report(result_dir: str | os.PathLike, mode: str = "outdoor", collision_threshold: int | None = None,
                        min_distance: float = 5.0, max_distance: float = 50.0,
                        exclude_scenes: Iterable[str] | None = None, output_path: str | os.PathLike | None = None,
-                       per_scene: bool = False, quiet: bool = False) -> dict[str, Any]:
+                       per_scene: bool = False, quiet: bool = False, protocol: str = "default") -> dict[str, Any]:
     """Aggregate every ``result.json`` under ``result_dir``, print the tables (unless ``quiet``) and write
     ``eval_summary.json`` (or ``output_path``); return the summary.
 
     ``collision_threshold`` None follows the mode (outdoor 3, indoor 1); ``exclude_scenes`` None excludes
-    ``park3`` outdoors. ``per_scene`` adds (and prints) a per-scene breakdown under ``"scenes"``.
+    ``park3`` outdoors. ``per_scene`` adds (and prints) a per-scene breakdown under ``"scenes"``; ``protocol``
+    chooses the averages (``abot``: ABot-Navigation's, over every task).
     """
     check_mode(mode)
     if not max_distance > min_distance:
@@ -93,13 +103,14 @@ def analyze_and_report(result_dir: str | os.PathLike, mode: str = "outdoor", col
     threshold = DEFAULT_COLLISION_THRESHOLD[mode] if collision_threshold is None else int(collision_threshold)
     excluded = set(OUTDOOR_EXCLUDED if mode == "outdoor" else ()) if exclude_scenes is None else set(exclude_scenes)
     results = [r for r in load_all_results(result_dir) if str(r.get("episode_id")) not in excluded]
-    rows = [extract_metrics(r, threshold) for r in results]
+    rows = [extract_metrics(r, threshold, protocol) for r in results]
     summary: dict[str, Any] = {
         "task_type": "point_goal", "result_dir": str(Path(result_dir).resolve()), "mode": mode,
         "collision_threshold": threshold, "excluded_scenes": sorted(excluded), "total_count": len(rows),
         "status_distribution": dict(Counter(str(r["status"]) for r in rows)),
     }
-    summary.update(grouped_sections(rows, mode, min_distance, max_distance, per_scene, aggregate))
+    summary.update(grouped_sections(rows, mode, min_distance, max_distance, per_scene,
+                                    lambda subset: aggregate(subset, protocol)))
     write_json_atomic(output_path or Path(result_dir) / "eval_summary.json", summary, indent=2)
     if not quiet:
         table_rows = [(name, summary["groups"][name]) for name in group_names(mode)] + [("overall", summary["overall"])]

@@ -2,6 +2,6 @@
 
 import sys
 
-from maze_envs.cli import main
+from ..cli import main
 
-sys.exit(main(["eval-image", *sys.argv[1:]]))
+sys.exit(main("image"))

@@ -9,6 +9,9 @@ Protocol values per task (those of ABot-Navigation, https://github.com/amap-cvla
 | POI-goal            | 2.0              | (unused)            | 0.5                 | ``hard``         |
 
 ``render_url`` None means the embedded CPU renderer (no server); the public evaluator requires a URL.
+
+``protocol``: ``default`` keeps this project's documented choices; ``abot`` reproduces ABot-Navigation's
+observable behaviour at commit 70411225, defects included (README, "Differences from ABot-Navigation").
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ POINT_GOAL_PROTOCOL: dict[str, dict[str, float]] = {
 WAYPOINT_FRAMES = ("front_left", "right_front")
 COLLISION_MODES = ("off", "soft", "hard")
 WaypointFrame = Literal["front_left", "right_front"]
+PROTOCOLS = ("default", "abot")
+Protocol = Literal["default", "abot"]
+BENCHMARK_CAMERA = CameraConfig()  # 720x640, fx = fy = 252.075, principal point (360, 320), 0.65 m high
 
 
 @dataclass
@@ -35,6 +41,8 @@ class EvalConfig:
     ``waypoint_frame``: ``front_left`` (the spec's tables, default) reads a waypoint as ``[front, left]``
     metres; ``right_front`` reads it as ``[right, front]``, as the public evaluator's code does.
     ``render_max_retries``, ``render_retry_backoff`` and ``render_timeout`` tune the HTTP render client.
+    ``protocol``: ``default`` or ``abot`` (ABot-Navigation's rules and records, defects included; set
+    ``waypoint_frame="right_front"`` and ``camera_for_size(..., protocol="abot")`` with it for ABot's agents).
     """
 
     render_url: str | None = None
@@ -54,6 +62,7 @@ class EvalConfig:
     render_max_retries: int = 3
     render_retry_backoff: float = 1.0
     render_timeout: float = 30.0
+    protocol: Protocol = "default"
 
     task_type = "point_goal"
 
@@ -73,6 +82,14 @@ class EvalConfig:
         if self.waypoint_frame not in WAYPOINT_FRAMES:
             raise MazeConfigError(f"must be one of {', '.join(WAYPOINT_FRAMES)}, got {self.waypoint_frame!r}",
                                   parameter="waypoint_frame")
+        if self.protocol not in PROTOCOLS:
+            raise MazeConfigError(f"must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}",
+                                  parameter="protocol")
+
+    @property
+    def abot(self) -> bool:
+        """Return whether the settings reproduce ABot-Navigation's behaviour (``protocol="abot"``)."""
+        return self.protocol == "abot"
 
     @property
     def camera(self) -> CameraConfig:
@@ -123,5 +140,42 @@ def make_eval_config(mode: str = "outdoor", render_url: str | None = None, **kwa
     if unknown:
         raise MazeConfigError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}")
     config = replace(EvalConfig(), render_url=render_url, **{**POINT_GOAL_PROTOCOL[mode], **kwargs})
+    config.check()
+    return config
+
+
+def camera_for_size(width: int = 720, height: int = 640, extrinsic_height: float = 0.65, *,
+                    fx: float | None = None, fy: float | None = None, protocol: Protocol = "default") -> CameraConfig:
+    """Return the camera of ``width`` x ``height`` views: by default the benchmark camera (720x640, fx = fy =
+    252.075) scaled to that size (the same horizontal field of view, square pixels, centred principal point);
+    with ``protocol="abot"`` ABot-Navigation's runner's camera, which keeps fx 252.075, cx 360 and cy 320 at
+    every size. ``fx`` / ``fy`` (fy defaults to fx) replace the focal lengths. Raises ``MazeConfigError``."""
+    if protocol not in PROTOCOLS:
+        raise MazeConfigError(f"must be one of {', '.join(PROTOCOLS)}, got {protocol!r}", parameter="protocol")
+    if width < 8 or height < 8:
+        raise MazeConfigError(f"views must be at least 8x8 pixels, got {width}x{height}", parameter="image_size")
+    base = BENCHMARK_CAMERA
+    if protocol == "abot":
+        focal = base.fx if fx is None else fx
+        return CameraConfig(width, height, focal, focal if fy is None else fy, base.cx, base.cy, extrinsic_height)
+    focal = base.fx * width / base.width if fx is None else fx
+    return CameraConfig(width, height, focal, focal if fy is None else fy, width / 2, height / 2, extrinsic_height)
+
+
+def build_eval_config(task: str = "point", mode: str | None = None, **settings: Any) -> EvalConfig:
+    """Return the settings of a ``task`` (``point`` or ``poi``) evaluation: point-goal with the protocol values of
+    ``mode`` (default outdoor; POI has one protocol and ignores it); ``settings`` are ``EvalConfig`` /
+    ``PoiGoalEvalConfig`` fields, None values meaning "the protocol's value". Raises ``MazeConfigError`` naming
+    a bad argument."""
+    if task not in ("point", "poi"):
+        raise MazeConfigError(f"must be point or poi, got {task!r}", parameter="task")
+    settings = {k: v for k, v in settings.items() if v is not None}
+    if task == "point":
+        return make_eval_config(mode or "outdoor", **settings)
+    names = {f.name for f in fields(PoiGoalEvalConfig)}
+    unknown = sorted(set(settings) - names)
+    if unknown:
+        raise MazeConfigError(f"unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}")
+    config = PoiGoalEvalConfig(**settings)
     config.check()
     return config

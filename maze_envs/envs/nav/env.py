@@ -11,6 +11,7 @@ from gymnasium import spaces
 
 from maze_envs.core.errors import MazeConfigError
 
+from ..actions import reset_needed
 from .config import EvalConfig, PoiGoalEvalConfig, make_eval_config
 from .session import COLLISION, MAX_STEPS, STOP, VIEWS, NavSession
 from .world import NavWorld, camera_for_size, dataset_world, procedural_world
@@ -68,7 +69,7 @@ class GaussianNavEnv(gym.Env):
     ## Arguments
     ``gym.make("GaussianNav-PointGoal-v0", mode="outdoor", data_dir=None, map_dir=None, render_url=None,
     scenes=8, maze_size=(4, 4), scene_seed=0, view_width=720, view_height=640, num_waypoints=1,
-    max_waypoint_metres=3.0, waypoint_frame="front_left", max_steps=100, provide_history=False,
+    max_waypoint_metres=3.0, waypoint_frame=None, max_steps=100, provide_history=False,
     provide_occ_map=False, provide_height_map=False, max_history_frames=20, history_resize_ratio=0.25,
     progress_reward=1.0, success_reward=10.0, collision_penalty=1.0, step_penalty=0.01, render_mode=None,
     backend="cpu", **protocol)``
@@ -81,9 +82,15 @@ class GaussianNavEnv(gym.Env):
       ``maze_size`` cells, scene i from ``scene_seed + i``.
     - ``view_width``/``view_height``: view resolution (e.g. 128x128 for RL); the field of view stays.
     - ``backend``: the embedded renderer, ``cpu`` (numba) or ``gsplat`` (CUDA).
+    - ``protocol="abot"`` (one of ``protocol``): ABot-Navigation's rules, defects included (README, "Differences
+      from ABot-Navigation"): its camera at every view size, request format, ground heights, waypoint
+      arithmetic, collision lengths and statuses; ``waypoint_frame`` then defaults to ``right_front``
+      (otherwise ``front_left``). Observations stay numpy arrays.
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version. Later, same behaviour: the env pickles and deep-copies after ``reset``.
+      ``GaussianNav-PoiGoal-Numeric-v0`` registers the POI env under ``NumericObservation``: ``poi_name`` as a
+      ``Discrete`` index into the sorted POI names, for stable-baselines3's ``check_env``.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -92,7 +99,7 @@ class GaussianNavEnv(gym.Env):
     def __init__(self, mode: str = "outdoor", data_dir: str | None = None, map_dir: str | None = None,
                  render_url: str | None = None, scenes: int = 8, maze_size: tuple[int, int] = (4, 4),
                  scene_seed: int = 0, view_width: int = 720, view_height: int = 640, num_waypoints: int = 1,
-                 max_waypoint_metres: float = 3.0, waypoint_frame: str = "front_left", max_steps: int = 100,
+                 max_waypoint_metres: float = 3.0, waypoint_frame: str | None = None, max_steps: int = 100,
                  provide_history: bool = False, provide_occ_map: bool = False, provide_height_map: bool = False,
                  max_history_frames: int = 20, history_resize_ratio: float = 0.25, progress_reward: float = 1.0,
                  success_reward: float = 10.0, collision_penalty: float = 1.0, step_penalty: float = 0.01,
@@ -103,11 +110,13 @@ class GaussianNavEnv(gym.Env):
             raise MazeConfigError(f"must be at least 1, got {num_waypoints}", parameter="num_waypoints")
         if not max_waypoint_metres > 0:
             raise MazeConfigError(f"must be positive, got {max_waypoint_metres}", parameter="max_waypoint_metres")
-        settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(view_width, view_height),
+        abot = protocol.get("protocol") == "abot"
+        settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(
+                            view_width, view_height, protocol="abot" if abot else "default"),
                         provide_history=provide_history, provide_occ_map=provide_occ_map,
                         provide_height_map=provide_height_map, max_history_frames=max_history_frames,
                         history_resize_ratio=history_resize_ratio, save_render_images=False,
-                        waypoint_frame=waypoint_frame, **protocol)
+                        waypoint_frame=waypoint_frame or ("right_front" if abot else "front_left"), **protocol)
         if self.poi:
             try:
                 self.config: EvalConfig = PoiGoalEvalConfig(**settings)
@@ -225,7 +234,7 @@ class GaussianNavEnv(gym.Env):
     def step(self, action: dict[str, Any]) -> tuple[dict, float, bool, bool, dict]:
         """Move by ``action`` (``waypoint``, ``arrive``); return obs, reward, terminated, truncated and info."""
         if self.session is None or self.session.done:
-            raise MazeConfigError("call reset() before step() (the episode has ended)")
+            raise reset_needed(type(self).__name__, " or after its episode ended")
         before = self.session.distance
         report = self.session.step(action["waypoint"], bool(int(action.get("arrive", 0))))
         progress, success_bonus, collision_penalty, step_penalty = self.rewards

@@ -4,7 +4,7 @@ Shared by the Gymnasium envs and the evaluator. Per step (ABot-Navigation's rule
 the waypoints become poses (``motion``); the first pose within ``arrive_threshold`` of the goal is taken and
 ends the task, else pose 1 (point-goal) or 2 (POI), clamped; a single waypoint is used as is. Point-goal
 checks the segment travelled against the dilated occupancy map (2 px samples, at most one count per step,
-collision length sampled every 0.05 m) and never stops on a collision; POI checks the pose reached (a disc
+collision length from a sample every 0.05 m plus the end point) and never stops on a collision; POI checks the pose reached (a disc
 of ``robot_radius``), exempts hits inside the arrival circle, and in ``hard`` mode ends the task with status
 ``collision``. The pose's z is the ground under it plus the camera height. Success is judged on the pose
 after the final step: distance <= ``arrive_threshold``.
@@ -15,6 +15,13 @@ task, as the spec says, whatever the success (the code reports ``stop`` for succ
 means the agent came within the threshold at some step (the code copies ``success``); a failed render is
 ``render_error`` at any step, and the metrics gathered so far are kept; the ground height and the POI
 obstacle test use the corner-aware pixel mapping, and points off the map are obstacles for both tasks.
+
+``config.protocol == "abot"`` reproduces the public code instead, defects included: ``status`` follows success,
+``oracle_success`` copies it, a float32 goal and ``np.linalg.norm`` distances, its waypoint arithmetic (a zero
+direction faces world yaw 0), its ground rule (x-flipped height lookup, ground above 5 m reset to 0, -0.1 m
+without a height map), its collision-length sampling, and its records for errors (``error`` with zero lengths,
+an infinite distance and no metrics; a failed start render is such an error) and for ``render_error`` (no
+point-goal metrics, the distance is the closest one reached).
 """
 
 from __future__ import annotations
@@ -26,13 +33,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from PIL import Image
 
 from maze_envs.core.errors import MazeEnvsError
 from maze_envs.nav.scene import Episode, GaussianScene, Task
 
 from .config import EvalConfig, PoiGoalEvalConfig
 from .memory import ShortMemory
-from .motion import local_waypoints, predicted_poses, select_pose
+from .motion import (abot_distance, abot_predicted_poses, local_waypoints, planar_distance, predicted_poses,
+                     select_pose)
 
 VIEWS = ("left", "front", "right")
 STOP, MAX_STEPS, COLLISION, ERROR, RENDER_ERROR = "stop", "max_steps", "collision", "error", "render_error"
@@ -43,8 +52,14 @@ class NavTaskError(MazeEnvsError):
     """A task cannot be played (e.g. an empty trajectory); the message names the episode and task."""
 
 
-def polyline_length(points: list[tuple[float, float]]) -> float:
-    """Return the 2D length of the polyline through ``points``."""
+def polyline_length(points: list[tuple[float, float]], abot: bool = False) -> float:
+    """Return the 2D length of the polyline through ``points`` (segment lengths by ``np.linalg.norm``, added
+    in order, when ``abot``)."""
+    if abot:
+        total = 0.0
+        for a, b in zip(points, points[1:]):
+            total += np.linalg.norm(np.array(b[:2]) - np.array(a[:2]))
+        return float(total)
     return float(sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:])))
 
 
@@ -71,12 +86,16 @@ class NavSession:
         self.renderer = renderer
         self.config = config
         self.poi = isinstance(config, PoiGoalEvalConfig)
+        self.abot = config.abot
+        self._distance = abot_distance if self.abot else planar_distance
         self.save_dir = Path(save_dir) if save_dir is not None else None
         self.memory = ShortMemory(config.max_history_frames, resize_ratio=config.history_resize_ratio) \
             if config.provide_history else None
         self.status: str | None = None
         self.error: str | None = None
+        self.started = False
         self.images: dict[str, np.ndarray] = {}
+        self.views: dict[str, Image.Image] = {}
         self.poses: list[np.ndarray] = []
         self.steps = 0
         self.goal_xy = np.zeros(2)
@@ -93,7 +112,8 @@ class NavSession:
     def ground_pose(self, pose: np.ndarray) -> np.ndarray:
         """Return ``pose`` with z set to the ground under it plus the camera height."""
         pose = np.array(pose, float)
-        pose[2, 3] = self.episode.ground_height(pose[0, 3], pose[1, 3]) + self.config.camera.extrinsic_height
+        ground = self.episode.abot_ground_height if self.abot else self.episode.ground_height
+        pose[2, 3] = ground(pose[0, 3], pose[1, 3]) + self.config.camera.extrinsic_height
         return pose
 
     def start(self) -> None:
@@ -102,24 +122,26 @@ class NavSession:
         if not points:
             raise NavTaskError(f"{self.episode.episode_id}/{self.task.task_id}: the trajectory is empty")
         start = self.ground_pose(GaussianScene.get_gaussian_pose(points[0]))
-        self.goal_xy = np.array([points[-1]["x"], points[-1]["y"]], float)
-        self.shortest_path_length = polyline_length([(p["x"], p["y"]) for p in points])
+        self.goal_xy = np.array([points[-1]["x"], points[-1]["y"]], np.float32 if self.abot else float)
+        self.shortest_path_length = polyline_length([(p["x"], p["y"]) for p in points], self.abot)
         self.poses = [start]
         self.initial_distance = self.min_distance = self.distance = self._goal_distance(start)
         if self.poi and self.config.collision_mode != "off" and self.episode.occ_map is not None:
             self.start_in_obstacle = self.is_obstacle(start[0, 3], start[1, 3])
             self.goal_in_obstacle = self.is_obstacle(*self.goal_xy)
         self._render(start, frame=0)
+        self.started = True
 
     def _goal_distance(self, pose: np.ndarray) -> float:
-        return float(math.hypot(pose[0, 3] - self.goal_xy[0], pose[1, 3] - self.goal_xy[1]))
+        return float(self._distance(pose, self.goal_xy))
 
     def _render(self, pose: np.ndarray, frame: int) -> None:
         rendered = self.renderer.render_at_pose(pose, self.episode.episode_id, save_dir=self.save_dir,
                                                 image_id=frame)
         names = ("left", "right", "front") if len(rendered) == 3 else ("front",)
-        arrays = {name: np.asarray(im, np.uint8) for name, im in zip(names, rendered)}
-        self.images = {name: arrays[name] for name in VIEWS if name in arrays}
+        by_name = dict(zip(names, rendered))
+        self.views = {name: by_name[name] for name in VIEWS if name in by_name}
+        self.images = {name: np.asarray(im, np.uint8) for name, im in self.views.items()}
         if self.memory is not None:
             self.memory.add_frame(rendered, pose)
 
@@ -135,14 +157,17 @@ class NavSession:
         delta = self.goal_xy - pose[:2, 3]
         return (pose[:2, :2].T @ delta).astype(np.float32)
 
-    def observation(self) -> dict[str, Any]:
-        """Return the observation fields of the spec (images as uint8 RGB arrays keyed left/front/right)."""
+    def observation(self, pil_images: bool = False) -> dict[str, Any]:
+        """Return the observation fields of the spec, images keyed left/front/right: uint8 RGB arrays, or with
+        ``pil_images`` the rendered PIL images (what the agent interface gives, as the public evaluator does)."""
         pose = self.pose
         cam = self.config.camera
+        current = self.views if pil_images else self.images
         obs: dict[str, Any] = {
-            "images": {name: self.images.get(name, np.zeros((cam.height, cam.width, 3), np.uint8)) for name in VIEWS},
+            "images": {name: current.get(name, np.zeros((cam.height, cam.width, 3), np.uint8)) for name in VIEWS},
             "target_position": self.target_position(),
-            "distance_to_goal": float(np.hypot(*(self.goal_xy - pose[:2, 3]))),
+            "distance_to_goal": float(np.linalg.norm(self.goal_xy - pose[:2, 3]) if self.abot
+                                      else np.hypot(*(self.goal_xy - pose[:2, 3]))),
             "position": pose[:3, 3].copy(),
             "rotation": pose.copy(),
             "heading": float(math.atan2(pose[1, 0], pose[0, 0])),
@@ -180,18 +205,22 @@ class NavSession:
         (the caller then ends the task with ``fail``).
         """
         local = local_waypoints(waypoint, self.config.waypoint_frame)
-        candidates = [self.ground_pose(p) for p in predicted_poses(self.pose, local, directions)]
-        index, reached = select_pose(candidates, self.goal_xy, self.config.arrive_threshold, 2 if self.poi else 1)
+        motion = abot_predicted_poses if self.abot else predicted_poses
+        candidates = [self.ground_pose(p) for p in motion(self.pose, local, directions)]
+        index, reached = select_pose(candidates, self.goal_xy, self.config.arrive_threshold, 2 if self.poi else 1,
+                                     self._distance)
         arrive = bool(arrive) or reached
         target = candidates[index]
         prev = self.pose
         collided = False
         if not self.poi:
-            self.total_distance += math.hypot(target[0, 3] - prev[0, 3], target[1, 3] - prev[1, 3])
+            self.total_distance += self._distance(target, prev[:2, 3])
             if self.episode.occ_map is not None and GaussianScene.check_line_collision_fast(prev, target, self.episode):
                 collided = True
                 self.collision_steps.append(self.steps)
-                self.collision_path_length += GaussianScene.compute_line_collision_length(prev, target, self.episode)
+                length = GaussianScene.abot_collision_length if self.abot else \
+                    GaussianScene.compute_line_collision_length
+                self.collision_path_length += length(prev, target, self.episode)
         self._render(target, frame=self.steps + 1)
         self.poses.append(target)
         self.steps += 1
@@ -213,6 +242,8 @@ class NavSession:
             self.consecutive = 0
         if terminated:
             self.status = COLLISION
+        elif self.abot and (arrive or self.steps >= self.config.max_steps):
+            self.status = STOP if self.distance <= self.config.arrive_threshold else MAX_STEPS
         elif arrive:
             self.status = STOP
         elif self.steps >= self.config.max_steps:
@@ -249,10 +280,13 @@ class NavSession:
     @property
     def travel_length(self) -> float:
         """Return the 2D length travelled: the polyline through the start and every pose reached."""
-        return polyline_length([(p[0, 3], p[1, 3]) for p in self.poses])
+        return polyline_length([(p[0, 3], p[1, 3]) for p in self.poses], self.abot)
 
     def result(self) -> dict[str, Any]:
-        """Return the task's ``result.json`` record (numbers may be inf before the start; writers map them to null)."""
+        """Return the task's ``result.json`` record (numbers may be inf before the start; writers map them to null,
+        or to "inf" under the ABot protocol)."""
+        if self.abot:
+            return self._abot_result()
         started = bool(self.poses)
         record: dict[str, Any] = {
             "episode_id": self.episode.episode_id, "task_id": self.task.task_id, "status": self.status,
@@ -270,6 +304,39 @@ class NavSession:
         record["metrics"] = self._poi_metrics() if self.poi else self._point_metrics()
         if self.poi:
             record["spl"] = record["metrics"].pop("spl")
+        record["goal_world"] = self.goal_xy.tolist()
+        record["trajectory"] = [[float(p[0, 3]), float(p[1, 3])] for p in self.poses]
+        return record
+
+    def _abot_result(self) -> dict[str, Any]:
+        """Return the record ABot-Navigation's evaluator writes for this task."""
+        names = {"target_label": self.poi_name if self.poi else "point_goal",
+                 "gt_taget_instance": f"poi_goal:{self.poi_name}" if self.poi else "point_goal_target"}
+        head = {"episode_id": self.episode.episode_id, "task_id": self.task.task_id}
+        if self.status == ERROR or (self.status == RENDER_ERROR and not self.started):
+            return {**head, "status": ERROR, **names, "steps": 0, "travel_length": 0.0,
+                    "shortest_path_length": 0.0, "distance_to_goal": math.inf, "success": False,
+                    "oracle_success": False, "metrics": {}}
+        record: dict[str, Any] = {**head, "status": self.status, **names, "steps": self.steps,
+                                  "travel_length": self.travel_length,
+                                  "shortest_path_length": self.shortest_path_length, "distance_to_goal": self.distance,
+                                  "success": self.success, "oracle_success": self.success}
+        if self.status == RENDER_ERROR:
+            record.update(distance_to_goal=self.min_distance, success=False, oracle_success=False)
+            if self.poi:
+                record["spl"] = 0.0
+                record["metrics"] = {"poi_name": self.poi_name, "initial_distance_to_goal": self.initial_distance,
+                                     "min_distance_to_goal": self.min_distance,
+                                     "final_distance_to_goal": self.min_distance,
+                                     "pointgoal_arrive_threshold": self.config.arrive_threshold,
+                                     "collision_mode": self.config.collision_mode,
+                                     "collision_count": len(self.collision_steps), "collision_terminated": False}
+            else:
+                record["metrics"] = {}
+        else:
+            record["metrics"] = self._poi_metrics() if self.poi else self._point_metrics()
+            if self.poi:
+                record["spl"] = record["metrics"].pop("spl")
         record["goal_world"] = self.goal_xy.tolist()
         record["trajectory"] = [[float(p[0, 3]), float(p[1, 3])] for p in self.poses]
         return record
@@ -311,6 +378,23 @@ class NavSession:
             "start_in_obstacle": self.start_in_obstacle, "goal_in_obstacle": self.goal_in_obstacle,
             "start_or_goal_in_obstacle": self.start_in_obstacle or self.goal_in_obstacle,
         }
+
+
+def abot_json(value: Any) -> Any:
+    """Return ``value`` serialised as ABot-Navigation writes ``result.json``: numpy scalars and arrays as Python
+    values (a numpy inf stays a float, which ``json`` writes ``Infinity``), Python inf/nan floats as the strings
+    "inf"/"nan"."""
+    if isinstance(value, dict):
+        return {str(k): abot_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [abot_json(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
 
 
 def json_ready(value: Any) -> Any:

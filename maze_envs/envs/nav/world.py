@@ -11,12 +11,13 @@ from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import generate
-from maze_envs.nav.camera import CameraConfig
 from maze_envs.nav.client import CloudRenderer, GaussianRenderer, LocalGaussianRenderer
 from maze_envs.nav.procedural import SceneParams, build_scene
 from maze_envs.nav.scene import Episode, GaussianScene, Task
 
-from .config import EvalConfig
+from .config import EvalConfig, camera_for_size
+
+__all__ = ["NavWorld", "camera_for_size", "dataset_world", "procedural_world"]
 
 
 @dataclass
@@ -58,7 +59,8 @@ def procedural_world(config: EvalConfig, count: int = 8, rows: int = 4, cols: in
              for i in range(count)]
     episodes = [b.episode for b in built]
     _dilate(episodes, config.occ_dilation_meters)
-    renderer = CloudRenderer({b.episode.episode_id: b.cloud for b in built}, config.camera, backend=backend)
+    renderer = CloudRenderer({b.episode.episode_id: b.cloud for b in built}, config.camera, backend=backend,
+                             request_format=config.protocol)
     return NavWorld(episodes, renderer, {})
 
 
@@ -76,19 +78,11 @@ def dataset_world(config: EvalConfig, data_dir: str | os.PathLike, map_dir: str 
                                            else episode.scene_path)
     if config.render_url:
         renderer = GaussianRenderer(config.render_url, config.camera, timeout=config.render_timeout,
-                                    max_retries=config.render_max_retries, retry_backoff=config.render_retry_backoff)
+                                    max_retries=config.render_max_retries, retry_backoff=config.render_retry_backoff,
+                                    request_format=config.protocol)
     else:
         if not any((Path(e.scene_path) / "gs").is_dir() for e in episodes):
             raise MazeConfigError(f"{data_dir} has no gs/ scene folders to render locally; give a render server URL",
                                   parameter="render_url")
-        renderer = LocalGaussianRenderer(data_dir, config.camera, backend=backend)
+        renderer = LocalGaussianRenderer(data_dir, config.camera, backend=backend, request_format=config.protocol)
     return NavWorld(episodes, renderer, map_dirs)
-
-
-def camera_for_size(width: int, height: int, extrinsic_height: float = 0.65) -> CameraConfig:
-    """Return the benchmark camera (720x640, fx = fy = 252.075) scaled to ``width`` x ``height``: the same
-    horizontal field of view, square pixels, centred principal point."""
-    if width < 8 or height < 8:
-        raise MazeConfigError(f"views must be at least 8x8 pixels, got {width}x{height}", parameter="image_size")
-    focal = 252.075 * width / 720
-    return CameraConfig(width, height, focal, focal, width / 2, height / 2, extrinsic_height)

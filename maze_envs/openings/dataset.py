@@ -18,10 +18,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import MazeConfigError, MazeFormatError, brief_repr
-from .maze import Maze, Opening
-from .openings import OpeningsPuzzle, check_request, generate_openings
-from .openings_render import OpeningsRendering, OpeningsStyle, check_style, render_openings
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
+from maze_envs.core.maze import Maze, Opening
+
+from .puzzle import OpeningsPuzzle, check_request, generate_openings
+from .render import OpeningsRendering, OpeningsStyle, check_style, render_openings
 
 # Each variant of the spec sets some fields of ``OpeningsDatasetConfig``; pairs in VARIANT_GROUPS exclude each other.
 VARIANTS: dict[str, dict[str, Any]] = {

@@ -1,4 +1,5 @@
-"""Prompt templates: text files with ``{placeholder}`` fields, filled by name and recorded with every result."""
+"""Prompt templates: text files with ``{placeholder}`` fields, filled by name and recorded with every result
+(the judges', the benchmark's and the LLM agents' prompts all load through ``PromptTemplate``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
 
-PROMPTS_DIR = Path(__file__).parent / "prompts"
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 

@@ -5,7 +5,7 @@ wall. Cells are ``cell_size`` pixels, walls ``wall_width`` pixels (core ``PixelG
 ``margin`` here is ``margin + label_padding``). Walls are block-exact, without anti-aliasing.
 Each label's inner edge lies ``margin`` pixels outside its gap, centred on it.
 
-The font is DejaVu Sans shipped in ``maze_envs/core/fonts``; failing that the system's DejaVu
+The font is DejaVu Sans shipped in ``maze_envs/openings/fonts``; failing that the system's DejaVu
 Sans or Arial; failing those Pillow's built-in font, with a warning.
 """
 
@@ -18,11 +18,12 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .errors import MazeConfigError, MazeEnvsError, brief_repr
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError, brief_repr
+from maze_envs.core.maze import Maze
+from maze_envs.core.render import ImageStyle, PixelGeometry, upscale
+
 from .fonts import DEJAVU_SANS
-from .maze import Maze
-from .openings import LABELS, OpeningsPuzzle
-from .render import ImageStyle, PixelGeometry, upscale
+from .puzzle import LABELS, OpeningsPuzzle
 
 Box = tuple[int, int, int, int]
 
@@ -180,7 +181,7 @@ def render_openings(puzzle: OpeningsPuzzle, style: OpeningsStyle = OpeningsStyle
         problems = label_problems(walls, placements_t)
         if problems:
             raise LabelLayoutError("; ".join(problems))
-    image = Image.fromarray(walls, "L")
+    image = Image.fromarray(np.asarray(walls, np.uint8))  # 2-D uint8: mode "L"
     draw = ImageDraw.Draw(image)
     for p, origin in zip(placements_t, origins):
         draw.text(origin, p.label, font=font, fill=0)

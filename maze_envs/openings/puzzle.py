@@ -34,10 +34,11 @@ from typing import Sequence
 import numpy as np
 from scipy.sparse import csgraph
 
-from .errors import MazeConfigError, MazeEnvsError
-from .generators import Seed, as_rng, dfs
-from .maze import MOVES, Cell, Maze, Opening
-from .solve import pair_path_lengths, shortest_path
+from maze_envs.core.budget import WORK_BUDGET_SECONDS, check_work
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+from maze_envs.core.generators import Seed, as_rng, dfs
+from maze_envs.core.maze import MOVES, Cell, Maze, Opening
+from maze_envs.core.solve import pair_path_lengths, shortest_path
 
 LABELS = string.ascii_uppercase
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
@@ -45,6 +46,9 @@ MIN_DECOY_CELLS = 3
 POSITION_BALANCE = 0.2
 PRIOR_MAZES = 48
 MAX_BALANCE_DRAWS = 200
+TYPICAL_MAZES = 8  # mazes a sample draws besides the prior's, counted by ``sample_seconds`` (measured mean: 2-4)
+SECONDS_PER_CELL = 5e-7  # growing one cell of a DFS maze, on one core
+SECONDS_PER_PAIR_STEP = 2e-8  # one ancestor step of one pair of border cells in the pair search, on one core
 
 
 class OpeningsError(MazeEnvsError):
@@ -169,6 +173,27 @@ def check_request(rows: int, cols: int, num_openings: int, corner_buffer: int = 
     if num_openings > eligible:
         raise OpeningsError(f"a {rows}x{cols} grid has {eligible} border cells for openings, "
                             f"fewer than the {num_openings} asked")
+    check_work("rows/cols", sample_seconds(rows, cols, corner_buffer),
+               limit=f" (at most {largest_square()}x{largest_square()} for a square grid)")
+
+
+def sample_seconds(rows: int, cols: int, corner_buffer: int = 1) -> float:
+    """Return the estimated seconds of one ``rows x cols`` sample on one core, the first of its size included:
+    every maze drawn (``PRIOR_MAZES`` for ``pair_prior``, about ``TYPICAL_MAZES`` for the sample) is grown cell by
+    cell and searched for the path lengths between all pairs of eligible border cells (``qualifying_pairs``)."""
+    cells = rows * cols
+    border = len(eligible_openings(rows, cols, corner_buffer))
+    pair_steps = border * (border - 1) // 2 * cells.bit_length()
+    return (PRIOR_MAZES + TYPICAL_MAZES) * (cells * SECONDS_PER_CELL + pair_steps * SECONDS_PER_PAIR_STEP)
+
+
+@lru_cache(maxsize=1)
+def largest_square() -> int:
+    """Return the side of the largest square grid whose samples fit ``WORK_BUDGET_SECONDS``."""
+    side = 3
+    while sample_seconds(side + 1, side + 1) <= WORK_BUDGET_SECONDS:
+        side += 1
+    return side
 
 
 def qualifying_pairs(maze: Maze, candidates: Sequence[Opening]) -> np.ndarray:

@@ -12,7 +12,7 @@ hard      10x10 .. 13x13
 
 Variants set where start and goal go: ``var1_fixed_both`` (top-left to bottom-right corner),
 ``var2_random_both`` (two distinct random cells), ``var3_far`` (ends of a longest shortest path).
-File names follow the pixel evaluator's convention (``maze_envs.core.taskfiles``):
+File names follow the pixel evaluator's convention (``maze_envs.tasks.files``):
 ``{algo}_{difficulty}_{rows}x{cols}_n{idx:03d}_{variant}.png`` and ``..._solution.png``.
 """
 
@@ -24,14 +24,16 @@ from typing import Sequence
 
 import numpy as np
 
-from .atomic import save_image_atomic
-from .errors import MazeConfigError, brief_repr
-from .formats import maze_to_dict
-from .generators import GENERATORS, Placement, generate
-from .maze import Maze
-from .render import ImageStyle, render_task
-from .solve import shortest_path
-from .taskfiles import puzzle_name, solution_name, task_stem
+from maze_envs.core.atomic import save_image_atomic
+from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.generators import GENERATORS, Placement, generate
+from maze_envs.core.maze import Maze
+from maze_envs.core.mazefile import maze_to_dict
+from maze_envs.core.render import ImageStyle
+from maze_envs.core.solve import shortest_path
+
+from .files import puzzle_name, solution_name, task_stem
+from .render import render_task
 
 DIFFICULTIES: dict[str, tuple[int, int]] = {"easy": (3, 5), "medium": (6, 9), "hard": (10, 13)}
 VARIANTS: dict[str, Placement] = {"var1_fixed_both": "corner", "var2_random_both": "random", "var3_far": "far"}
@@ -67,6 +69,31 @@ def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, se
 def _draw_side(spec: TaskSpec, rng: np.random.Generator) -> int:
     low, high = DIFFICULTIES[spec.difficulty]
     return int(rng.integers(low, high + 1))
+
+
+MIN_IMAGE_PX = 16
+
+
+def image_style(cell_px: int | None = None, wall_px: int | None = None,
+                image_px: int | None = None) -> ImageStyle | None:
+    """Return the fixed ``ImageStyle`` that ``cell_px`` and/or ``wall_px`` ask for (the other at its default), or
+    None when neither is given (then ``image_px``, when given, fits each image in a square of that size). Raises
+    ``MazeConfigError`` naming the parameter when a size is below 1, ``image_px`` below 16, or ``image_px`` is
+    combined with ``cell_px``/``wall_px``."""
+    if image_px is not None and image_px < MIN_IMAGE_PX:
+        raise MazeConfigError(f"must be at least {MIN_IMAGE_PX}, got {image_px}", parameter="image_px")
+    if cell_px is None and wall_px is None:
+        return None
+    if image_px is not None:
+        raise MazeConfigError("cannot be combined with a cell or wall size: it chooses both sizes",
+                              parameter="image_px")
+    defaults = ImageStyle()
+    style = ImageStyle(defaults.cell_px if cell_px is None else cell_px,
+                       defaults.wall_px if wall_px is None else wall_px)
+    for name in ("cell_px", "wall_px"):
+        if getattr(style, name) < 1:
+            raise MazeConfigError(f"must be positive, got {getattr(style, name)}", parameter=name)
+    return style
 
 
 def task_id(spec: TaskSpec) -> str:

@@ -1,0 +1,108 @@
+"""ai / partial-observe trials under ``--protocol mazebench``: the model plays MazeBench's sandbox loop
+(``sandbox.run_sandbox``); then the same replies, in the same order, are played through this benchmark's own
+agent and env (the strict verdict), so a record shows what each set of rules makes of one model's answers.
+
+The strict replay gets the recorded replies in order and may make as many calls as there are; when it wants
+more than the model gave under MazeBench's loop it stops, labelled ``replies_exhausted`` (the strict loop asked
+again where MazeBench's had stopped).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from maze_envs.llm import ChatClient, Reply, RunStats
+
+from ..anticheat import identity_presentation
+from ..episode import Budgets
+from ..interactive import interactive_trial
+from ..mazes import BenchMaze
+from ..scores import score
+from ..validate import validate_path
+from .sandbox import run_sandbox
+
+
+class ReplayClient:
+    """A chat client that answers with recorded replies, in order (its agent may make ``len(replies)`` calls)."""
+
+    def __init__(self, replies: list[Reply], client: ChatClient):
+        self.replies = list(replies)
+        self.config = client.config
+        self.stats = RunStats(local_server=client.stats.local_server)
+        self.used = 0
+
+    def chat(self, messages: Any, **params: Any) -> Reply:
+        """Return the next recorded reply; raises ``IndexError`` when none is left (the agent's call budget
+        is the number of replies, so it stops first)."""
+        reply = self.replies[self.used]
+        self.used += 1
+        return reply
+
+
+ModelAgent = Callable[[Any, Any, int], Any]
+
+
+def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: str, scoring: str, budgets: Budgets,
+                                memory: int, visibility: int, seed: int, params: dict[str, Any],
+                                make_agent: ModelAgent) -> dict[str, Any]:
+    """Return the record of one ai/partial-observe trial under ``--protocol mazebench``: MazeBench's outcome
+    (``success``, ``outcome`` = its stop label or ``goal``, ``cell_moves``, ``api_calls``, collisions, parse
+    errors, exploration) with the walk graded like a text2d path (revisits allowed), and ``strict``: this
+    benchmark's verdict on the same replies, played by ``make_agent(env, client, max_calls)`` (the benchmark's
+    model agent) on a client that replays them. Raises the client's errors."""
+    log: list[dict[str, Any]] = []
+
+    def chat(prompt: str) -> str:
+        began = time.perf_counter()
+        reply = client.chat(prompt, **params)
+        log.append({"reply": reply, "latency_s": time.perf_counter() - began})
+        return reply.text
+
+    began = time.perf_counter()
+    result = run_sandbox(maze, chat, mode=mode, max_steps=budgets.max_calls, memory=memory, visibility=visibility,
+                         max_no_exploration=budgets.max_no_exploration)
+    elapsed = time.perf_counter() - began
+    walk = [tuple(c) for c in result.walk]
+    verdict = validate_path(maze.grid, maze.start, maze.goal, walk, maze.shortest_path, allow_revisits=True)
+    usage = RunStats()
+    for entry in log:
+        usage.add(entry["reply"], client.config)
+    replay = ReplayClient([e["reply"] for e in log], client)
+    calls = min(len(log), budgets.max_calls)
+    strict = interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), maze, identity_presentation(),
+                               mode=mode, scoring=scoring, budgets=budgets, visibility=visibility, seed=seed,
+                               client=replay)
+    if strict.get("outcome") == "max_steps" and calls < budgets.max_calls:
+        strict["outcome"] = "replies_exhausted"
+    keep = ("success", "outcome", "api_calls", "decisions", "cell_moves", "wall_collisions", "invalid_outputs",
+            "invalid_jumps", "exploration_rate", "exploration_failed", "scores", "validation", "parsed_path")
+    return {
+        "parsed_path": [list(c) for c in walk],
+        "published_path": [list(c) for c in walk],
+        "validation": verdict.to_dict(),
+        "success": result.success,
+        "outcome": "goal" if result.success else result.error,
+        "scores": score(verdict, walk, maze.shortest_path, scoring).to_dict(),
+        "api_calls": result.api_calls,
+        "cell_moves": result.steps,
+        "total_steps": len(result.path),
+        "wall_collisions": result.wall_collisions,
+        "invalid_jumps": result.invalid_jumps,
+        "invalid_outputs": result.parse_errors,
+        "parse_errors": result.parse_errors,
+        "error_count": len(result.errors),
+        "exploration_rate": result.exploration_rate,
+        "exploration_failed": result.exploration_failed,
+        "explored_area": result.explored_area,
+        "total_reachable": result.total_reachable,
+        "mazebench": {"success": result.success, "steps": result.steps, "path": result.path,
+                      "actions": result.actions, "error": result.error, "errors": result.errors},
+        "replies": result.replies,
+        "strict": {k: strict[k] for k in keep if k in strict},
+        "usage": usage.to_dict(),
+        "latency_s": round(sum(e["latency_s"] for e in log), 4),
+        "local_server": bool(client.stats.local_server),
+        "elapsed_s": round(elapsed, 4),
+    }

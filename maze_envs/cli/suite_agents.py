@@ -1,0 +1,80 @@
+"""The agents of ``maze-envs suite``, handed to ``evaluators.suite`` as its ``Toolkit`` (the CLI layer may import
+both ``agents`` and ``evaluators``; they never import each other). Every factory is a module-level function,
+so the toolkit pickles by reference to process and Ray workers."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.llm import ChatClient
+
+
+def chat_agent(env: Any, *, client: ChatClient, images: bool, memory: int, explored_map: bool, max_calls: int,
+               params: dict, cell_px: int) -> Any:
+    """Return the chat-model agent of a grid env: ``VLMAgent`` (the maze as a picture) with ``images``, else
+    ``LLMAgent`` (text rows; ``explored_map`` adds the map explored so far to partial-view prompts)."""
+    from agents.llm.agent import LLMAgent, VLMAgent
+
+    if images:
+        return VLMAgent(env, client, cell_px=cell_px, memory=memory, max_calls=max_calls, params=params)
+    return LLMAgent(env, client, memory=memory, explored_map=explored_map, max_calls=max_calls, params=params)
+
+
+def baseline_agent(name: str, env: Any, seed: int, *, policy_file: str | None = None) -> Any:
+    """Return the agent ``name`` of a grid env: ``oracle`` (BFS on the true layout), ``random`` (seeded),
+    ``explorer`` (frontier first) or ``policy`` (the trained ``agents.rl.ppo_native`` network in
+    ``policy_file``; one trained with ``--ego-map`` keeps its egocentric map itself and plays only mazes of the
+    block-grid shape it was trained on)."""
+    from agents.players import PLAYERS
+
+    if name in ("oracle", "random", "explorer"):
+        return PLAYERS.baseline(name, env, seed)
+    if name == "policy" and policy_file:
+        return _policy(policy_file, env)
+    raise MazeConfigError(f"no grid agent named {name!r}", parameter="models")
+
+
+def _policy(path: str, env: Any) -> Any:
+    try:
+        import gymnasium as gym
+
+        from agents.rl.egomap import EgocentricMapAgent
+        from agents.rl.ppo_native import load_policy
+    except ImportError as exc:
+        raise MazeConfigError(f"{path}: loading a trained policy needs torch ({exc}); "
+                              "pip install 'maze-envs[rl]'", parameter="policy") from exc
+    agent, args = load_policy(path)
+    if not args.ego_map:
+        return agent
+    probe = gym.make(args.env_id, **args.env_kwargs)
+    trained = probe.unwrapped.shape
+    probe.close()
+    if tuple(trained) != tuple(env.unwrapped.shape):
+        raise MazeConfigError(f"{path}: trained with --ego-map on {trained[0]}x{trained[1]} block grids; it cannot "
+                              f"play a {env.unwrapped.shape[0]}x{env.unwrapped.shape[1]} maze", parameter="policy")
+    return EgocentricMapAgent(agent, env)
+
+
+def nav_agent(player: Any, client: ChatClient | None, seed: int, options: dict) -> Any:
+    """Return the 3D agent of ``player``: the VLM navigation agent on ``client``'s endpoint for a chat model, the
+    A* oracle on the occupancy map for the oracle, else a seeded random walk."""
+    from agents.nav.oracle import OraclePointGoalAgent
+    from agents.nav.random_agent import RandomWalkPointGoalAgent
+    from agents.nav.vlm import VLMPointGoalAgent
+
+    if client is not None:
+        config = client.config
+        return VLMPointGoalAgent(model=config.model, base_url=client.base_url, api_key_env=config.api_key_env,
+                                 timeout=config.timeout, **options)
+    if player.kind == "oracle":
+        return OraclePointGoalAgent(**options)
+    return RandomWalkPointGoalAgent(seed=seed)
+
+
+def toolkit(policy_file: str | None = None) -> Any:
+    """Return the suite's ``Toolkit`` of these factories (``policy_file``: the trained policy of ``policy``)."""
+    from evaluators.suite import Toolkit
+
+    return Toolkit(chat_agent, partial(baseline_agent, policy_file=policy_file), nav_agent)

@@ -1,0 +1,126 @@
+"""The registered variant ids (``registration.VARIANT_ENTRIES``) for stock RL code, and their ``Text``-free wrapper.
+
+Stock training scripts pass no kwargs and expect plain arrays: CleanRL's ``ppo.py`` and RLlib's default
+encoders want a flat float vector, CNN policies an ``H x W x 3`` uint8 image, stable-baselines3 and
+Gymnasium's ``FlattenObservation`` no ``Text`` or ``Sequence`` space. Each factory below builds a base env
+with every argument it is given and wraps it:
+
+===============================  =================================================================
+id                               observation
+===============================  =================================================================
+``Maze-Flat-v0``                 ``Maze-v0``'s grid one-hot, flat ``float32`` (``FlatObservation``)
+``Maze-Image-v0``                ``Maze-v0``'s grid as an RGB image, ``px=8`` per block
+``Maze-PartialObs-Flat-v0``      ``Maze-PartialObs-v0``'s window one-hot, flat ``float32``
+``Maze-PartialObs-Image-v0``     ``Maze-PartialObs-v0``'s window as an RGB image (7x7 -> 56x56x3)
+``Maze-Openings-Numeric-v0``     ``labels`` as ``MultiBinary(K)`` (label present), no ``question`` text
+``GaussianNav-PoiGoal-Numeric-v0``  ``poi_name`` as ``Discrete`` (index into ``poi_names``)
+===============================  =================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from maze_envs.core.errors import MazeConfigError
+
+from .maze import MazeEnv
+from .partial import PartialObsMazeEnv
+from .wrappers import FlatObservation, RGBImageObservation
+
+
+class NumericObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
+    """Replace the ``Text`` and ``Sequence`` fields of a ``Dict`` observation by arrays, so that stable-baselines3's
+    ``check_env`` and Gymnasium's ``FlattenObservation`` accept it.
+
+    A ``Text`` field named in ``vocabularies`` becomes ``Discrete(len(words))``, the index of its word; a
+    ``Sequence`` of one-character ``Text`` becomes ``MultiBinary(len(charset))``, 1 for each character present
+    (sorted order); any other ``Text`` or ``Sequence`` field is dropped.
+
+    Example:
+        >>> import gymnasium as gym, maze_envs
+        >>> env = gym.make("Maze-Openings-v0")
+        >>> env = NumericObservation(env)
+        >>> sorted(env.observation_space.spaces)
+        ['image', 'labels']
+        >>> obs, info = env.reset(seed=0)
+        >>> obs["labels"].dtype.name, int(obs["labels"].sum()) == env.unwrapped.puzzle.num_openings
+        ('int8', True)
+
+    Change log:
+        * v0.1.0 - Initially added
+    """
+
+    def __init__(self, env: gym.Env, vocabularies: dict[str, list[str]] | None = None) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, vocabularies=vocabularies)
+        gym.ObservationWrapper.__init__(self, env)
+        space = env.observation_space
+        if not isinstance(space, spaces.Dict):
+            raise MazeConfigError(f"NumericObservation needs a Dict observation space, got {space}")
+        self.vocabularies = {key: list(words) for key, words in (vocabularies or {}).items()}
+        self._letters: dict[str, list[str]] = {}
+        fields: dict[str, spaces.Space] = {}
+        for key, sub in space.spaces.items():
+            if isinstance(sub, spaces.Text) and key in self.vocabularies:
+                fields[key] = spaces.Discrete(len(self.vocabularies[key]))
+            elif (isinstance(sub, spaces.Sequence) and isinstance(sub.feature_space, spaces.Text)
+                  and sub.feature_space.max_length == 1):
+                self._letters[key] = sorted(sub.feature_space.character_set)
+                fields[key] = spaces.MultiBinary(len(self._letters[key]))
+            elif not isinstance(sub, (spaces.Text, spaces.Sequence)):
+                fields[key] = sub
+        self.observation_space = spaces.Dict(fields)
+
+    def observation(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """Return the observation with its text fields as indices or presence masks (others dropped)."""
+        out = {}
+        for key in self.observation_space.spaces:
+            value = observation[key]
+            if key in self._letters:
+                present = set(value)
+                value = np.array([letter in present for letter in self._letters[key]], dtype=np.int8)
+            elif key in self.vocabularies:
+                value = self.vocabularies[key].index(value)
+            out[key] = value
+        return out
+
+
+def flat_maze(**kwargs: Any) -> gym.Env:
+    """Return ``Maze-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-Flat-v0``)."""
+    return FlatObservation(MazeEnv(**kwargs))
+
+
+def image_maze(px: int = 8, **kwargs: Any) -> gym.Env:
+    """Return ``Maze-v0`` made with ``kwargs`` under ``RGBImageObservation(px=px)`` (``Maze-Image-v0``)."""
+    return RGBImageObservation(MazeEnv(**kwargs), px=px)
+
+
+def flat_partial(**kwargs: Any) -> gym.Env:
+    """Return ``Maze-PartialObs-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-PartialObs-Flat-v0``)."""
+    return FlatObservation(PartialObsMazeEnv(**kwargs))
+
+
+def image_partial(px: int = 8, **kwargs: Any) -> gym.Env:
+    """Return ``Maze-PartialObs-v0`` made with ``kwargs`` under ``RGBImageObservation(px=px)``
+    (``Maze-PartialObs-Image-v0``)."""
+    return RGBImageObservation(PartialObsMazeEnv(**kwargs), px=px)
+
+
+def numeric_openings(**kwargs: Any) -> gym.Env:
+    """Return ``Maze-Openings-v0`` made with ``kwargs`` under ``NumericObservation`` (``Maze-Openings-Numeric-v0``)."""
+    from .openings import OpeningsEnv
+
+    return NumericObservation(OpeningsEnv(**kwargs))
+
+
+def numeric_poi_goal(**kwargs: Any) -> gym.Env:
+    """Return ``GaussianNav-PoiGoal-v0`` made with ``kwargs`` with ``poi_name`` as an index into the sorted POI
+    names of its scenes (``GaussianNav-PoiGoal-Numeric-v0``; the names are ``env.get_wrapper_attr("vocabularies")``)."""
+    from .nav.env import PoiGoalNavEnv
+
+    env = PoiGoalNavEnv(**kwargs)
+    names = sorted({task.goal_label or "unknown" for _, task in env.task_list})
+    return NumericObservation(env, {"poi_name": names})

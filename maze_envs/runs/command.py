@@ -1,0 +1,59 @@
+"""Running a command line: one-line flag errors, typed library errors printed on one line naming the flag at
+fault, Ctrl-C after what is done is written. ``maze-envs`` and the evaluators' ``python -m`` entry points share it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from maze_envs.core.errors import MazeEnvsError, message_for_flags
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (no usage block) pointing at ``--help``; its subparsers too."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        """Parse like argparse, but a subcommand without subcommands of its own rejects flags it does not know
+        itself, so the error names that subcommand and its ``--help`` (not the top-level one)."""
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras and self._subparsers is None:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+    def error(self, message: str):
+        """Print ``PROG: error: MESSAGE (see PROG --help)`` to stderr and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def parser_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    """Return the flags of the (sub)command ``args`` was parsed with, down to its target (``generate
+    nav-scenes``): parameter (dest) -> its first spelling."""
+    flags = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None))
+            if chosen is not None:
+                flags.update(parser_flags(chosen, args))
+        elif action.option_strings:
+            flags[action.dest] = action.option_strings[0]
+    return flags
+
+
+def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, *, subcommand: str | None = None) -> int:
+    """Parse ``argv`` with ``parser`` and run ``args.func(args)``; return the process exit status (errors print
+    one line to stderr, prefixed with ``parser.prog`` and the chosen subcommand (the ``subcommand`` dest) and
+    naming the flag at fault; Ctrl-C stops with status 130 after what is done is written)."""
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version or a flag error, already printed
+        return int(exc.code or 0)
+    prog = f"{parser.prog} {getattr(args, subcommand)}" if subcommand else parser.prog
+    try:
+        return int(args.func(args) or 0)
+    except (MazeEnvsError, OSError) as exc:
+        print(f"{prog}: error: {message_for_flags(exc, parser_flags(parser, args))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted (what was done is written; rerun with --resume to continue)", file=sys.stderr)
+        return 130

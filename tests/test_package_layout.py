@@ -1,0 +1,123 @@
+"""The installed import names: ``agents/`` and ``evaluators/`` ship as ``maze_envs.agents``/``maze_envs.evaluators``,
+so maze-envs installs and uninstalls beside a distribution that owns the top-level ``agents`` (openai-agents)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+import maze_envs
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "maze_envs", "agents", "evaluators")
+# A stand-in for openai-agents: another distribution whose top-level package is also called ``agents``.
+OTHER_PYPROJECT = """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "other-agents"
+version = "1.0"
+
+[tool.setuptools]
+packages = ["agents"]
+"""
+
+
+def _absolute_consumer_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                 else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
+        found += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names
+                  if name.split(".")[0] in ("agents", "evaluators")]
+    return found
+
+
+def test_library_code_imports_agents_and_evaluators_by_their_installed_names():
+    found = [hit for folder in ("maze_envs", "agents", "evaluators") for path in sorted((ROOT / folder).rglob("*.py"))
+             for hit in _absolute_consumer_imports(path)]
+    assert found == [], "import these as maze_envs.agents / maze_envs.evaluators:\n" + "\n".join(found)
+
+
+def test_in_a_checkout_both_names_are_the_same_modules():
+    import maze_envs.agents.evaluate
+    import maze_envs.agents.llm.agent
+    from maze_envs.evaluators.bench import episode
+
+    import agents.evaluate
+    import agents.llm.agent
+    import evaluators.bench.episode
+
+    assert maze_envs.agents.evaluate is agents.evaluate and episode is evaluators.bench.episode
+    assert maze_envs.agents.llm.agent.AgentStopped is agents.llm.agent.AgentStopped
+    assert agents.evaluate.__spec__.name == "agents.evaluate" and agents.__spec__.name == "agents"
+    assert maze_envs.consumers.checkout_package("agents")
+
+
+def _python(env_dir: Path) -> str:
+    return str(env_dir / ("Scripts" if os.name == "nt" else "bin") / "python")
+
+
+def _run(python: str, *args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "PIP_NO_INDEX": "1",
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_CACHE_DIR": "1", "TMPDIR": str(home),
+           # numba caches compiled kernels beside their sources, files pip's RECORD does not list
+           "NUMBA_CACHE_DIR": str(home / "numba-cache")}
+    return subprocess.run([python, *args], check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.timeout(600)
+def test_installing_and_uninstalling_beside_another_agents_package_breaks_neither(tmp_path):
+    """A throwaway venv (seeing this Python's packages for the dependencies) gets the other ``agents``, then a wheel
+    build of maze-envs from a copy of the sources; each still imports, and goes on importing once the other is
+    uninstalled."""
+    source = tmp_path / "maze-envs"
+    source.mkdir()
+    for name in SOURCES:
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy2
+        copy(ROOT / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")}
+                                            if (ROOT / name).is_dir() else {}))
+    other = tmp_path / "other-agents"
+    (other / "agents").mkdir(parents=True)
+    (other / "pyproject.toml").write_text(OTHER_PYPROJECT)
+    (other / "agents" / "__init__.py").write_text("class Agent:\n    name = 'the other agents package'\n")
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    python, work = _python(env_dir), tmp_path / "work"
+    work.mkdir()
+    install = ("-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation")
+    check_other = "from agents import Agent; print(Agent.name)"
+    check_ours = ("import maze_envs, maze_envs.agents.evaluate as e, maze_envs.evaluators.bench.episode, maze_envs.cli;"
+                  "from maze_envs.agents.oracle import OracleAgent;"
+                  "print(maze_envs.__file__);"
+                  "print(e.evaluate(OracleAgent, 'Maze-v0', [0], rows=3, cols=3).mean('success'))")
+
+    for step in (install + (str(other),), install + (str(source),)):
+        done = _run(python, *step, cwd=work, home=tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+    site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=work,
+                     home=tmp_path).stdout.strip())
+    assert (site / "maze_envs" / "agents" / "evaluate.py").is_file() and not (site / "evaluators").exists()
+    assert _run(python, "-c", check_other, cwd=work, home=tmp_path).stdout.strip() == "the other agents package"
+    ours = _run(python, "-c", check_ours, cwd=work, home=tmp_path)
+    assert ours.returncode == 0, ours.stderr[-3000:]
+    assert ours.stdout.split() == [str(site / "maze_envs" / "__init__.py"), "1.0"]
+
+    assert _run(python, "-m", "pip", "uninstall", "-y", "-q", "maze-envs", cwd=work, home=tmp_path).returncode == 0
+    assert _run(python, "-c", check_other, cwd=work, home=tmp_path).stdout.strip() == "the other agents package"
+    assert not (site / "maze_envs").exists()
+
+    reinstall = _run(python, *install, str(source), cwd=work, home=tmp_path)
+    assert reinstall.returncode == 0, reinstall.stderr[-3000:]
+    assert _run(python, "-m", "pip", "uninstall", "-y", "-q", "other-agents", cwd=work, home=tmp_path).returncode == 0
+    again = _run(python, "-c", check_ours, cwd=work, home=tmp_path)
+    assert again.returncode == 0 and again.stdout.split()[-1] == "1.0", again.stderr[-3000:]
+    assert maze_envs.__file__.startswith(str(ROOT))  # this process never saw the venv
