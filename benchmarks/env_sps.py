@@ -13,7 +13,6 @@ Maze-PartialObs-v0 >= 5x, the native vector env >= 2,000,000 steps/s in total.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass

@@ -49,7 +49,7 @@ def main() -> None:
         model.learn(total_timesteps=args.timesteps)
         sb3 = args.timesteps / (time.perf_counter() - start)
     print(f"{args.env_id} {args.env_kwargs}, {args.num_envs} envs, {args.timesteps:,} steps, {args.threads} thread(s)")
-    print(f"| trainer | env | training steps/s |\n| --- | --- | ---: |")
+    print("| trainer | env | training steps/s |\n| --- | --- | ---: |")
     print(f"| single-file PPO (agents/rl/ppo_native.py) | native vector env | {native:,.0f} |")
     print(f"| stable-baselines3 PPO | gym.make x {args.num_envs}, DummyVecEnv | {sb3:,.0f} |")
     print(f"ratio: {native / sb3:.1f}x")

@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset  # noqa: E402
 from maze_envs.cli import main as cli  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
+from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset  # noqa: E402
 from maze_envs.runs import Run, RunOptions, WorkItem  # noqa: E402
 from maze_envs.runs.socket_dir import socket_temp_dir  # noqa: E402
 from maze_envs.tasks.spec import task_specs  # noqa: E402

@@ -21,9 +21,9 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from maze_envs.datasets import generate_nav_scenes  # noqa: E402
 from maze_envs.llm import ModelServer, PolicyReply, ScriptedPolicy  # noqa: E402
 from maze_envs.llm.policies import ScriptEntry  # noqa: E402
-from maze_envs.datasets import generate_nav_scenes  # noqa: E402
 from maze_envs.nav import SceneParams  # noqa: E402
 from maze_envs.serving.render import make_server, serve_in_thread  # noqa: E402
 

@@ -21,11 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from maze_envs.agents.nav.oracle import OraclePointGoalAgent  # noqa: E402
+from maze_envs.envs.nav.config import make_eval_config  # noqa: E402
+from maze_envs.envs.nav.world import camera_for_size  # noqa: E402
 from maze_envs.evaluators.nav.loop import ensure_procedural_scenes, run_evaluation  # noqa: E402
 from maze_envs.evaluators.nav.pictures import draw_run  # noqa: E402
 from maze_envs.evaluators.nav.point_goal.metrics import analyze_and_report  # noqa: E402
-from maze_envs.envs.nav.config import make_eval_config  # noqa: E402
-from maze_envs.envs.nav.world import camera_for_size  # noqa: E402
 
 
 def main(out: Path) -> int:

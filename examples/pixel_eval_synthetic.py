@@ -13,11 +13,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from maze_envs.core.generators import generate  # noqa: E402
+from maze_envs.core.render import ImageStyle  # noqa: E402
 from maze_envs.evaluators.pixel import synthetic  # noqa: E402
 from maze_envs.evaluators.pixel.image import evaluate_image  # noqa: E402
 from maze_envs.evaluators.pixel.video import evaluate_video  # noqa: E402
-from maze_envs.core.generators import generate  # noqa: E402
-from maze_envs.core.render import ImageStyle  # noqa: E402
 
 
 def main(out_dir: Path) -> None:

@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from maze_envs.evaluators.judge.synthetic import case_judge, cases_by_maze  # noqa: E402
-from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset  # noqa: E402
 from maze_envs.cli import main as maze_envs  # noqa: E402
 from maze_envs.core.jsonfiles import read_json  # noqa: E402
 from maze_envs.core.render import ImageStyle  # noqa: E402
+from maze_envs.evaluators.judge.synthetic import case_judge, cases_by_maze  # noqa: E402
+from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset  # noqa: E402
 from maze_envs.llm import ModelServer  # noqa: E402
 from maze_envs.tasks.spec import task_specs  # noqa: E402
 

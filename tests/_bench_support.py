@@ -9,8 +9,8 @@ import numpy as np
 
 from maze_envs.core.maze import Grid
 from maze_envs.core.solve import shortest_path
-from maze_envs.datasets import generate_text_mazes
 from maze_envs.core.textmaze import format_path
+from maze_envs.datasets import generate_text_mazes
 
 LEGEND = re.compile(r"'(.)' = wall, '(.)' = passage, '(.)' = start, '(.)' = goal")
 

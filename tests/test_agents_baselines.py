@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gymnasium as gym
-import numpy as np
 import pytest
 
 import maze_envs  # noqa: F401

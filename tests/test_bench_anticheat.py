@@ -3,8 +3,14 @@
 import numpy as np
 import pytest
 
-from evaluators.bench.anticheat import (NON_IDENTITY, SYMBOL_SETS, SYMMETRIES, Presentation, choose_presentation,
-                                        consistency)
+from evaluators.bench.anticheat import (
+    NON_IDENTITY,
+    SYMBOL_SETS,
+    SYMMETRIES,
+    Presentation,
+    choose_presentation,
+    consistency,
+)
 from evaluators.bench.validate import validate_path
 from maze_envs.core import generate
 from maze_envs.core.maze import Grid

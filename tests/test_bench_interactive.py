@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from _bench_support import write_mazes
+
 from agents.oracle import OracleAgent
 from evaluators.bench.episode import Budgets, bench_env, play_episode
 from evaluators.bench.validate import validate_path

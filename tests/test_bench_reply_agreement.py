@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from _llm_support import client_for
+
 from agents.llm.agent import LLMAgent
 from evaluators.bench.anticheat import identity_presentation
 from evaluators.bench.episode import Budgets

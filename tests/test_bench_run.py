@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from _bench_support import write_mazes
 from _browser import opened_page
+
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json, read_jsonl
 

@@ -116,8 +116,8 @@ def test_every_flag_is_spelled_in_kebab_case_first():
 
 
 def test_library_errors_name_parameters_and_the_cli_names_their_flags(tmp_path, capsys):
-    from maze_envs.tasks.spec import task_specs
     from maze_envs.nav.procedural import SceneParams
+    from maze_envs.tasks.spec import task_specs
 
     with pytest.raises(MazeConfigError, match="^count: must be at least 1, got 0$"):
         task_specs(["dfs"], ["easy"], 0, 0)

@@ -11,7 +11,12 @@ from maze_envs.core import Grid, Maze, MazeFormatError, Opening, generate, short
 from maze_envs.core.jsonfiles import read_json, read_jsonl, write_jsonl
 from maze_envs.core.layout_files import layout_from_dict, load_layout, save_layout
 from maze_envs.core.mazebench_files import (
-    cells_for_size, mazebench_files, mazebench_from_dict, mazebench_to_dict, parse_size, size_directory,
+    cells_for_size,
+    mazebench_files,
+    mazebench_from_dict,
+    mazebench_to_dict,
+    parse_size,
+    size_directory,
     write_mazebench,
 )
 from maze_envs.core.mazefile import maze_to_dict

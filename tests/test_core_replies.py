@@ -9,8 +9,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.replies import (DIRECTIONS, READING_RULES, Reading, ReadingRule, format_moves, read_move,
-                                    read_moves, read_path, reading_rule, register_rule)
+from maze_envs.core.replies import (
+    DIRECTIONS,
+    READING_RULES,
+    Reading,
+    ReadingRule,
+    format_moves,
+    read_move,
+    read_moves,
+    read_path,
+    reading_rule,
+    register_rule,
+)
 
 cells = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=1, max_size=30)
 moves = st.lists(st.tuples(st.sampled_from(DIRECTIONS), st.integers(1, 9)), min_size=1, max_size=12)

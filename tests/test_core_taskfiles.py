@@ -4,7 +4,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from maze_envs.tasks.files import (
-    generated_name, media_of, puzzle_name, solution_name, solution_stems, task_of, task_stem,
+    generated_name,
+    media_of,
+    puzzle_name,
+    solution_name,
+    solution_stems,
+    task_of,
+    task_stem,
 )
 
 STEM = task_stem("dfs", "easy", 5, 5, 3, "var1_fixed_both")

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from _browser import opened_page
+
 from maze_envs.cli.demo_steps import GRID_ENVS, NAV_ENVS
 from maze_envs.envs.registration import ENV_ENTRIES
 

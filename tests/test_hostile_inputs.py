@@ -6,11 +6,11 @@ import shutil
 
 import numpy as np
 import pytest
+from _hostile_inputs import MAX_MESSAGE, READERS, handled, mutate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from _hostile_inputs import MAX_MESSAGE, READERS, handled, mutate
 from maze_envs.core.errors import MazeEnvsError
 
 TARGETED = {

@@ -1,8 +1,8 @@
 """Judge replies of every shape seen in practice: parsed directly and end to end through the local server."""
 
 import pytest
-
 from _llm_support import client_for, math_manifest, problem_index, verdict
+
 from evaluators.judge import MATH_FIELDS, math_items, math_task, parse_verdict, run_judge
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.llm import ModelServer

@@ -4,8 +4,8 @@
 import json
 
 import pytest
-
 from _llm_support import FAST_FLAGS
+
 from evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json

@@ -8,8 +8,8 @@ import threading
 import cv2
 import numpy as np
 import pytest
-
 from _llm_support import FAST_FLAGS, SUBTASKS, math_manifest, problem_index, verdict
+
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json
 from maze_envs.datasets import generate_tasks

@@ -2,6 +2,7 @@
 or log file of a judge run and no message it prints."""
 
 from _llm_support import FAST_FLAGS, math_manifest, problem_index, verdict
+
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json
 from maze_envs.llm import ModelServer

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 import gymnasium as gym
-import numpy as np
 import pytest
+from _llm_support import client_for
 
 import maze_envs  # noqa: F401
-from _llm_support import client_for
 from agents.llm.agent import InvalidOutputPolicy, LLMAgent, VLMAgent
 from agents.llm.episode import run_llm_episode
 from maze_envs.core.errors import MazeConfigError

@@ -13,16 +13,27 @@ import numpy as np
 import openai
 import pytest
 import requests
+from _llm_support import FAST, client_for
 from PIL import Image
 
-from _llm_support import FAST, client_for
 from maze_envs.core import generate, shortest_path, validate_path
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import as_grid
 from maze_envs.core.render import render_text
 from maze_envs.core.replies import read_move, read_path
-from maze_envs.llm import (SERVER_NOTE, ChatClient, LLMAuthError, LLMConnectionError, LLMError, ModelConfig,
-                           ModelServer, OraclePolicy, PolicyReply, ScriptedPolicy, load_model_config)
+from maze_envs.llm import (
+    SERVER_NOTE,
+    ChatClient,
+    LLMAuthError,
+    LLMConnectionError,
+    LLMError,
+    ModelConfig,
+    ModelServer,
+    OraclePolicy,
+    PolicyReply,
+    ScriptedPolicy,
+    load_model_config,
+)
 from maze_envs.llm.policies import ScriptEntry, load_policy
 from maze_envs.runs import WorkItem, make_backend
 

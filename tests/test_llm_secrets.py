@@ -2,12 +2,12 @@
 depth, and the errors say what happened (key unset, host unknown) without retrying what cannot succeed."""
 
 import pytest
-
 from _llm_support import FAST, client_for
+
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.llm import ChatClient, LLMAuthError, LLMConnectionError, ModelConfig, ModelServer, load_model_config
 from maze_envs.llm.errors import is_secret_name, redact_url
-from maze_envs.llm.policies import ScriptedPolicy, ScriptEntry, PolicyReply
+from maze_envs.llm.policies import PolicyReply, ScriptedPolicy, ScriptEntry
 
 CANARY = "sk-CANARY-5f3e9a"
 

@@ -9,6 +9,7 @@ import json
 import pytest
 from _llm_support import client_for
 
+from agents.players import PLAYERS
 from evaluators.bench.episode import Budgets
 from evaluators.bench.mazebench.interactive import mazebench_interactive_trial
 from evaluators.bench.mazebench.sandbox import (
@@ -17,7 +18,6 @@ from evaluators.bench.mazebench.sandbox import (
     partial_view,
 )
 from evaluators.bench.mazes import load_bench_maze
-from agents.players import PLAYERS
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json, read_jsonl
 from maze_envs.llm import ModelServer, ScriptedPolicy

@@ -13,14 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import requests
+from _nav_agents import PilAgent, ScriptAgent, StoppingScriptAgent
 from scipy.spatial.transform import Rotation
 
-from _nav_agents import PilAgent, ScriptAgent, StoppingScriptAgent
 from agents.nav.oracle import OraclePoiGoalAgent
 from evaluators.nav.loop import agent_spec, ensure_procedural_scenes, run_evaluation
 from evaluators.nav.pictures import draw_run
-from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
 from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
+from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
 from maze_envs.cli import main
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.envs.nav.config import build_eval_config, camera_for_size

@@ -15,10 +15,10 @@ import requests
 from agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
 from agents.nav.random_agent import RandomPointGoalAgent, RandomWalkPointGoalAgent
 from evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
-from evaluators.nav.point_goal.evaluator import PointGoalEvaluator, make_eval_config
 from evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
-from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
 from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
+from evaluators.nav.point_goal.evaluator import PointGoalEvaluator, make_eval_config
+from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
 from maze_envs.cli import main
 from maze_envs.nav.camera import CameraConfig
 

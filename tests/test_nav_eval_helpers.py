@@ -8,8 +8,8 @@ import pytest
 
 from evaluators.nav.agent_loader import load_class
 from evaluators.nav.config import load_agent_config, merge_cli_args
-from evaluators.nav.point_goal.evaluator import POINT_GOAL_PROTOCOL, make_eval_config
 from evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
+from evaluators.nav.point_goal.evaluator import POINT_GOAL_PROTOCOL, make_eval_config
 from evaluators.nav.visualization import pixel_from_coordinates, process_extra_visualization
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.yamlfiles import read_yaml

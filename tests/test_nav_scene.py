@@ -5,7 +5,8 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image
 
 from maze_envs.nav.errors import NavDataError

@@ -4,8 +4,15 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from maze_envs.nav.camera import (CameraConfig, PinholeView, colmap_extrinsics, parse_extrinsics, pose_matrix,
-                                       view_from_pose, world_to_camera)
+from maze_envs.nav.camera import (
+    CameraConfig,
+    PinholeView,
+    colmap_extrinsics,
+    parse_extrinsics,
+    pose_matrix,
+    view_from_pose,
+    world_to_camera,
+)
 from maze_envs.nav.ply import GaussianCloud
 from maze_envs.nav.splat import SplatRenderer
 

@@ -11,6 +11,8 @@ import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.budget import WORK_BUDGET_SECONDS, check_work
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import braid, dfs, kruskal, prim, wilson
+from maze_envs.core.solve import pair_path_lengths, tree_pair_path_lengths
+from maze_envs.openings.dataset import OpeningsDatasetConfig
 from maze_envs.openings.puzzle import (
     check_request,
     eligible_openings,
@@ -18,8 +20,6 @@ from maze_envs.openings.puzzle import (
     largest_square,
     sample_seconds,
 )
-from maze_envs.openings.dataset import OpeningsDatasetConfig
-from maze_envs.core.solve import pair_path_lengths, tree_pair_path_lengths
 
 REFUSED = r"^rows/cols would take about [\d.e+]+ s per sample \(estimated for one core\), more than the 1 s allowed"
 

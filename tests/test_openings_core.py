@@ -7,8 +7,16 @@ from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Maze, Opening
 from maze_envs.core.solve import distance_map, validate_path
 from maze_envs.openings.puzzle import (
-    LABELS, OpeningsError, classify_difficulty, connected_labels, drop_decoys, generate_openings, max_decoy_cells,
-    qualifying_pairs, select_pair, validate_openings,
+    LABELS,
+    OpeningsError,
+    classify_difficulty,
+    connected_labels,
+    drop_decoys,
+    generate_openings,
+    max_decoy_cells,
+    qualifying_pairs,
+    select_pair,
+    validate_openings,
 )
 
 CASES = [(8, 8, 3), (8, 12, 6), (10, 10, 4), (12, 9, 5), (16, 16, 6), (20, 20, 6)]

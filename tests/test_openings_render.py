@@ -6,7 +6,13 @@ import pytest
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.openings.puzzle import generate_openings
 from maze_envs.openings.render import (
-    LabelLayoutError, OpeningsStyle, check_style, label_problems, load_font, render_openings, wall_image,
+    LabelLayoutError,
+    OpeningsStyle,
+    check_style,
+    label_problems,
+    load_font,
+    render_openings,
+    wall_image,
 )
 
 

@@ -48,13 +48,12 @@ def test_library_code_imports_agents_and_evaluators_by_their_installed_names():
 
 
 def test_in_a_checkout_both_names_are_the_same_modules():
-    import maze_envs.agents.evaluate
-    import maze_envs.agents.llm.agent
-    from maze_envs.evaluators.bench import episode
-
     import agents.evaluate
     import agents.llm.agent
     import evaluators.bench.episode
+    import maze_envs.agents.evaluate
+    import maze_envs.agents.llm.agent
+    from maze_envs.evaluators.bench import episode
 
     assert maze_envs.agents.evaluate is agents.evaluate and episode is evaluators.bench.episode
     assert maze_envs.agents.llm.agent.AgentStopped is agents.llm.agent.AgentStopped

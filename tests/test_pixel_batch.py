@@ -12,8 +12,8 @@ import pytest
 from evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.cli import main
 from maze_envs.core.render import ImageStyle
-from maze_envs.tasks.spec import task_specs
 from maze_envs.runs.socket_dir import socket_temp_dir
+from maze_envs.tasks.spec import task_specs
 
 REPO = Path(__file__).resolve().parents[1]
 

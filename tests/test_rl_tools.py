@@ -121,11 +121,11 @@ def test_nav_envs_pickle_and_deep_copy_after_reset():
 
 def test_no_pillow_deprecation_warnings_from_our_image_code(tmp_path):
     from maze_envs.core.generators import generate
+    from maze_envs.nav.procedural import write_scene
+    from maze_envs.nav.service import encode_jpeg
     from maze_envs.openings.puzzle import generate_openings
     from maze_envs.openings.render import render_openings
     from maze_envs.tasks.render import render_task
-    from maze_envs.nav.procedural import write_scene
-    from maze_envs.nav.service import encode_jpeg
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)

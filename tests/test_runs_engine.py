@@ -13,12 +13,11 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from _runs_work import die_once, square
 
 from maze_envs.core.errors import FatalRunError, MazeConfigError, RunLockedError
 from maze_envs.runs import LOCK_NAME, ResultLog, Run, RunLock, RunOptions, WorkItem
 from maze_envs.runs.backends import make_backend
-
-from _runs_work import die_once, square
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,11 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+from _runs_work import die_once, square
 
 from maze_envs.runs import Run, RunOptions, WorkItem
 from maze_envs.runs.socket_dir import socket_temp_dir
-
-from _runs_work import die_once, square
 
 ray = pytest.importorskip("ray")
 ROOT = Path(__file__).resolve().parents[1]

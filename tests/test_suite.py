@@ -14,8 +14,8 @@ from pathlib import Path
 
 import cv2
 import pytest
-
 from _browser import opened_page
+
 from evaluators.pixel.synthetic import image_case, make_task
 from evaluators.suite import MODALITIES, SuiteConfig, run_suite
 from evaluators.suite.mazes import TASK_STYLE, build_mazes

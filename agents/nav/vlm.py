@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from maze_envs.llm import ChatClient, ModelConfig, ResponseCache
 from maze_envs.nav.interface.poi_goal import BasePoiGoalAgent, PoiGoalObservation
 from maze_envs.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
-from maze_envs.llm import ChatClient, ModelConfig, ResponseCache
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _PAIR = re.compile(rf"\[\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\]")

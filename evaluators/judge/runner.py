@@ -4,8 +4,8 @@ record each result incrementally, resume, and summarise."""
 from __future__ import annotations
 
 import time
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 

@@ -27,8 +27,16 @@ from maze_envs.core.solve import shortest_path
 from maze_envs.tasks.files import generated_name
 from maze_envs.tasks.render import render_task
 
-from .artefacts import (VideoEffects, add_grain, blend, camera_motion, draw_marker, grey_walls, marker_alpha,
-                        wall_between)
+from .artefacts import (
+    VideoEffects,
+    add_grain,
+    blend,
+    camera_motion,
+    draw_marker,
+    grey_walls,
+    marker_alpha,
+    wall_between,
+)
 from .errors import PixelEvalError
 
 BLUE_BGR = PATH[::-1]

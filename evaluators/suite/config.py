@@ -13,8 +13,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.mazebench_files import parse_size
 from maze_envs.core.generators import GENERATORS
+from maze_envs.core.mazebench_files import parse_size
 
 
 @dataclass(frozen=True)

@@ -12,18 +12,18 @@ import numpy as np
 
 from maze_envs.core.atomic import atomic_write, save_image_atomic
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.generators import generate
 from maze_envs.core.jsonfiles import write_json_atomic, write_jsonl
+from maze_envs.core.maze import Maze, cell_to_block
 from maze_envs.core.mazebench_files import cells_for_size, parse_size
 from maze_envs.core.mazefile import maze_to_dict
-from maze_envs.core.generators import generate
-from maze_envs.core.maze import Maze, cell_to_block
 from maze_envs.core.render import ImageStyle, PixelGeometry
 from maze_envs.core.solve import shortest_path
 from maze_envs.datasets import generate_text_mazes
+from maze_envs.nav.procedural import Landmark, SceneParams, layout_maze, trajectory, write_scene
 from maze_envs.tasks.files import generated_name, puzzle_name, solution_name, task_stem
 from maze_envs.tasks.render import render_task
 from maze_envs.tasks.spec import DIFFICULTIES
-from maze_envs.nav.procedural import Landmark, SceneParams, layout_maze, trajectory, write_scene
 
 from ..bench.mazes import BenchMaze, bench_mazes
 

@@ -19,7 +19,6 @@ from maze_envs.runs import Run, RunOptions, WorkItem
 from maze_envs.tasks.files import media_of
 
 from ..bench.run import trial_seed
-
 from .config import GENERATION_MODALITIES, LOCAL_PREFIX, Player, SuiteConfig, parse_player
 from .mazes import SuiteMaze, build_mazes, write_oracle_generations, write_scenes, write_tasks
 from .summary import summarise

@@ -12,7 +12,6 @@ from maze_envs.core.stats import summarise as summarise_values
 from maze_envs.llm import sum_usage
 
 from ..judge.agreement import confusion
-
 from .config import MODALITIES
 
 

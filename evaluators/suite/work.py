@@ -30,7 +30,6 @@ from ..bench.anticheat import choose_presentation, identity_presentation
 from ..bench.episode import Budgets
 from ..bench.interactive import interactive_trial
 from ..bench.oneshot import one_shot_trial
-
 from .config import Player, SuiteConfig
 from .mazes import GOAL_TASK, SuiteMaze, scene_dir, world_to_grid
 
@@ -165,9 +164,10 @@ def _baseline(factory: Callable[[str, Any, int], Any], name: str, env: Any, *, s
 
 
 def _nav3d(ctx: Context, item: SuiteItem) -> dict[str, Any]:
-    from ..nav.loop import run_evaluation
     from maze_envs.envs.nav.config import make_eval_config
     from maze_envs.envs.nav.world import camera_for_size
+
+    from ..nav.loop import run_evaluation
 
     config = ctx.config
     client = ctx.clients.get(item.player.name) if item.player.kind == "chat" else None

@@ -10,8 +10,8 @@ import argparse
 import sys
 from typing import Sequence
 
-from maze_envs.evaluators.pixel import cli as pixel_cli
 from maze_envs import __version__
+from maze_envs.evaluators.pixel import cli as pixel_cli
 from maze_envs.runs.command import OneLineErrorParser, run_command
 
 from . import bench, demo, generate, judge, nav, nav_eval, play, sandbox, serve_model, suite

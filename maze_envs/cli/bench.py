@@ -94,9 +94,9 @@ def _clients(args: argparse.Namespace, models, base_url, provider):
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the headline per model and size and where the report is; return 0."""
+    from maze_envs.agents.players import PLAYERS
     from maze_envs.evaluators.bench.config import resolve_config
     from maze_envs.evaluators.bench.mazes import prepare_mazes
-    from maze_envs.agents.players import PLAYERS
     from maze_envs.evaluators.bench.run import run_bench
 
     flags = {name: getattr(args, name, None) for name in SETTINGS}

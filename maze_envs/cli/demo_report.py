@@ -13,11 +13,21 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from maze_envs.evaluators.bench.report import PALETTE, STYLE
 from maze_envs.core.atomic import atomic_write
+from maze_envs.evaluators.bench.report import PALETTE, STYLE
 
-from .demo_steps import (BaselineRow, BaselinesResult, BenchResult, DatasetsResult, DemoSettings, GenerationsResult,
-                         NavResult, PPOResult, StepOutcome, SuiteResult)
+from .demo_steps import (
+    BaselineRow,
+    BaselinesResult,
+    BenchResult,
+    DatasetsResult,
+    DemoSettings,
+    GenerationsResult,
+    NavResult,
+    PPOResult,
+    StepOutcome,
+    SuiteResult,
+)
 
 VIEW_PX = 240
 EXTRA_STYLE = "figcaption{overflow-wrap:anywhere}"

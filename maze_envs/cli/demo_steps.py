@@ -321,12 +321,12 @@ def nav_step(out_dir: Path, settings: DemoSettings) -> NavResult:
     ``out_dir/nav_eval``, with a front view of ``GaussianNav-PointGoal-v0`` and the point-goal trajectory pictures."""
     from maze_envs.agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
     from maze_envs.agents.nav.random_agent import RandomWalkPointGoalAgent
+    from maze_envs.envs.nav.config import PoiGoalEvalConfig, make_eval_config
+    from maze_envs.envs.nav.world import camera_for_size
     from maze_envs.evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
     from maze_envs.evaluators.nav.pictures import draw_run
     from maze_envs.evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
     from maze_envs.evaluators.nav.point_goal.metrics import analyze_and_report as point_report
-    from maze_envs.envs.nav.config import PoiGoalEvalConfig, make_eval_config
-    from maze_envs.envs.nav.world import camera_for_size
     from maze_envs.nav.procedural import SceneParams
 
     side = settings.nav_maze
@@ -385,14 +385,20 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
     """Return the pixel scores of synthetic image and video generations of easy tasks, the stand-in judge's
     verdicts on the images (through the local server and the ``openai`` client) and the agreement of the two,
     all written under ``out_dir/generations``."""
-    from maze_envs.evaluators.judge import (agreement_report, load_pixel_results, maze_items_from_dir, maze_task,
-                                            pixel_pass, run_judge)
+    from maze_envs.core.render import ImageStyle
+    from maze_envs.evaluators.judge import (
+        agreement_report,
+        load_pixel_results,
+        maze_items_from_dir,
+        maze_task,
+        pixel_pass,
+        run_judge,
+    )
     from maze_envs.evaluators.judge.synthetic import case_judge, cases_by_maze
     from maze_envs.evaluators.pixel.batch import BatchConfig, evaluate_batch
     from maze_envs.evaluators.pixel.image import ImageParams
     from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset
     from maze_envs.evaluators.pixel.video import VideoParams
-    from maze_envs.core.render import ImageStyle
     from maze_envs.llm import ChatClient, ModelConfig, ModelServer
 
     root = out_dir / "generations"

@@ -58,8 +58,8 @@ def _range(flag: str, values: list[int] | None) -> tuple[int, int] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the dataset, print a summary and return the exit status 0."""
-    from maze_envs.openings.dataset import OpeningsDatasetConfig, apply_variants
     from maze_envs.datasets import write_openings_dataset
+    from maze_envs.openings.dataset import OpeningsDatasetConfig, apply_variants
 
     config = apply_variants(
         OpeningsDatasetConfig(count=args.count, seed=args.seed, extras=not args.no_extras,

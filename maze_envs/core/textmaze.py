@@ -18,6 +18,7 @@ from .maze import MOVE_NAMES, Cell, Grid, move_index
 from .render import Symbols
 from .solve import shortest_path
 
+
 @dataclass(frozen=True)
 class TextMaze:
     """A maze read from text: ``blocks`` (1 = wall or unknown), ``known`` (False where the view is masked),

@@ -15,7 +15,13 @@ from maze_envs.core.atomic import atomic_write
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import Placement, check_options, generate
 from maze_envs.core.mazebench_files import cells_for_size, parse_size, write_mazebench
-from maze_envs.core.mazebench_generator import ALGORITHMS, START_GOAL, mazebench_file_name, mazebench_json, mazebench_maze
+from maze_envs.core.mazebench_generator import (
+    ALGORITHMS,
+    START_GOAL,
+    mazebench_file_name,
+    mazebench_json,
+    mazebench_maze,
+)
 from maze_envs.runs import RunOptions, WorkItem
 
 from .writer import Dataset, WriteSummary, write_dataset

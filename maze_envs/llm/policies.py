@@ -20,8 +20,17 @@ import numpy as np
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.jsonfiles import parse_json
 from maze_envs.core.render import Symbols
-from maze_envs.core.textmaze import (TextMaze, format_path, image_maze, legend_symbols, next_move, next_route,
-                                     parse_text_maze, plan_path, route_runs)
+from maze_envs.core.textmaze import (
+    TextMaze,
+    format_path,
+    image_maze,
+    legend_symbols,
+    next_move,
+    next_route,
+    parse_text_maze,
+    plan_path,
+    route_runs,
+)
 
 from .server import ChatRequest, Policy, PolicyReply
 

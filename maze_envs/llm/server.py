@@ -28,8 +28,16 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from maze_envs.core.errors import brief_repr
-from maze_envs.serving.app import (BODY_TIMEOUT, HEADER_TIMEOUT, HTTPError, LoopbackServer, check_timeout, json_app,
-                                   json_response, read_json_body)
+from maze_envs.serving.app import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    HTTPError,
+    LoopbackServer,
+    check_timeout,
+    json_app,
+    json_response,
+    read_json_body,
+)
 
 from .client import LOCAL_FINGERPRINT
 

@@ -26,8 +26,16 @@ from PIL import Image, UnidentifiedImageError
 from maze_envs.core.errors import MazeConfigError
 
 from .backends import renderer_factory
-from .camera import (CameraConfig, PinholeView, abot_colmap_extrinsics, colmap_extrinsics, pose_euler, pose_matrix,
-                     view_from_pose, view_from_request)
+from .camera import (
+    CameraConfig,
+    PinholeView,
+    abot_colmap_extrinsics,
+    colmap_extrinsics,
+    pose_euler,
+    pose_matrix,
+    view_from_pose,
+    view_from_request,
+)
 from .errors import RenderFailureError, RenderRequestError
 from .ply import GaussianCloud
 from .service import RenderService, encode_jpeg

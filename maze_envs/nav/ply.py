@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 
 from maze_envs.core.atomic import atomic_write
-
 from maze_envs.core.errors import brief_repr
 
 from .errors import NavDataError

@@ -28,7 +28,6 @@ from maze_envs.core.jsonfiles import read_json
 from maze_envs.core.numbers import is_finite_number
 
 from .camera import pose_matrix
-
 from .errors import NavDataError
 
 POSE_KEYS = ("x", "y", "z", "roll", "pitch", "yaw")

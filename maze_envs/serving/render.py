@@ -19,8 +19,17 @@ from maze_envs.core.errors import MazeEnvsError
 from maze_envs.nav.errors import RenderRequestError
 from maze_envs.nav.service import RenderService
 
-from .app import (BODY_TIMEOUT, HEADER_TIMEOUT, HTTPError, LoopbackServer, check_port, check_timeout, json_app,
-                  json_response, read_json_body)
+from .app import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    HTTPError,
+    LoopbackServer,
+    check_port,
+    check_timeout,
+    json_app,
+    json_response,
+    read_json_body,
+)
 
 MAX_BODY = 1 << 20
 

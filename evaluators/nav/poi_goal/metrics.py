@@ -22,8 +22,17 @@ import numpy as np
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
 
-from ..aggregate import (OUTDOOR_EXCLUDED, check_mode, finite_mean, format_table, group_names, grouped,
-                         grouped_sections, load_all_results, number)
+from ..aggregate import (
+    OUTDOOR_EXCLUDED,
+    check_mode,
+    finite_mean,
+    format_table,
+    group_names,
+    grouped,
+    grouped_sections,
+    load_all_results,
+    number,
+)
 
 TABLE_COLUMNS = ["count", "success_rate", "spl", "avg_steps", "collision_task_rate"]
 POI_COLUMNS = ["total", "success", "success_rate", "avg_spl", "collision_count"]

@@ -22,8 +22,16 @@ import numpy as np
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
 
-from ..aggregate import (OUTDOOR_EXCLUDED, check_mode, finite_mean, format_table, group_names, grouped_sections,
-                         load_all_results, number)
+from ..aggregate import (
+    OUTDOOR_EXCLUDED,
+    check_mode,
+    finite_mean,
+    format_table,
+    group_names,
+    grouped_sections,
+    load_all_results,
+    number,
+)
 
 DEFAULT_COLLISION_THRESHOLD = {"outdoor": 3, "indoor": 1}
 TABLE_COLUMNS = ["count", "success_rate", "sr_new", "spl_new", "tcr_new", "dcr_new", "avg_steps"]

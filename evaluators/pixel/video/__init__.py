@@ -21,8 +21,8 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 from pathlib import Path
+from typing import Iterable, Iterator
 
 import cv2
 import numpy as np

@@ -16,7 +16,6 @@ from .config import EvalConfig, PoiGoalEvalConfig, make_eval_config
 from .session import COLLISION, MAX_STEPS, STOP, VIEWS, NavSession
 from .world import NavWorld, camera_for_size, dataset_world, procedural_world
 
-
 WORLD_BOUND = 1e4  # metres: the finite bound of every world-coordinate and distance box
 
 

@@ -40,8 +40,7 @@ from maze_envs.nav.scene import Episode, GaussianScene, Task
 
 from .config import EvalConfig, PoiGoalEvalConfig
 from .memory import ShortMemory
-from .motion import (abot_distance, abot_predicted_poses, local_waypoints, planar_distance, predicted_poses,
-                     select_pose)
+from .motion import abot_distance, abot_predicted_poses, local_waypoints, planar_distance, predicted_poses, select_pose
 
 VIEWS = ("left", "front", "right")
 STOP, MAX_STEPS, COLLISION, ERROR, RENDER_ERROR = "stop", "max_steps", "collision", "error", "render_error"
