@@ -10,7 +10,7 @@
    (``OUT_DIR/run/<episode>/trajectories.png``), and prints SR and SPL.
 
 Everything stays in OUT_DIR. The same from the command line: ``maze-envs nav-eval --task point --agent-module
-agents.nav.oracle:OraclePointGoalAgent --provide-occ-map --scenes 2 --maze-size 3x3 --output-dir OUT_DIR``.
+maze_envs.agents.nav.oracle:OraclePointGoalAgent --provide-occ-map --scenes 2 --maze-size 3x3 --output-dir OUT_DIR``.
 """
 
 from __future__ import annotations

@@ -69,14 +69,24 @@ class SourceAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         real_spec = importlib.util.find_spec(real)
         if real_spec is None:
             return None
-        return importlib.util.spec_from_loader(fullname, self,
+        spec = importlib.util.spec_from_loader(fullname, self, origin=real_spec.origin,
                                                is_package=real_spec.submodule_search_locations is not None)
+        spec.has_location = real_spec.has_location
+        return spec
 
     def create_module(self, spec) -> ModuleType:
         """Return the top-level module (imported now if it was not yet)."""
         module = importlib.import_module(self._real(spec.name))
         self._specs[spec.name] = module.__spec__
         return module
+
+    def get_code(self, fullname: str):
+        """Return the code object of the top-level module behind ``fullname`` (what ``python -m`` runs)."""
+        real = self._real(fullname)
+        spec = importlib.util.find_spec(real) if real is not None else None
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "get_code"):
+            raise ImportError(f"no code for {fullname}", name=fullname)
+        return spec.loader.get_code(real)
 
     def exec_module(self, module: ModuleType) -> None:
         """Give the module back its own spec (the import system set the alias spec on it); it has run already."""

@@ -7,6 +7,7 @@ import ast
 import os
 import shutil
 import subprocess
+import sys
 import venv
 from pathlib import Path
 
@@ -120,3 +121,10 @@ def test_installing_and_uninstalling_beside_another_agents_package_breaks_neithe
     again = _run(python, "-c", check_ours, cwd=work, home=tmp_path)
     assert again.returncode == 0 and again.stdout.split()[-1] == "1.0", again.stderr[-3000:]
     assert maze_envs.__file__.startswith(str(ROOT))  # this process never saw the venv
+
+
+@pytest.mark.parametrize("module", ["maze_envs.agents.rl.train", "maze_envs.evaluators.pixel.image"])
+def test_python_dash_m_runs_the_installed_names_inside_a_checkout(module):
+    done = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("usage:"), done.stderr[-2000:]

@@ -57,7 +57,7 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", choices=["point", "poi"], default="point", help="point-goal or POI-goal (default point)")
     p.add_argument("--protocol", choices=PROTOCOLS, default="default", help=PROTOCOL_HELP)
     p.add_argument("--agent-module", required=True, metavar="PKG.MODULE:CLASS",
-                   help="agent class, e.g. agents.nav.oracle:OraclePointGoalAgent")
+                   help="agent class, e.g. maze_envs.agents.nav.oracle:OraclePointGoalAgent")
     p.add_argument("--agent-config", default=None, help="YAML whose keys become the agent's keyword arguments")
     p.add_argument("--data-dir", default=None, help="scenes in the public layout (<scene>/traj_*.json, map/)")
     p.add_argument("--map-dir", default=None, help="separate occupancy map directory (<scene>/map/)")
