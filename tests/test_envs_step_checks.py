@@ -106,3 +106,12 @@ def test_fuzzed_batches_step_or_raise_invalid_action_error(actions):
     except InvalidActionError:
         return
     assert np.asarray(actions).shape == (2, 2)
+
+
+@pytest.mark.parametrize("mode", [gym.vector.AutoresetMode.SAME_STEP, gym.vector.AutoresetMode.DISABLED])
+def test_every_autoreset_mode_checks_the_batch_of_actions(mode):
+    venv = gym.make_vec("Maze-v0", num_envs=2, vectorization_mode="vector_entry_point", rows=3, cols=3,
+                        autoreset_mode=mode)
+    venv.reset(seed=0)
+    with pytest.raises(InvalidActionError):
+        venv.step([5, 0])

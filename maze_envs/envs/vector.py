@@ -209,21 +209,26 @@ class _BatchedMazes(VectorEnv):
         (next step: on this step, instead of moving; same step: at once, see ``_step_same_step``)."""
         if not self._started:
             raise reset_needed(type(self).__name__)
+        actions = checked_actions(self.action_space, actions)
         if self.autoreset_mode is not AutoresetMode.NEXT_STEP:
             return self._step_same_step(actions)
-        actions = checked_actions(self.action_space, actions)
         restart = np.flatnonzero(self._done)
-        live = ~self._done
+        reward, terminated, truncated = self._advance(actions, ~self._done)
+        if restart.size:
+            self._reset_envs(restart)
+        self._done = terminated | truncated
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def _advance(self, actions: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Move the ``live`` sub-envs by their checked ``actions``; return every sub-env's reward, terminated and
+        truncated (0 and False where not live)."""
         self._move(actions, live)
         self._steps += live
         reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self._steps, self._idle_steps())
         terminated &= live
         truncated &= live
         reward[~live] = 0.0
-        if restart.size:
-            self._reset_envs(restart)
-        self._done = terminated | truncated
-        return self._observe(), reward, terminated, truncated, self._info()
+        return reward, terminated, truncated
 
     def _idle_steps(self) -> Any:
         """Return each sub-env's count of steps in a row that revealed nothing (0 where nothing is hidden)."""
@@ -274,13 +279,7 @@ class _BatchedMazes(VectorEnv):
         info are ``info["final_obs"]`` and ``info["final_info"]``, masked by ``info["_final_obs"]``, as in
         Gymnasium's ``SyncVectorEnv``) or ``DISABLED`` (ended sub-envs stay put, reward 0, until
         ``reset(options={"reset_mask": ...})``)."""
-        live = ~self._done
-        self._move(actions, live)
-        self._steps += live
-        reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self._steps, self._idle_steps())
-        terminated &= live
-        truncated &= live
-        reward[~live] = 0.0
+        reward, terminated, truncated = self._advance(actions, ~self._done)
         self._done = terminated | truncated
         ended = np.flatnonzero(self._done)
         if self.autoreset_mode is AutoresetMode.DISABLED or not ended.size:
