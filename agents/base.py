@@ -20,7 +20,7 @@ def action_along(path: Sequence[Cell], action_space: spaces.Space) -> Any:
     ``Discrete(4)``: the first move's direction. ``MultiDiscrete([4, k])``: the direction and as many
     consecutive moves in it as the path has, at most ``k`` (encoded as ``steps - 1``).
     """
-    steps = [move_index(a, b) for a, b in zip(path, path[1:])]
+    steps = [move_index(a, b) for a, b in zip(path, path[1:], strict=False)]
     if not steps:
         raise ValueError("path has no moves")
     if isinstance(action_space, spaces.Discrete):

@@ -67,6 +67,6 @@ def test_looks_of_a_batch_equal_those_of_each_env():
     new = newly_seen(seen, shown, visible)
     for i, p in enumerate(pos.tolist()):
         one = look(codes, p, offsets, 3)
-        assert all(np.array_equal(a[i], b) for a, b in zip((window, shown, visible), one))
+        assert all(np.array_equal(a[i], b) for a, b in zip((window, shown, visible), one, strict=False))
         assert np.array_equal(new[i], newly_seen(seen, one[1], one[2]))
     assert (new == visible).all()

@@ -65,7 +65,7 @@ def test_wall_surfels_sit_on_the_dilated_occupancy_boundary(scenes):
     for lm in summaries[0]["landmarks"]:  # landmarks keep their small footprint, which the dilation removes
         vertical &= np.abs(cloud.means[:, :2] - lm["position"]).max(axis=1) > lm["size"] / 2 + 0.01
     fronts = []
-    for centre, n in zip(cloud.means[vertical][::7], normals[vertical][::7]):
+    for centre, n in zip(cloud.means[vertical][::7], normals[vertical][::7], strict=False):
         fronts.append(GaussianScene.check_point_collision_status({"x": centre[0] + 0.12 * n[0], "y": centre[1] + 0.12 * n[1]}, ep, 0))
         assert GaussianScene.check_point_collision_status({"x": centre[0] - 0.06 * n[0], "y": centre[1] - 0.06 * n[1]}, ep, 0)
     assert np.mean(fronts) < 0.15  # free in front of a wall, but in the corners the dilation rounds off
@@ -98,15 +98,15 @@ def test_walls_stay_closed_after_the_protocol_dilation(tmp_path, wall_metres, di
 
 def test_trajectories_are_shortest_collision_free_paths_to_landmarks(scenes):
     root, summaries = scenes
-    for ep, summary in zip(GaussianScene(root), summaries):
+    for ep, summary in zip(GaussianScene(root), summaries, strict=False):
         maze = maze_from_dict(summary["maze"])
         landmarks = {lm["name"]: lm for lm in summary["landmarks"]}
         for task in ep.tasks:
             pts = task.trajectory
-            for a, b in zip(pts, pts[1:]):
+            for a, b in zip(pts, pts[1:], strict=False):
                 assert not GaussianScene.check_line_collision_fast(a, b, ep)
             assert not any(GaussianScene.check_point_collision_status(p, ep) for p in pts)
-            polyline = sum(np.hypot(b["x"] - a["x"], b["y"] - a["y"]) for a, b in zip(pts, pts[1:]))
+            polyline = sum(np.hypot(b["x"] - a["x"], b["y"] - a["y"]) for a, b in zip(pts, pts[1:], strict=False))
             moves = path_length(maze, tuple(task.label["start_cell"]), tuple(task.label["goal_cell"]))
             assert task.label["shortest_path_length"] == pytest.approx(polyline)
             assert polyline == pytest.approx(moves * 2.2 - 0.8)

@@ -158,7 +158,7 @@ def plot_curve(curve: list[tuple[int, float]], title: str, path: Path) -> Path:
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     if curve:
-        steps, success = zip(*curve)
+        steps, success = zip(*curve, strict=False)
         ax.plot(steps, success)
     ax.set(xlabel="training steps", ylabel="success rate (episodes ended)", ylim=(0, 1.02), title=title)
     ax.grid(alpha=0.3)

@@ -229,7 +229,7 @@ def marker_track(points: np.ndarray, frames: int, hold: float = 0.08) -> np.ndar
 
 def crossed_walls(maze: Maze, geometry: PixelGeometry, cells: Sequence[Cell]) -> list[tuple[int, tuple[int, int, int, int]]]:
     """Return ``(index of the cell before it, wall box)`` for each closed wall the route ``cells`` steps through."""
-    return [(i, wall_between(geometry, a, b)) for i, (a, b) in enumerate(zip(cells, cells[1:]))
+    return [(i, wall_between(geometry, a, b)) for i, (a, b) in enumerate(zip(cells, cells[1:], strict=False))
             if not maze.passable(a, b)]
 
 

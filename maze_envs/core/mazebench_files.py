@@ -142,7 +142,7 @@ def mazebench_to_dict(maze: Maze, *, nonce: int = 0, size: tuple[int, int] | Non
 def _expand_cell_path(path: list[Cell]) -> list[list[int]]:
     """Return a cell path as benchmark-grid coordinates, including the passage blocks between cells."""
     out = [[2 * path[0][0], 2 * path[0][1]]]
-    for (r0, c0), (r1, c1) in zip(path, path[1:]):
+    for (r0, c0), (r1, c1) in zip(path, path[1:], strict=False):
         out.append([r0 + r1, c0 + c1])
         out.append([2 * r1, 2 * c1])
     return out

@@ -228,7 +228,7 @@ class Episode:
         import cv2
 
         if self.occ_map is None or dilation_pixels <= 0:
-            warnings.warn(f"{self.episode_id}: free-space dilation skipped (no map or {dilation_pixels} px)")
+            warnings.warn(f"{self.episode_id}: free-space dilation skipped (no map or {dilation_pixels} px)", stacklevel=2)
             return
         free = np.where(self.occ_map >= 128, 255, 0).astype(np.uint8)
         size = 2 * int(dilation_pixels) + 1
@@ -239,7 +239,8 @@ class Episode:
         """Grow the free space by ``dilation_meters`` (converted with ``get_meter_per_pixel``, at least 1 px)."""
         mpp = self.get_meter_per_pixel()
         if mpp is None or dilation_meters <= 0:
-            warnings.warn(f"{self.episode_id}: free-space dilation skipped (no metadata or {dilation_meters} m)")
+            warnings.warn(f"{self.episode_id}: free-space dilation skipped (no metadata or {dilation_meters} m)",
+                          stacklevel=2)
             return
         self.dilate_free_space(max(1, int(round(dilation_meters / mpp))))
 
@@ -284,7 +285,7 @@ def _blocked_length(occ: np.ndarray, px: np.ndarray, py: np.ndarray, dists: list
     blocked = ~inside
     blocked[inside] = occ[py[inside], px[inside]] < 128
     total, enter = 0.0, None
-    for d, hit in zip(dists, blocked.tolist()):
+    for d, hit in zip(dists, blocked.tolist(), strict=False):
         if hit and enter is None:
             enter = d
         elif not hit and enter is not None:

@@ -256,7 +256,7 @@ def rejoin_orphans(maze: Maze, main_cell: Cell, decoy_mask: np.ndarray, rng: np.
         if not orphan.any():
             return
         links: dict[int, list[tuple[Cell, Cell]]] = {}
-        for r, c in zip(*np.nonzero(orphan)):
+        for r, c in zip(*np.nonzero(orphan), strict=False):
             for dr, dc in MOVES:
                 nb = (r + dr, c + dc)
                 if maze.contains(nb) and comp[nb] == main:
@@ -316,7 +316,7 @@ def assign_labels(pair: tuple[Opening, Opening], decoys: Sequence[tuple[Opening,
     entries: list[tuple[Opening, list[Cell] | None]] = [(pair[0], None), (pair[1], None)] + list(decoys)
     order = rng.permutation(len(entries)).tolist()
     labels, regions = [], {}
-    for letter, k in zip(LABELS, order):
+    for letter, k in zip(LABELS, order, strict=False):
         opening, region = entries[k]
         labels.append(LabelledOpening(letter, opening, region is None))
         if region is not None:

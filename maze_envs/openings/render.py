@@ -183,7 +183,7 @@ def render_openings(puzzle: OpeningsPuzzle, style: OpeningsStyle = OpeningsStyle
             raise LabelLayoutError("; ".join(problems))
     image = Image.fromarray(np.asarray(walls, np.uint8))  # 2-D uint8: mode "L"
     draw = ImageDraw.Draw(image)
-    for p, origin in zip(placements_t, origins):
+    for p, origin in zip(placements_t, origins, strict=False):
         draw.text(origin, p.label, font=font, fill=0)
     return OpeningsRendering(image, geometry, placements_t, source)
 

@@ -13,7 +13,7 @@ def solution_blocks(maze: Maze) -> list[Cell]:
     """Return the block coordinates of the shortest path, passages between its cells included."""
     path = shortest_path(maze) or []
     blocks = [cell_to_block(path[0])] if path else []
-    for (r0, c0), (r1, c1) in zip(path, path[1:]):
+    for (r0, c0), (r1, c1) in zip(path, path[1:], strict=False):
         blocks.append((r0 + r1 + 1, c0 + c1 + 1))
         blocks.append(cell_to_block((r1, c1)))
     return blocks

@@ -194,7 +194,7 @@ class GaussianNavEnv(gym.Env):
         if self.config.provide_history:
             images = np.zeros(self._history_shape, np.uint8)
             poses = np.zeros(self._history_shape[:1] + (4, 4), np.float32)
-            for i, (frame, pose) in enumerate(zip(raw["history_images"], raw["history_poses"])):
+            for i, (frame, pose) in enumerate(zip(raw["history_images"], raw["history_poses"], strict=False)):
                 front = frame["front"][:self._history_shape[1], :self._history_shape[2]]
                 images[i, :front.shape[0], :front.shape[1]] = front
                 poses[i] = pose

@@ -56,10 +56,10 @@ def polyline_length(points: list[tuple[float, float]], abot: bool = False) -> fl
     in order, when ``abot``)."""
     if abot:
         total = 0.0
-        for a, b in zip(points, points[1:]):
+        for a, b in zip(points, points[1:], strict=False):
             total += np.linalg.norm(np.array(b[:2]) - np.array(a[:2]))
         return float(total)
-    return float(sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:])))
+    return float(sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:], strict=False)))
 
 
 @dataclass
@@ -138,7 +138,7 @@ class NavSession:
         rendered = self.renderer.render_at_pose(pose, self.episode.episode_id, save_dir=self.save_dir,
                                                 image_id=frame)
         names = ("left", "right", "front") if len(rendered) == 3 else ("front",)
-        by_name = dict(zip(names, rendered))
+        by_name = dict(zip(names, rendered, strict=False))
         self.views = {name: by_name[name] for name in VIEWS if name in by_name}
         self.images = {name: np.asarray(im, np.uint8) for name, im in self.views.items()}
         if self.memory is not None:
