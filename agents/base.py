@@ -65,7 +65,8 @@ class EpisodeResult:
 
 
 def run_episode(env: gym.Env, agent: Agent, seed: int | None = None, *, hide: Sequence[str] = ()) -> EpisodeResult:
-    """Play one episode of ``agent`` in ``env`` and return its result; ``hide`` drops those keys from the info it sees."""
+    """Play one episode of ``agent`` in ``env`` and return its result; ``hide`` drops those keys from the info it
+    sees."""
     total, steps = 0.0, 0
     for step in episode_steps(env, agent, seed, hide=hide):
         total += step.reward

@@ -170,7 +170,8 @@ class Agent(nn.Module):
             return
         self.shared = nn.Identity()
         self.critic = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
-                                    layer_init(nn.Linear(hidden, hidden)), nn.Tanh(), layer_init(nn.Linear(hidden, 1), 1.0))
+                                    layer_init(nn.Linear(hidden, hidden)), nn.Tanh(),
+                                    layer_init(nn.Linear(hidden, 1), 1.0))
         self.actor = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
                                    layer_init(nn.Linear(hidden, hidden)), nn.Tanh(),
                                    layer_init(nn.Linear(hidden, sum(self.action_sizes)), 0.01))

@@ -92,9 +92,12 @@ def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Ma
     blocks = array01(require_key(doc, "grid", source), "grid", None, source)
     for key, size in (("height", blocks.shape[0]), ("width", blocks.shape[1])):
         if key in doc and (type(doc[key]) is not int or doc[key] != size):
-            raise MazeFormatError(f"says {brief_repr(doc[key])} but the grid has {size} {'rows' if key == 'height' else 'columns'}"
-                                  f"{'' if type(doc[key]) is int else ' (expected an integer)'}",
-                                  source=source, field=key)
+            raise MazeFormatError(
+                f"says {brief_repr(doc[key])} but the grid has {size} {'rows' if key == 'height' else 'columns'}"
+                f"{'' if type(doc[key]) is int else ' (expected an integer)'}",
+                source=source,
+                field=key,
+            )
     start = cell_pair(require_key(doc, "start", source), "start", source)
     goal = cell_pair(require_key(doc, "goal", source), "goal", source)
     grid = checked_grid(blocks, start, goal, source, {})

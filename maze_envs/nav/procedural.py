@@ -162,7 +162,8 @@ def occupancy_map(layout: SceneLayout) -> np.ndarray:
     xs = (np.arange(w) + 0.5) * res
     ys_from_top = (np.arange(h) + 0.5) * res
     occupied = np.zeros((h, w), np.uint8)
-    for r, c in zip(*np.nonzero(layout.blocks), strict=False):  # every pixel a wall block touches, however thin the wall
+    # every pixel a wall block touches, however thin the wall
+    for r, c in zip(*np.nonzero(layout.blocks), strict=False):
         x0, x1 = int(np.floor(layout.x_edges[c] / res)), int(np.ceil(layout.x_edges[c + 1] / res))
         y0, y1 = int(np.floor(layout.y_edges[r] / res)), int(np.ceil(layout.y_edges[r + 1] / res))
         occupied[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)] = 1

@@ -19,7 +19,9 @@ def solution_blocks(maze: Maze) -> list[Cell]:
     return blocks
 
 
-def render_task(maze: Maze, style: ImageStyle = ImageStyle(), *, solution: bool = False) -> tuple[Image.Image, PixelGeometry]:
+def render_task(
+    maze: Maze, style: ImageStyle = ImageStyle(), *, solution: bool = False
+) -> tuple[Image.Image, PixelGeometry]:
     """Return the puzzle image (or, with ``solution``, the solution image) and its pixel geometry.
 
     Pure colours, no anti-aliasing: white free space, black walls, the start cell green, the

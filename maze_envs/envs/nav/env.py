@@ -124,8 +124,11 @@ class GaussianNavEnv(gym.Env):
             self.config.check()
         else:
             self.config = make_eval_config(mode, **settings)
-        self.world: NavWorld = (dataset_world(self.config, data_dir, map_dir, backend) if data_dir is not None
-                                else procedural_world(self.config, scenes, *maze_size, seed=scene_seed, backend=backend))
+        self.world: NavWorld = (
+            dataset_world(self.config, data_dir, map_dir, backend)
+            if data_dir is not None
+            else procedural_world(self.config, scenes, *maze_size, seed=scene_seed, backend=backend)
+        )
         self.task_list = self.world.tasks()
         if not self.task_list:
             raise MazeConfigError("the scenes hold no tasks (traj_*.json)", parameter="data_dir")

@@ -4,10 +4,10 @@ Shared by the Gymnasium envs and the evaluator. Per step (ABot-Navigation's rule
 the waypoints become poses (``motion``); the first pose within ``arrive_threshold`` of the goal is taken and
 ends the task, else pose 1 (point-goal) or 2 (POI), clamped; a single waypoint is used as is. Point-goal
 checks the segment travelled against the dilated occupancy map (2 px samples, at most one count per step,
-collision length from a sample every 0.05 m plus the end point) and never stops on a collision; POI checks the pose reached (a disc
-of ``robot_radius``), exempts hits inside the arrival circle, and in ``hard`` mode ends the task with status
-``collision``. The pose's z is the ground under it plus the camera height. Success is judged on the pose
-after the final step: distance <= ``arrive_threshold``.
+collision length from a sample every 0.05 m plus the end point) and never stops on a collision; POI checks the pose
+reached (a disc of ``robot_radius``), exempts hits inside the arrival circle, and in ``hard`` mode ends the task with
+status ``collision``. The pose's z is the ground under it plus the camera height. Success is judged on the pose after
+the final step: distance <= ``arrive_threshold``.
 
 Where this differs from the public code (documented on purpose): ``status`` is ``stop`` when arrival was
 declared (by the agent or by a waypoint within the threshold) and ``max_steps`` when the step limit ended the
