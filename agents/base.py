@@ -20,7 +20,7 @@ def action_along(path: Sequence[Cell], action_space: spaces.Space) -> Any:
     ``Discrete(4)``: the first move's direction. ``MultiDiscrete([4, k])``: the direction and as many
     consecutive moves in it as the path has, at most ``k`` (encoded as ``steps - 1``).
     """
-    steps = [move_index(a, b) for a, b in zip(path, path[1:])]
+    steps = [move_index(a, b) for a, b in zip(path, path[1:], strict=False)]
     if not steps:
         raise ValueError("path has no moves")
     if isinstance(action_space, spaces.Discrete):
@@ -65,7 +65,8 @@ class EpisodeResult:
 
 
 def run_episode(env: gym.Env, agent: Agent, seed: int | None = None, *, hide: Sequence[str] = ()) -> EpisodeResult:
-    """Play one episode of ``agent`` in ``env`` and return its result; ``hide`` drops those keys from the info it sees."""
+    """Play one episode of ``agent`` in ``env`` and return its result; ``hide`` drops those keys from the info it
+    sees."""
     total, steps = 0.0, 0
     for step in episode_steps(env, agent, seed, hide=hide):
         total += step.reward

@@ -103,8 +103,9 @@ def checked_agent(agent: AgentLike, env: gym.Env, env_id: str) -> Agent:
     return actor
 
 
-def evaluate(agent: AgentLike, env_id: str, seeds: Iterable[int], *, wrappers: Sequence[Callable[[gym.Env], gym.Env]] = (),
-             hide: Sequence[str] = HIDDEN_INFO, **env_kwargs: Any) -> EvaluationTable:
+def evaluate(agent: AgentLike, env_id: str, seeds: Iterable[int], *,
+             wrappers: Sequence[Callable[[gym.Env], gym.Env]] = (), hide: Sequence[str] = HIDDEN_INFO,
+             **env_kwargs: Any) -> EvaluationTable:
     """Return the table of ``agent`` playing one episode of ``gym.make(env_id, **env_kwargs)`` per seed.
 
     ``agent`` is an agent (``reset()``/``act(observation, info)``) or a factory called with the wrapped env

@@ -103,7 +103,9 @@ class ExploredMaps:
         if not (low.any() or high.any()):
             return
         size = (h, w)
-        pad = [(0, 0)] + [(int(lo and max(lo, s)), int(hi and max(hi, s))) for lo, hi, s in zip(low, high, size)]
+        pad = [(0, 0)] + [
+            (int(lo and max(lo, s)), int(hi and max(hi, s))) for lo, hi, s in zip(low, high, size, strict=False)
+        ]
         self.canvas = np.pad(self.canvas, pad, constant_values=MASKED)
         if self.discovered is not None:
             self.discovered = np.pad(self.discovered, pad, constant_values=-1)

@@ -2,9 +2,9 @@
 
 Run: ``python3 benchmarks/generation.py [--repeats N]``. Peers are timed when installed
 (``pip install -e ".[bench]"``); ratios are peer time / our time (higher = we are faster), each against our
-generator of the same kind (our DFS for DFS-like peers), and the fastest peer against our slowest generator. ``batch_dfs`` (the envs' batched reset path) is
-timed per maze beside ``generate``. Targets (2-core machine, 100x100): DFS <= 10 ms, Prim/Kruskal <= 20 ms,
-Wilson <= 50 ms, BFS <= 5 ms; every generator at least as fast as the fastest peer.
+generator of the same kind (our DFS for DFS-like peers), and the fastest peer against our slowest generator.
+``batch_dfs`` (the envs' batched reset path) is timed per maze beside ``generate``. Targets (2-core machine, 100x100):
+DFS <= 10 ms, Prim/Kruskal <= 20 ms, Wilson <= 50 ms, BFS <= 5 ms; every generator at least as fast as the fastest peer.
 
 labmaze is DeepMind's C++ level generator (DM Lab); ``RandomMaze`` is timed on the same block grid,
 ``(2n+1) x (2n+1)``, with ``max_rooms=0`` (its fastest setting: corridors only) and, at 20x20, with its
@@ -79,15 +79,17 @@ def main() -> None:
         ours = {}
         seeds = iter(range(10_000))
         for name in GENERATORS:
-            ours[name] = median_seconds(lambda: generate(size, size, name, next(seeds)), args.repeats)
+            ours[name] = median_seconds(
+                lambda size=size, name=name, seeds=seeds: generate(size, size, name, next(seeds)), args.repeats
+            )
             print(f"maze-envs {name:<8} {fmt_ms(ours[name])}")
         rngs = [np.random.default_rng(s) for s in range(16 if size <= 20 else 4)]
-        batch = median_seconds(lambda: batch_dfs(size, size, rngs), args.repeats) / len(rngs)
+        batch = median_seconds(lambda size=size, rngs=rngs: batch_dfs(size, size, rngs), args.repeats) / len(rngs)
         print(f"maze-envs batch_dfs {fmt_ms(batch)} per maze ({len(rngs)} at once; "
               f"{'compiled' if compiled() else 'numpy'}), generate/batch = {ours['dfs'] / batch:5.1f}x")
         maze = generate(size, size, "dfs", 0)
-        bfs = median_seconds(lambda: distance_map(maze), args.repeats)
-        path = median_seconds(lambda: shortest_path(maze), args.repeats)
+        bfs = median_seconds(lambda maze=maze: distance_map(maze), args.repeats)
+        path = median_seconds(lambda maze=maze: shortest_path(maze), args.repeats)
         print(f"maze-envs BFS dist {fmt_ms(bfs)}   shortest_path {fmt_ms(path)}")
         peer_times = {}
         for key, (label, fn) in peers(size).items():

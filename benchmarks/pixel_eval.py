@@ -76,14 +76,16 @@ def main() -> int:
             lambda: evaluate_video(video, read_image(solution), num_frames=args.frames,
                                    frame_workers=args.frame_workers), args.videos)
         diff_s, diff_cpu = _median_time(
-            lambda: evaluate_video(video, read_image(solution), num_frames=args.frames, frame_workers=args.frame_workers,
-                                   extraction_method="frame_differencing"), args.videos)
+            lambda: evaluate_video(video, read_image(solution), num_frames=args.frames,
+                                   frame_workers=args.frame_workers, extraction_method="frame_differencing"),
+            args.videos)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"maze {args.size}x{args.size}, solution {task.solution.shape[1]}x{task.solution.shape[0]} px, generated "
           f"512x512 PNG, {args.frames}-frame 512x512 mp4v video; {os.cpu_count()} CPUs, load average {load:.2f}")
     print("timings include reading the files and analysing the solution; wall-clock (CPU) medians")
     print(f"image, grid auto-detected: {image_s * 1000:.1f} ms ({image_cpu * 1000:.1f} ms CPU); target <= "
-          f"{TARGET_IMAGE_S * 1000:.0f} ms; spec quotes ~{QUOTED_IMAGE_S:.1f} s: {QUOTED_IMAGE_S / image_s:.1f}x faster")
+          f"{TARGET_IMAGE_S * 1000:.0f} ms; spec quotes ~{QUOTED_IMAGE_S:.1f} s: "
+          f"{QUOTED_IMAGE_S / image_s:.1f}x faster")
     print(f"image, grid from metadata: {known_s * 1000:.1f} ms ({known_cpu * 1000:.1f} ms CPU); "
           f"{QUOTED_IMAGE_S / known_s:.1f}x faster than quoted")
     print(f"video ({args.frame_workers} frame threads): {video_s:.3f} s ({video_cpu:.3f} s CPU); target <= "

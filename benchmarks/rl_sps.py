@@ -1,4 +1,4 @@
-"""PPO training steps per second: the single-file PPO on the native vector env vs stable-baselines3 PPO on ``gym.make`` envs.
+"""PPO training steps per second: single-file PPO on the native vector env vs SB3 PPO on ``gym.make`` envs.
 
     python3 benchmarks/rl_sps.py [--env-id Maze-PartialObs-v0] [--env-kwargs '{"rows": 5, "cols": 5}']
                                  [--timesteps 65536] [--num-envs 64] [--threads 1]

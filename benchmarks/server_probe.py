@@ -173,7 +173,9 @@ def probe(target: Target, header_timeout: float, body_timeout: float, patience: 
         ok &= status == 200 and all(c.seconds is not None and c.status < 500 for c in closings)
         lines.append(f"{target.name:6} normal request beside 20 stalled: HTTP {status} in {normal:.3f} s "
                      f"({still_open} of the 20 still held when it was answered)")
-        lines.append(_line(target.name, "20 stalled (10 body, 10 headers)", closings, max(header_timeout, body_timeout)))
+        lines.append(
+            _line(target.name, "20 stalled (10 body, 10 headers)", closings, max(header_timeout, body_timeout))
+        )
         statuses = bad_job.result()
         ok &= all(400 <= s < 500 for s in statuses)
         lines.append(f"{target.name:6} bad input statuses: {statuses} (5xx: {sum(s >= 500 for s in statuses)})")

@@ -32,7 +32,9 @@ if args.autoplay:
     pygame.display.init()
     env.reset(seed=args.seed)
     route = env.unwrapped.shortest_route()
-    keys = [getattr(pygame, f"K_{MOVE_NAMES[move_index(a, b)].upper()}") for a, b in zip(route, route[1:])]
+    keys = [
+        getattr(pygame, f"K_{MOVE_NAMES[move_index(a, b)].upper()}") for a, b in zip(route, route[1:], strict=False)
+    ]
     for key in keys + [pygame.K_q]:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
 result = session.run()

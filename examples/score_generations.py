@@ -45,7 +45,8 @@ def main(out: Path) -> int:
     print(f"1. wrote {len(cases)} tasks and synthetic generations under {out}")
 
     status = maze_envs(["eval-image", "--input-dir", str(generations), "--solution-dir", str(solutions),
-                        "--output-dir", str(out / "pixel"), "--model-name", "synthetic", "--log-dir", str(out / "logs")])
+                        "--output-dir", str(out / "pixel"), "--model-name", "synthetic",
+                        "--log-dir", str(out / "logs")])
     if status:
         return status
     pixel_results = out / "pixel" / "evaluation_results_round1_latest.json"

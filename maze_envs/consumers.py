@@ -1,4 +1,5 @@
-"""Where the ``agents`` and ``evaluators`` packages are imported from: ``maze_envs.agents`` and ``maze_envs.evaluators``.
+"""Where the ``agents`` and ``evaluators`` packages are imported from: ``maze_envs.agents`` and
+``maze_envs.evaluators``.
 
 The repository keeps them as top-level folders (``agents/``, ``evaluators/``), but an installed maze-envs ships
 them inside ``maze_envs`` (``setup.py`` maps the folders there), so it never installs a top-level ``agents``:

@@ -139,7 +139,7 @@ def report_table(path):
     rows = [[html.unescape(re.sub(r"<[^>]+>", "", cell)) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
             for row in re.findall(r"<tr>(.*?)</tr>", first)]
     head = rows[0]
-    return {(row[0], row[1]): dict(zip(head, row)) for row in rows[1:]}
+    return {(row[0], row[1]): dict(zip(head, row, strict=False)) for row in rows[1:]}
 
 
 def test_baselines_are_refused_where_they_cannot_play(tmp_path, capsys):

@@ -31,7 +31,9 @@ def test_read_yaml_names_the_file(tmp_path, text, message):
 def test_a_missing_file_is_also_a_file_not_found_error(tmp_path):
     with pytest.raises(FileNotFoundError) as err:
         read_yaml(tmp_path / "absent.yaml")
-    assert isinstance(err.value, ConfigFileNotFoundError) and "absent.yaml: cannot read config: file not found" in str(err.value)
+    assert isinstance(err.value, ConfigFileNotFoundError) and "absent.yaml: cannot read config: file not found" in str(
+        err.value
+    )
 
 
 def test_deep_merge_merges_nested_mappings_and_leaves_inputs_alone():

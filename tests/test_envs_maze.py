@@ -88,8 +88,8 @@ def test_same_seed_same_trajectory_and_new_maze_each_reset(env_id):
         return out
 
     a, b = trajectory(3), trajectory(3)
-    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
-    assert not all(np.array_equal(x, y) for x, y in zip(a, trajectory(4)))
+    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b, strict=False))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, trajectory(4), strict=False))
     env = gym.make(env_id, rows=5, cols=5)
     env.reset(seed=1)
     first = env.unwrapped.layout.blocks.copy()

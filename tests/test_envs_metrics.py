@@ -38,7 +38,9 @@ def test_a_known_walk_in_a_corridor():
 
 
 def test_partial_view_reports_the_share_revealed_and_failure_scores_zero():
-    env = EpisodeMetricsWrapper(gym.make("Maze-PartialObs-v0", rows=8, cols=8, max_no_exploration_steps=2, action_mode="multi"))
+    env = EpisodeMetricsWrapper(
+        gym.make("Maze-PartialObs-v0", rows=8, cols=8, max_no_exploration_steps=2, action_mode="multi")
+    )
     env.reset(seed=3)
     done = False
     while not done:
@@ -89,6 +91,8 @@ def test_vector_form_matches_the_single_wrapper(env_id):
                 expected = single_info["episode_metrics"]
                 got = {k: info["episode_metrics"][k][i] for k in METRIC_KEYS}
                 for key in METRIC_KEYS:
-                    assert np.isnan(got[key]) if expected[key] is None else got[key] == pytest.approx(float(expected[key])), key
+                    assert (
+                        np.isnan(got[key]) if expected[key] is None else got[key] == pytest.approx(float(expected[key]))
+                    ), key
         restart = info.get("_episode_metrics", np.zeros(3, dtype=bool))
     assert ended >= 3

@@ -156,7 +156,9 @@ def test_rollout_matches_recording(name: str) -> None:
     assert cases()[name]() == _recorded()[name]
 
 
-@pytest.mark.parametrize("name", [n for n in sorted(cases()) if n.startswith(("vector-", "partial-default", "maze-default"))])
+@pytest.mark.parametrize(
+    "name", [n for n in sorted(cases()) if n.startswith(("vector-", "partial-default", "maze-default"))]
+)
 def test_rollout_matches_recording_without_numba(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The numpy fallback (numba not installed: per-maze generation, lockstep batches) gives the same episodes."""
     monkeypatch.setattr(batch_dfs, "_kernel", lambda: None)

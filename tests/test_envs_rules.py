@@ -34,10 +34,12 @@ def test_moves_and_walks_of_a_batch_equal_those_of_each_env(seeds, data):
         many = walk(free_array, pos, deltas, count, goals, 2, active)
         for i in range(n):
             if not active[i]:
-                assert (one_pos[i], one_blocked[i], many[0][i], many[1][i], many[2][i]) == (pos[i], False, pos[i], 0, False)
+                assert ((one_pos[i], one_blocked[i], many[0][i], many[1][i], many[2][i])
+                        == (pos[i], False, pos[i], 0, False))
                 continue
             assert (one_pos[i], one_blocked[i]) == move(free_list, int(pos[i]), board.deltas[direction[i]])
-            single = walk(free_list, int(pos[i]), board.deltas[direction[i]], int(count[i]), int(goals[i]), int(count[i]))
+            single = walk(free_list, int(pos[i]), board.deltas[direction[i]], int(count[i]), int(goals[i]),
+                          int(count[i]))
             assert (many[0][i], many[1][i], many[2][i]) == single
         pos = many[0]
 
@@ -67,6 +69,6 @@ def test_looks_of_a_batch_equal_those_of_each_env():
     new = newly_seen(seen, shown, visible)
     for i, p in enumerate(pos.tolist()):
         one = look(codes, p, offsets, 3)
-        assert all(np.array_equal(a[i], b) for a, b in zip((window, shown, visible), one))
+        assert all(np.array_equal(a[i], b) for a, b in zip((window, shown, visible), one, strict=False))
         assert np.array_equal(new[i], newly_seen(seen, one[1], one[2]))
     assert (new == visible).all()

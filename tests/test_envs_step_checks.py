@@ -42,17 +42,19 @@ def test_a_bad_batch_of_actions_is_an_invalid_action_error(env_id, num_envs, kwa
 
 @pytest.mark.parametrize(("env_id", "kwargs", "actions"), [
     ("Maze-v0", {}, [1, 2]), ("Maze-v0", {}, np.array([3, 0], dtype=np.uint8)), ("Maze-v0", {}, (1, 1)),
-    ("Maze-PartialObs-v0", {"action_mode": "multi"}, [[1, 2], [3, 0]]), ("Maze-PartialObs-v0", {"action_mode": "single"}, [0, 3]),
+    ("Maze-PartialObs-v0", {"action_mode": "multi"}, [[1, 2], [3, 0]]),
+    ("Maze-PartialObs-v0", {"action_mode": "single"}, [0, 3]),
 ])
 def test_valid_batches_of_every_kind_step_like_their_int64_arrays(env_id, kwargs, actions):
     a, b = started_vector(env_id, 2, **kwargs), started_vector(env_id, 2, **kwargs)
     got, want = a.step(actions), b.step(np.asarray(actions, dtype=np.int64))
-    for x, y in zip(got[:4], want[:4]):
+    for x, y in zip(got[:4], want[:4], strict=False):
         np.testing.assert_array_equal(x, y)
 
 
 def test_checked_actions_returns_int64_of_the_space_shape():
-    for space in (gym.spaces.MultiDiscrete([[4, 3], [4, 3]]), gym.spaces.Box(0, np.array([[3, 2], [3, 2]]), dtype=np.int64)):
+    for space in (gym.spaces.MultiDiscrete([[4, 3], [4, 3]]),
+                  gym.spaces.Box(0, np.array([[3, 2], [3, 2]]), dtype=np.int64)):
         out = checked_actions(space, [[3, 2], [0, 0]])
         assert out.dtype == np.int64 and out.shape == (2, 2)
         for bad in ([[3, 3], [0, 0]], [[3.0, 2.0], [0.0, 0.0]], [3, 2]):

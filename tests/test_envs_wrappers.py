@@ -1,4 +1,5 @@
-"""Observation wrappers: Gymnasium's checker on each, content checks, and stable-baselines3's checker on the flat one."""
+"""Observation wrappers: Gymnasium's checker on each, content checks, and stable-baselines3's checker on the flat
+one."""
 
 from __future__ import annotations
 
@@ -59,7 +60,9 @@ def test_text_observation_shows_the_explored_map_when_the_env_has_one():
     text = env.step(np.array([1, 0]))[0]
     assert text == "view:\n?█?\n AG\n?█?\n\nexplored:\n?██??\n█  G?\n?██??"
     assert env.observation_space.contains(text)
-    only_view = TextObservation(gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, explored_map=True), key="view")
+    only_view = TextObservation(
+        gym.make("Maze-PartialObs-v0", maze=CORRIDOR, visibility=1, explored_map=True), key="view"
+    )
     assert only_view.reset(seed=0)[0] == "?█?\n█A \n?█?"
 
 

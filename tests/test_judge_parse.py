@@ -10,7 +10,8 @@ from maze_envs.llm.prompts import PromptTemplate
 from maze_envs.runs import RunOptions
 
 SHAPES = [
-    ("plain", verdict(1, 0, 1, "steps fine, answer wrong"), {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 0, "ACTION_REFLECTION": 1}),
+    ("plain", verdict(1, 0, 1, "steps fine, answer wrong"),
+     {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 0, "ACTION_REFLECTION": 1}),
     ("bold keys", "**INTERMEDIATE_CORRECT:** 1\n**FINAL_CORRECT:** 1\n**ACTION_REFLECTION:** 0\n**EXPLANATION:** good",
      {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 1, "ACTION_REFLECTION": 0}),
     ("bold values", "**INTERMEDIATE_CORRECT**: **0**\n**FINAL_CORRECT**: **1**\n**ACTION_REFLECTION**: **1**",
@@ -25,11 +26,14 @@ SHAPES = [
      {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 1, "ACTION_REFLECTION": 0}),
     ("words", "Intermediate Correct = yes\nFinal-Correct = no\nAction Reflection = false",
      {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 0, "ACTION_REFLECTION": 0}),
-    ("preamble and fence", "Here is my grading.\n```\nINTERMEDIATE_CORRECT: 1\nFINAL_CORRECT: 1\nACTION_REFLECTION: 0\n```",
+    ("preamble and fence",
+     "Here is my grading.\n```\nINTERMEDIATE_CORRECT: 1\nFINAL_CORRECT: 1\nACTION_REFLECTION: 0\n```",
      {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 1, "ACTION_REFLECTION": 0}),
-    ("table", "| Metric | Score |\n|---|---|\n| INTERMEDIATE_CORRECT | 0 |\n| FINAL_CORRECT | 1 |\n| ACTION_REFLECTION | 1 |",
+    ("table",
+     "| Metric | Score |\n|---|---|\n| INTERMEDIATE_CORRECT | 0 |\n| FINAL_CORRECT | 1 |\n| ACTION_REFLECTION | 1 |",
      {"INTERMEDIATE_CORRECT": 0, "FINAL_CORRECT": 1, "ACTION_REFLECTION": 1}),
-    ("italics and heading", "### INTERMEDIATE_CORRECT: 1\n*FINAL_CORRECT*: *0*\n_ACTION_REFLECTION_: 1\n*EXPLANATION:* ok",
+    ("italics and heading",
+     "### INTERMEDIATE_CORRECT: 1\n*FINAL_CORRECT*: *0*\n_ACTION_REFLECTION_: 1\n*EXPLANATION:* ok",
      {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 0, "ACTION_REFLECTION": 1}),
     ("format echo first", "FINAL_CORRECT: <0 or 1>\nINTERMEDIATE_CORRECT: 1\nFINAL_CORRECT: 1\nACTION_REFLECTION: 0",
      {"INTERMEDIATE_CORRECT": 1, "FINAL_CORRECT": 1, "ACTION_REFLECTION": 0}),
@@ -44,7 +48,8 @@ def test_shapes_parse(name, text, expected):
 
 def test_explanation_spans_lines_until_the_next_field():
     parsed = parse_verdict("EXPLANATION: first line\nsecond line\nFINAL_CORRECT: 1", MATH_FIELDS)
-    assert parsed.explanation == "first line second line" and parsed.missing == ("INTERMEDIATE_CORRECT", "ACTION_REFLECTION")
+    assert parsed.explanation == "first line second line"
+    assert parsed.missing == ("INTERMEDIATE_CORRECT", "ACTION_REFLECTION")
 
 
 @pytest.mark.parametrize("text", ["The answer looks right.", "FINAL_CORRECT: maybe\nINTERMEDIATE_CORRECT: 1",

@@ -59,7 +59,9 @@ def test_oracle_answers_a_correct_shortest_path_and_a_move():
         path = read_path(client.chat(f"Give the path from S to G as (r,c) list.\n{render_text(maze)}").text).cells
         route = shortest_path(grid)
         agent = route[2]
-        [(move, _)] = read_move(client.chat(f"You are A. What is your next move?\n{render_text(maze, agent=agent)}").text).moves
+        [(move, _)] = read_move(
+            client.chat(f"You are A. What is your next move?\n{render_text(maze, agent=agent)}").text
+        ).moves
         nothing = client.chat("What is 2 + 2?").text
     assert validate_path(grid, path).valid and len(path) == len(route)
     step = (route[3][0] - agent[0], route[3][1] - agent[1])
@@ -98,7 +100,8 @@ def test_retry_on_500_and_on_429_then_success():
 
 
 def test_retry_on_timeout_then_success():
-    # The late reply waits far past the timeout, and the timeout leaves the prompt reply a wide margin on a busy machine.
+    # The late reply waits far past the timeout, and the timeout leaves the prompt reply a wide margin on a busy
+    # machine.
     with ModelServer(scripted(PolicyReply("late", delay=8.0), "on time")) as server:
         reply = client_for(server, timeout=2.0).chat("x")
         assert server.request_count == 2

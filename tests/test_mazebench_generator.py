@@ -40,7 +40,8 @@ def expected_maze(h: int, w: int, seed: int, algorithm: str, start_goal: str) ->
     goal = [goal[0] // 2 * 2, goal[1] // 2 * 2]
     grid = [[1] * w for _ in range(h)]
     steps = [(2, 0), (-2, 0), (0, 2), (0, -2)]
-    inside = lambda r, c: 0 <= r < h and 0 <= c < w
+    def inside(r, c):
+        return 0 <= r < h and 0 <= c < w
     if algorithm == "dfs":
         seen = {(0, 0)}
         grid[0][0] = 0
@@ -134,7 +135,8 @@ def test_dfs_starts_at_the_corner_whatever_the_start():
 
 def test_pinned_grids():
     """Two grids written out, so a change of the generator shows as a diff of walls."""
-    rows = lambda m: ["".join("#" if v else "." for v in row) for row in m["grid"]]
+    def rows(m):
+        return ["".join("#" if v else "." for v in row) for row in m["grid"]]
     small = mazebench_maze(5, 5, 42)
     assert rows(small) == [".#...", ".#.#.", "...#.", "####.", "....."]
     assert (small["start"], small["goal"]) == ((0, 0), (4, 4))

@@ -206,10 +206,12 @@ def test_http_api_answers_with_mazebench_s_payloads(tmp_path):
     doc = {"width": 5, "height": 5, "grid": GRID, "start": [0, 0], "goal": [2, 2],
            "shortest_path": [list(c) for c in SHORT], "nonce": 0}
     (flat / "custom_name.json").write_text(json.dumps(doc), encoding="utf-8")
-    state = lambda p, n, done=False: {"position": p, "done": done, "steps": n}
-    info = lambda p, n, actions, done=False: {"size": "5x5", "start": [0, 0], "goal": [2, 2],
-                                              "current_position": p, "steps": n, "done": done,
-                                              "available_actions": actions}
+    def state(p, n, done=False):
+        return {"position": p, "done": done, "steps": n}
+    def info(p, n, actions, done=False):
+        return {"size": "5x5", "start": [0, 0], "goal": [2, 2],
+                "current_position": p, "steps": n, "done": done,
+                "available_actions": actions}
     exchange = [
         ("GET", "/mazes", None, 200, {"mazes": ["custom_name"], "count": 1}),
         ("POST", "/step", {"action": "up"}, 400, {"error": "No maze loaded. Use /load first"}),

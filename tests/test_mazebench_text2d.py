@@ -276,7 +276,8 @@ def test_image2d_sends_mazebench_s_picture_and_prompt(tmp_path):
         record = mazebench_one_shot_trial(client_for(server), maze, scoring="v1", params={}, mode="image2d",
                                           cell_px=4)
     user = seen[0][1]["content"]
-    assert user[0]["text"] == ("请根据图片中的迷宫，从绿色起点到红色终点输出坐标路径列表。白色单元格为通路，黑色为墙壁。"
+    assert user[0]["text"] == ("请根据图片中的迷宫，从绿色起点到红色终点输出坐标路径列表。"
+                               "白色单元格为通路，黑色为墙壁。"
                                "迷宫尺寸为5x5。起点[0, 0]，终点[0, 4]。")
     picture = np.asarray(Image.open(io.BytesIO(base64.b64decode(user[1]["image_url"]["url"].split(",", 1)[1]))))
     assert picture.shape == (20, 20, 3) and tuple(picture[0, 0]) == (0, 255, 0) and tuple(picture[0, 16]) == (255, 0, 0)

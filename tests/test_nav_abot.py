@@ -117,11 +117,11 @@ def _collision_length(a, b, occ, meta):
     n = max(2, int(total / 0.05))
     xs, ys = np.linspace(p0[0], p1[0], n), np.linspace(p0[1], p1[1], n)
     h, w = occ.shape
-    pixels = [_to_pixel(x, y, meta) for x, y in zip(xs, ys)]
+    pixels = [_to_pixel(x, y, meta) for x, y in zip(xs, ys, strict=False)]
     blocked = [not (0 <= u < w and 0 <= v < h) or occ[v, u] < 128 for u, v in pixels]
     dists = np.linspace(0, total, n)
     length, enter = 0.0, None
-    for d, hit in zip(dists, blocked):
+    for d, hit in zip(dists, blocked, strict=False):
         if hit and enter is None:
             enter = d
         elif not hit and enter is not None:
@@ -149,7 +149,7 @@ def _pose(point, episode, camera_height):
 
 def _path_length(xys):
     total = 0.0
-    for a, b in zip(xys, xys[1:]):
+    for a, b in zip(xys, xys[1:], strict=False):
         total += np.linalg.norm(np.asarray(b) - np.asarray(a))
     return float(total)
 
@@ -177,7 +177,7 @@ def _abot_task(episode, task, script, max_steps, arrive_threshold=0.5, collision
                 norm = np.linalg.norm(d[:2])
                 d3[i] = d / norm if norm > 1e-6 else cur[:3, 0]
         poses = []
-        for point, d in zip(world, d3):
+        for point, d in zip(world, d3, strict=False):
             pose = np.eye(4)
             pose[:3, :3] = Rotation.from_euler("xyz", [0, 0, np.arctan2(d[1], d[0])]).as_matrix()
             pose[:3, 3] = (point[0], point[1], cur[2, 3])
@@ -304,7 +304,7 @@ def test_abot_renders_equal_the_server_answer_to_abot_requests(scenes, tmp_path)
             pose = pose_matrix(x, y, z, roll, pitch, yaw)
             assert [line for _, line in view_extrinsics(pose, 3, "abot")] == lines
             renderer.render_at_pose(pose, "maze_000", save_dir=tmp_path, image_id=0)
-            for name, line in zip(("left", "right", "front"), lines):
+            for name, line in zip(("left", "right", "front"), lines, strict=False):
                 answer = requests.post(url, json={"cam_extrinsics": line, "cam_intrinsics": camera.intrinsics_colmap,
                                                   "scene_id": "maze_000", "return_depth_img": False,
                                                   "return_depth_npz": False}, timeout=60)
@@ -409,7 +409,7 @@ def test_collision_length_does_not_hinge_on_rounding():
     assert max(lengths) - min(lengths) < 1e-9 and lengths[1] == pytest.approx(1.0)
     # ABot's rule: int(L / 0.05) evenly spaced samples, 25 just under 1.3 m and 26 at or above it
     abot = [GaussianScene.abot_collision_length(start, end, episode) for end in ends]
-    for end, got in zip(ends, abot):
+    for end, got in zip(ends, abot, strict=False):
         length = float(np.linalg.norm(end[:2, 3] - start[:2, 3]))
         n = max(2, int(length / 0.05))
         xs, dists = np.linspace(4.0, end[0, 3], n), np.linspace(0, length, n)

@@ -153,7 +153,8 @@ def test_killed_run_resumed_loses_no_finished_task(scenes, tmp_path):
                "--resume-dir", str(run_dir), "--skip-metrics", "--agent-config"]
     (tmp_path / "slow.yaml").write_text("delay: 0.3\n")
     (tmp_path / "fast.yaml").write_text("_base_: slow.yaml\ndelay: 0.0\n")
-    proc = subprocess.Popen(command + [str(tmp_path / "slow.yaml")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(command + [str(tmp_path / "slow.yaml")], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 300
         while len(list(run_dir.glob("*/*/result.json"))) < 3 and time.monotonic() < deadline:
@@ -163,8 +164,8 @@ def test_killed_run_resumed_loses_no_finished_task(scenes, tmp_path):
         proc.wait()
     finished = {p: p.stat().st_mtime_ns for p in run_dir.glob("*/*/result.json")}
     assert 3 <= len(finished) < 20
-    done = subprocess.run(command + [str(tmp_path / "fast.yaml"), "--no-save-render-images"], env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(command + [str(tmp_path / "fast.yaml"), "--no-save-render-images"], env=env,
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert f"{len(finished)} already finished" in done.stdout
     assert len(list(run_dir.glob("*/*/result.json"))) == 20

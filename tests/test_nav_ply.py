@@ -30,7 +30,7 @@ def test_stored_values_follow_the_inria_layout(tmp_path):
     names = [line.split()[-1] for line in header.decode().splitlines() if line.startswith("property")]
     assert names[:9] == ["x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2"]
     assert names[-8:] == ["opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"]
-    values = dict(zip(names, np.frombuffer(body, "<f4")))
+    values = dict(zip(names, np.frombuffer(body, "<f4"), strict=False))
     # f_rest is channel-major: f_rest_0..14 red, 15..29 green, 30..44 blue
     assert values["f_rest_1"] == pytest.approx(c.sh_rest[0, 1, 0])
     assert values["f_rest_16"] == pytest.approx(c.sh_rest[0, 1, 1])

@@ -65,9 +65,11 @@ def test_wall_surfels_sit_on_the_dilated_occupancy_boundary(scenes):
     for lm in summaries[0]["landmarks"]:  # landmarks keep their small footprint, which the dilation removes
         vertical &= np.abs(cloud.means[:, :2] - lm["position"]).max(axis=1) > lm["size"] / 2 + 0.01
     fronts = []
-    for centre, n in zip(cloud.means[vertical][::7], normals[vertical][::7]):
-        fronts.append(GaussianScene.check_point_collision_status({"x": centre[0] + 0.12 * n[0], "y": centre[1] + 0.12 * n[1]}, ep, 0))
-        assert GaussianScene.check_point_collision_status({"x": centre[0] - 0.06 * n[0], "y": centre[1] - 0.06 * n[1]}, ep, 0)
+    for centre, n in zip(cloud.means[vertical][::7], normals[vertical][::7], strict=False):
+        front = {"x": centre[0] + 0.12 * n[0], "y": centre[1] + 0.12 * n[1]}
+        behind = {"x": centre[0] - 0.06 * n[0], "y": centre[1] - 0.06 * n[1]}
+        fronts.append(GaussianScene.check_point_collision_status(front, ep, 0))
+        assert GaussianScene.check_point_collision_status(behind, ep, 0)
     assert np.mean(fronts) < 0.15  # free in front of a wall, but in the corners the dilation rounds off
     assert np.allclose(cloud.opacities, 0.95, atol=1e-4)
 
@@ -98,21 +100,22 @@ def test_walls_stay_closed_after_the_protocol_dilation(tmp_path, wall_metres, di
 
 def test_trajectories_are_shortest_collision_free_paths_to_landmarks(scenes):
     root, summaries = scenes
-    for ep, summary in zip(GaussianScene(root), summaries):
+    for ep, summary in zip(GaussianScene(root), summaries, strict=False):
         maze = maze_from_dict(summary["maze"])
         landmarks = {lm["name"]: lm for lm in summary["landmarks"]}
         for task in ep.tasks:
             pts = task.trajectory
-            for a, b in zip(pts, pts[1:]):
+            for a, b in zip(pts, pts[1:], strict=False):
                 assert not GaussianScene.check_line_collision_fast(a, b, ep)
             assert not any(GaussianScene.check_point_collision_status(p, ep) for p in pts)
-            polyline = sum(np.hypot(b["x"] - a["x"], b["y"] - a["y"]) for a, b in zip(pts, pts[1:]))
+            polyline = sum(np.hypot(b["x"] - a["x"], b["y"] - a["y"]) for a, b in zip(pts, pts[1:], strict=False))
             moves = path_length(maze, tuple(task.label["start_cell"]), tuple(task.label["goal_cell"]))
             assert task.label["shortest_path_length"] == pytest.approx(polyline)
             assert polyline == pytest.approx(moves * 2.2 - 0.8)
             goal = landmarks[task.goal_label]
             assert len(maze.neighbours(tuple(goal["cell"]))) == 1  # landmarks stand in dead ends
-            assert np.hypot(pts[-1]["x"] - goal["position"][0], pts[-1]["y"] - goal["position"][1]) == pytest.approx(0.8)
+            end_gap = np.hypot(pts[-1]["x"] - goal["position"][0], pts[-1]["y"] - goal["position"][1])
+            assert end_gap == pytest.approx(0.8)
             assert all(p["z"] == pytest.approx(0.65) for p in pts)
 
 
@@ -150,7 +153,8 @@ def test_cli_generate(tmp_path, capsys):
     assert main(["generate", "nav-scenes", "--cell-metres", "0.5", "--out", str(tmp_path)]) == 2
     assert "--cell-metres" in capsys.readouterr().err
     for flags, message in ((["--landmarks", "0"], "--landmarks"), (["--surfel-spacing", "0"], "--surfel-spacing"),
-                           (["--pixel-metres", "-1"], "--pixel-metres"), (["--wall-height", "nan"], "--wall-height"), (["--trajectories", "-1"], "--trajectories"),
+                           (["--pixel-metres", "-1"], "--pixel-metres"), (["--wall-height", "nan"], "--wall-height"),
+                           (["--trajectories", "-1"], "--trajectories"),
                            (["--count", "0"], "--count"), (["--rows", "0"], "--rows")):
         assert main(["generate", "nav-scenes", *flags, "--out", str(tmp_path / "bad")]) == 2
         err = capsys.readouterr().err

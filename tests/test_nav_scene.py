@@ -54,7 +54,8 @@ def test_scene_iteration_and_summary(root):
     scene = GaussianScene(root)
     assert len(scene) == 2 and [e.episode_id for e in scene] == ["a_scene", "b_scene"]
     assert scene.total_tasks == 4
-    assert [(e.episode_id, t.task_id) for e, t in scene.iter_tasks()][:2] == [("a_scene", "traj_0"), ("a_scene", "traj_1")]
+    assert ([(e.episode_id, t.task_id) for e, t in scene.iter_tasks()][:2]
+            == [("a_scene", "traj_0"), ("a_scene", "traj_1")])
     assert scene.summary() == {"num_episodes": 2, "total_tasks": 4, "episode_ids": ["a_scene", "b_scene"]}
     assert scene.get_episode(1).episode_id == "b_scene"
     assert scene.get_episode_by_id("b_scene") is scene.get_episode(1) and scene.get_episode_by_id("zzz") is None
@@ -141,7 +142,8 @@ def test_line_collisions(episode):
     length = GaussianScene.compute_line_collision_length(pose(11, 22), pose(17, 22), episode)
     assert length == pytest.approx(1.0, abs=0.06)  # obstacle pixels 20..24 = world x 14.0..15.0
     assert GaussianScene.compute_line_collision_length(pose(11, 21), pose(13, 23), episode) == 0
-    assert GaussianScene.compute_line_collision_length(pose(17, 22), pose(19, 22), episode) == pytest.approx(1.0, abs=0.06)
+    assert (GaussianScene.compute_line_collision_length(pose(17, 22), pose(19, 22), episode)
+            == pytest.approx(1.0, abs=0.06))
 
 
 def test_dilation(episode):

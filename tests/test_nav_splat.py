@@ -208,7 +208,7 @@ def test_render_many_matches_single_renders_and_checks_sizes():
     renderer = SplatRenderer(cloud, background=(0.2, 0.1, 0.0))
     views = [small_view(pose_matrix(0, 0, 0.65, 0, 0, yaw)) for yaw in (0.3, -0.2, 0.0)]
     batch = renderer.render_many(views)
-    for view, image in zip(views, batch):
+    for view, image in zip(views, batch, strict=False):
         single = renderer.render(view)
         assert np.array_equal(image.rgb, single.rgb) and np.array_equal(image.depth, single.depth)
     assert renderer.render_many([]) == []

@@ -34,7 +34,8 @@ def goal_follower(request):
         r"goal is at \[([-\d.]+), ([-\d.]+)\], ([\d.]+) m", request.text()).groups())
     assert request.media_count() == 3
     scale = min(1.0, 2.0 / max(dist, 1e-9))
-    return f'Looking at the views... {{"waypoint": [{front * scale:.3f}, {left * scale:.3f}], "arrive": {json.dumps(dist < 0.4)}}}'
+    return (f'Looking at the views... {{"waypoint": [{front * scale:.3f}, {left * scale:.3f}], '
+            f'"arrive": {json.dumps(dist < 0.4)}}}')
 
 
 def test_vlm_agent_runs_point_and_poi_tasks(tmp_path):

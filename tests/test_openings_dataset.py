@@ -85,7 +85,9 @@ def test_resume_continues_to_the_same_dataset(tmp_path):
 
 def test_resume_refuses_other_settings(tmp_path, capsys):
     assert main(["generate", "openings", "--count", "2", *SMALL, "--out", str(tmp_path)]) == 0
-    assert main(["generate", "openings", "--count", "4", *SMALL, "--seed", "1", "--resume", "--out", str(tmp_path)]) == 2
+    assert (
+        main(["generate", "openings", "--count", "4", *SMALL, "--seed", "1", "--resume", "--out", str(tmp_path)]) == 2
+    )
     assert "other settings" in capsys.readouterr().err
 
 

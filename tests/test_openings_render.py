@@ -32,7 +32,7 @@ def test_rendered_image_layout(style, seed):
     m = style.margin + style.label_padding
     ring = walls[m:g.height - m, m:g.width - m]
     assert (ring[:style.wall_width, :style.wall_width] == 0).all()  # a corner post
-    for placement, lo in zip(out.labels, puzzle.labels):
+    for placement, lo in zip(out.labels, puzzle.labels, strict=False):
         x0, y0, x1, y1 = placement.gap
         assert (img[y0:y1, x0:x1] == 255).all()  # the gap is open
         bx0, by0, bx1, by1 = placement.box

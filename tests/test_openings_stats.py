@@ -78,7 +78,9 @@ def test_pair_step_is_uniform_over_qualifying_pairs():
         i, j = select_pair(candidates, qualifying, rng)
         hits.append(OPPOSITE[candidates[i].side] == candidates[j].side)
         a, b = np.nonzero(np.triu(qualifying, 1))
-        expected.append(np.mean([OPPOSITE[candidates[x].side] == candidates[y].side for x, y in zip(a, b)]))
+        expected.append(
+            np.mean([OPPOSITE[candidates[x].side] == candidates[y].side for x, y in zip(a, b, strict=False)])
+        )
     assert abs(_z(hits, expected)) < Z_MAX
 
 

@@ -165,7 +165,8 @@ def test_single_file_and_module_entry_point(dataset):
     root, cases = dataset
     name = next(n for n, c in cases.items() if c == "correct" and n.endswith(".png"))
     proc = subprocess.run(
-        [sys.executable, "-m", "evaluators.pixel.image", "--single", str(root / "image_results/synthetic/easy_round1" / name),
+        [sys.executable, "-m", "evaluators.pixel.image",
+         "--single", str(root / "image_results/synthetic/easy_round1" / name),
          "--solution_dir", str(root / "data/solution"), "--output_dir", str(root / "single")],
         cwd=root, capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, timeout=120)
     assert proc.returncode == 0, proc.stderr

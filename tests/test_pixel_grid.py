@@ -65,8 +65,8 @@ def test_alignment_maps_generated_frames_back_onto_solution_pixels(size, letterb
 
 
 @settings(max_examples=30, deadline=None)
-@given(rows=st.integers(3, 21), cols=st.integers(3, 21), cell=st.integers(6, 24), wall_ratio=st.sampled_from([0.2, 0.3, 1.0]),
-       scale=st.floats(0.6, 2.0), seed=st.integers(0, 2**16))
+@given(rows=st.integers(3, 21), cols=st.integers(3, 21), cell=st.integers(6, 24),
+       wall_ratio=st.sampled_from([0.2, 0.3, 1.0]), scale=st.floats(0.6, 2.0), seed=st.integers(0, 2**16))
 def test_detection_property_any_size_style_and_scale(rows, cols, cell, wall_ratio, scale, seed):
     wall = max(2, round(cell * wall_ratio))
     assume(cell * scale >= 5 and wall * scale >= 2)

@@ -68,7 +68,10 @@ def test_summary_statistics_and_error_counts():
 def test_names_and_round_suffix(tmp_path):
     assert solution_name(task_of("dfs_easy_3x3_n000_var1_fixed_both_targeted_solution.png")) == \
         "dfs_easy_3x3_n000_var1_fixed_both_solution.png"
-    assert solution_name(task_of("dfs_easy_3x3_n000_var1_fixed_both.mp4")) == "dfs_easy_3x3_n000_var1_fixed_both_solution.png"
+    assert (
+        solution_name(task_of("dfs_easy_3x3_n000_var1_fixed_both.mp4"))
+        == "dfs_easy_3x3_n000_var1_fixed_both_solution.png"
+    )
     assert round_suffix(tmp_path / "veo3" / "dfs" / "easy_round2") == "round2"
     assert round_suffix(tmp_path / "round7" / "videos") == "round7"
     assert round_suffix(tmp_path / "plain") == ""

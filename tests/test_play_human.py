@@ -30,7 +30,7 @@ def post(*keys):
 def path_keys(env, bindings):
     env.reset(seed=0)
     path = env.unwrapped.shortest_route()
-    return [bindings[move_index(a, b)] for a, b in zip(path, path[1:])]
+    return [bindings[move_index(a, b)] for a, b in zip(path, path[1:], strict=False)]
 
 
 @pytest.fixture(autouse=True)

@@ -305,9 +305,9 @@ def test_native_vector_render_matches_the_single_envs_frames():
     for _ in range(20):
         actions = rng.integers(0, 4, 2)
         venv.step(actions)
-        for env, action in zip(singles, actions):
+        for env, action in zip(singles, actions, strict=False):
             env.step(int(action))
-        for frame, env in zip(venv.render(), singles):
+        for frame, env in zip(venv.render(), singles, strict=False):
             assert np.array_equal(frame, env.render())
 
 
@@ -323,7 +323,7 @@ def test_same_step_autoreset_matches_gymnasiums_sync_vector_env():
     for _ in range(300):
         actions = rng.integers(0, 4, 3)
         ours, theirs = native.step(actions), sync.step(actions)
-        for a, b in zip(ours[:4], theirs[:4]):
+        for a, b in zip(ours[:4], theirs[:4], strict=False):
             assert np.array_equal(a, b)
         assert ("final_obs" in ours[4]) == ("final_obs" in theirs[4])
         if "final_obs" in theirs[4]:

@@ -51,7 +51,9 @@ def test_ray_gives_the_records_of_the_local_backend(ray_runtime, tmp_path):
 
 def test_a_ray_worker_killed_mid_run_loses_and_duplicates_nothing(ray_runtime, tmp_path):
     marker = tmp_path / "died"
-    with Run(tmp_path / "out", work_items(8, victim=3, marker=str(marker)), RunOptions(backend="ray", workers=2)) as run:
+    with Run(
+        tmp_path / "out", work_items(8, victim=3, marker=str(marker)), RunOptions(backend="ray", workers=2)
+    ) as run:
         run.execute(die_once, kind="cpu")
         records = run.records()
     assert marker.exists()

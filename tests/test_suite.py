@@ -102,7 +102,7 @@ def test_report_opens_without_console_errors_and_shows_the_matrix(suite):
         head, body = cells[0], cells[1:]
         assert len(body) == 4
         for row in body:
-            verdict = dict(zip(head[1:], row[1:]))
+            verdict = dict(zip(head[1:], row[1:], strict=False))
             assert verdict == {m: "solved" if m in TEXT_SOLVED else "failed" for m in verdict}
         patterns = page.eval_on_selector_all("#patterns tr", CELL_TEXTS)
         header = patterns[0]
@@ -130,7 +130,7 @@ def test_user_generations_are_scored_and_judged_with_agreement(tmp_path):
     folder = tmp_path / "generations" / "painter"
     folder.mkdir(parents=True)
     mazes = build_mazes(("5x5",), 3, 0, "dfs", tmp_path / "mazes")
-    for m, case in zip(mazes, ("correct", "wrong")):  # the third maze gets no generation
+    for m, case in zip(mazes, ("correct", "wrong"), strict=False):  # the third maze gets no generation
         _, data = cv2.imencode(".png", image_case(make_task(m.maze, TASK_STYLE), case))
         (folder / generated_name(m.stem, "image")).write_bytes(data.tobytes())
     config = SuiteConfig(models=("random",), sizes=("5x5",), count=3, output_dir=str(tmp_path / "out"),

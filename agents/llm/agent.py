@@ -269,7 +269,7 @@ class LLMAgent:
                 problem = self._check_path(here, cells, observation)
                 if problem:
                     return [], problem[0], problem[1], parsed
-                return [(move_index(a, b), 1) for a, b in zip([here] + cells, cells)], "ok", "", parsed
+                return [(move_index(a, b), 1) for a, b in zip([here] + cells, cells, strict=False)], "ok", "", parsed
         found = read_moves(text, self.reading_rule)
         parsed = {"form": found.form, "moves": [list(m) for m in found.moves], "unparsed": found.ignored}
         if not found.moves:

@@ -1,7 +1,7 @@
 """What an LLM agent shows its model: the prompt's symbols and legend, and the partial view cropped to what is
-visible (the map explored so far is ``agents.explored.ExploredMaps``). Grids are drawn by the core (``maze_envs.core.codes.draw_codes``, ``render.benchmark_picture``) as
-joined text rows, one character a block, in ``PROMPT_SYMBOLS``; ``legend`` writes them as ``'#' = wall, ...``
-(which the local oracle policy reads).
+visible (the map explored so far is ``agents.explored.ExploredMaps``). Grids are drawn by the core
+(``maze_envs.core.codes.draw_codes``, ``render.benchmark_picture``) as joined text rows, one character a block, in
+``PROMPT_SYMBOLS``; ``legend`` writes them as ``'#' = wall, ...`` (which the local oracle policy reads).
 """
 
 from __future__ import annotations

@@ -52,7 +52,9 @@ def parse_reply(text: str) -> tuple[np.ndarray | None, bool]:
             waypoints = np.atleast_2d(np.asarray(raw, float)) if raw is not None else None
         except (TypeError, ValueError):
             waypoints = None
-        if waypoints is not None and (waypoints.ndim != 2 or waypoints.shape[1] != 2 or not np.isfinite(waypoints).all()):
+        if waypoints is not None and (
+            waypoints.ndim != 2 or waypoints.shape[1] != 2 or not np.isfinite(waypoints).all()
+        ):
             waypoints = None
         if waypoints is not None or "arrive" in doc:
             return waypoints, _truthy(doc.get("arrive", False))

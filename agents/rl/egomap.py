@@ -3,11 +3,11 @@
 ``Maze-PartialObs-v0`` shows a window around the agent and never its coordinates, so a memoryless policy
 cannot know where it has been. These wrappers give the policy that memory the way ``FrontierExplorer``
 keeps it (``agents.explored.ExploredMaps``): a map in a frame fixed at the episode's start, advanced by dead
-reckoning. Dead reckoning is exact from the window alone: a ``(direction, steps)`` action moves until ``steps + 1`` blocks or the first
-wall, and the straight line in that direction is visible up to and including that wall. (Reaching the goal
-also stops a move, but ends the episode.) The observation becomes the map cropped around the agent,
-``(2H - 1, 2W - 1)`` codes for an ``H x W`` block grid, so every block of the maze fits wherever the agent
-stands: 0 free, 1 wall, 2 agent (the centre), 3 goal, 4 not seen yet.
+reckoning. Dead reckoning is exact from the window alone: a ``(direction, steps)`` action moves until ``steps + 1``
+blocks or the first wall, and the straight line in that direction is visible up to and including that wall. (Reaching
+the goal also stops a move, but ends the episode.) The observation becomes the map cropped around the agent,
+``(2H - 1, 2W - 1)`` codes for an ``H x W`` block grid, so every block of the maze fits wherever the agent stands: 0
+free, 1 wall, 2 agent (the centre), 3 goal, 4 not seen yet.
 """
 
 from __future__ import annotations

@@ -170,7 +170,8 @@ class Agent(nn.Module):
             return
         self.shared = nn.Identity()
         self.critic = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
-                                    layer_init(nn.Linear(hidden, hidden)), nn.Tanh(), layer_init(nn.Linear(hidden, 1), 1.0))
+                                    layer_init(nn.Linear(hidden, hidden)), nn.Tanh(),
+                                    layer_init(nn.Linear(hidden, 1), 1.0))
         self.actor = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
                                    layer_init(nn.Linear(hidden, hidden)), nn.Tanh(),
                                    layer_init(nn.Linear(hidden, sum(self.action_sizes)), 0.01))
@@ -308,8 +309,10 @@ def train(args: Args) -> Path:
             # logging
             episodes = {k: np.concatenate([e[k] for e in ended]) for k in ended[0]} if ended else {}
 
-            def mean(key: str) -> float:
-                return float(np.nanmean(episodes[key])) if episodes and np.isfinite(episodes[key]).any() else float("nan")
+            def mean(key: str, episodes: dict = episodes) -> float:
+                if episodes and np.isfinite(episodes[key]).any():
+                    return float(np.nanmean(episodes[key]))
+                return float("nan")
 
             log.writerow([global_step, int(global_step / (time.time() - start)), len(episodes.get("steps", ())),
                           mean("success"), mean("return"), mean("steps"), mean("path_efficiency"), v_loss.item(),

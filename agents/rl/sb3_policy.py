@@ -37,7 +37,8 @@ class OneHotCodes(BaseFeaturesExtractor):
 
 
 def policy_kwargs(hidden: int) -> dict[str, Any]:
-    """Return the policy settings of every SB3 baseline: one-hot codes, separate 2-layer tanh MLPs of ``hidden`` units."""
+    """Return the policy settings of every SB3 baseline: one-hot codes, separate 2-layer tanh MLPs of ``hidden``
+    units."""
     return {"features_extractor_class": OneHotCodes, "net_arch": {"pi": [hidden, hidden], "vf": [hidden, hidden]},
             "share_features_extractor": True}
 
@@ -53,7 +54,9 @@ def make_model(algo: str, venv: VecEnv, *, seed: int, log_dir: str | Path | None
     if algo == "ppo":
         from stable_baselines3 import PPO
 
-        model = PPO("MultiInputPolicy" if isinstance(venv.observation_space, spaces.Dict) else "MlpPolicy", venv, **kwargs)
+        model = PPO(
+            "MultiInputPolicy" if isinstance(venv.observation_space, spaces.Dict) else "MlpPolicy", venv, **kwargs
+        )
     elif algo == "recurrent-ppo":
         from sb3_contrib import RecurrentPPO
 
@@ -89,7 +92,8 @@ class SB3Agent:
 
 
 def make_dummy_vec_env(env_id: str, num_envs: int, wrappers: tuple = (), **env_kwargs: Any) -> VecEnv:
-    """Return ``num_envs`` ``gym.make`` envs (each under ``wrappers`` and ``SB3EpisodeInfo``) as SB3's ``DummyVecEnv``."""
+    """Return ``num_envs`` ``gym.make`` envs (each under ``wrappers`` and ``SB3EpisodeInfo``) as SB3's
+    ``DummyVecEnv``."""
     def make() -> gym.Env:
         env = gym.make(env_id, **env_kwargs)
         for wrap in wrappers:

@@ -1,4 +1,5 @@
-"""SB3VecEnv: a Gymnasium next-step-autoreset ``VectorEnv`` (the native maze vector envs) as a stable-baselines3 ``VecEnv``.
+"""SB3VecEnv: a Gymnasium next-step-autoreset ``VectorEnv`` (the native maze vector envs) as a stable-baselines3
+``VecEnv``.
 
 Stable-baselines3 expects a finished sub-env to be reset on the step it ends, with its last observation in
 ``infos[i]["terminal_observation"]``; the native envs reset it on the following step instead. The adapter

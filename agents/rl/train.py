@@ -10,8 +10,8 @@ through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and `
 instead of taking the most likely one. ``--eval-env-kwargs`` (JSON) evaluates on other env arguments than
 training, e.g. train on a level set (``num_levels``) and evaluate on generated mazes it never saw; the
 policy's success on its training levels is then reported too. ``--update-epochs`` sets the PPO epochs per
-rollout (default: the algorithm's own, 4 for ``ppo-native`` and 10 for SB3). Evaluation seeds start at ``--eval-seed`` (default 1,000,000), far from
-the training seeds ``--seed`` + sub-env index.
+rollout (default: the algorithm's own, 4 for ``ppo-native`` and 10 for SB3). Evaluation seeds start at ``--eval-seed``
+(default 1,000,000), far from the training seeds ``--seed`` + sub-env index.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ class TrainResult:
     tables: dict[str, EvaluationTable]
 
     def row(self) -> str:
-        """Return the README table row: env, setting, algorithm, training budget, minutes, success / efficiency per agent."""
+        """Return the README table row: env, setting, algorithm, training budget, minutes, success / efficiency per
+        agent."""
         c = self.config
         kwargs = ", ".join(f"{k}={v}" for k, v in c.env_kwargs.items())
         cells = [f"{t.mean('success'):.2f} / {t.mean('path_efficiency'):.2f}" for t in self.tables.values()]
@@ -158,7 +159,7 @@ def plot_curve(curve: list[tuple[int, float]], title: str, path: Path) -> Path:
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     if curve:
-        steps, success = zip(*curve)
+        steps, success = zip(*curve, strict=False)
         ax.plot(steps, success)
     ax.set(xlabel="training steps", ylabel="success rate (episodes ended)", ylim=(0, 1.02), title=title)
     ax.grid(alpha=0.3)

@@ -1,10 +1,10 @@
 """Anti-cheat presentations: each trial shows the maze under a random symmetry and symbol set, with a nonce.
 
 A ``Presentation`` is one of the seven non-identity symmetries of the square (rotations by 90, 180, 270
-degrees, the two mirror images and the two diagonal reflections), a symbol set (core ``Symbols``) and a random hex ``nonce`` printed in the prompt. The
-model is graded on exactly the grid it was shown; its answer is mapped back to the published frame only
-to report it and to compare presentations. A path memorised from a published maze therefore does not
-fit the grid shown, and replies cached against a published prompt never match.
+degrees, the two mirror images and the two diagonal reflections), a symbol set (core ``Symbols``) and a random hex
+``nonce`` printed in the prompt. The model is graded on exactly the grid it was shown; its answer is mapped back to the
+published frame only to report it and to compare presentations. A path memorised from a published maze therefore does
+not fit the grid shown, and replies cached against a published prompt never match.
 """
 
 from __future__ import annotations

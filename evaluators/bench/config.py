@@ -5,9 +5,9 @@ The YAML files use MazeBench's keys (``model``/``models``, ``temperature``, ``OP
 ``mode``, ``output_dir``, ``mazes_path``, ``generate_mazes``, ``maze_output_dir``, ``maze_count``,
 ``max_workers``, ``text2d``/``image2d`` {size, seed, start_goal, algorithm, cell_px} and ``sandbox``
 {max_steps, memory, visibility, max_no_exploration_steps, mazes_path}) plus this benchmark's ``sizes``,
-``trials``, ``scoring``, ``anti_cheat``, ``max_moves`` and ``explored_map`` (top level or in ``sandbox``). ``local.yaml`` is merged key by key into nested blocks (a
-``sandbox:`` block in it changes only the keys it names), an environment variable overrides both files
-even where they hold ``null``, and API keys are never read from a file.
+``trials``, ``scoring``, ``anti_cheat``, ``max_moves`` and ``explored_map`` (top level or in ``sandbox``).
+``local.yaml`` is merged key by key into nested blocks (a ``sandbox:`` block in it changes only the keys it names), an
+environment variable overrides both files even where they hold ``null``, and API keys are never read from a file.
 """
 
 from __future__ import annotations

@@ -3,14 +3,14 @@ partial-observe (``Maze-PartialObs-v0``) modes of MazeBench (https://github.com/
 
 The env plays the grid as shown (benchmark ``(row, col)``, no outer ring), so positions are benchmark cells.
 Three budgets stop an episode, each counted apart: ``max_calls`` API calls (MazeBench's ``sandbox.max_steps``;
-the LLM agent enforces it, agents without a model make none), ``max_moves`` cells moved, and ``max_no_exploration`` decisions in a row
-that reach no new cell. A decision is one API call of a model agent (with every move it leads to) or one
-action of an agent without a model. As in MazeBench, a decision that reaches a new cell resets the
-no-exploration counter, any other adds 1, and one that only hit a wall adds 1 in the ai mode and 2 in the
-partial-observe mode (where the empty walk counts as well); the counter is checked when
-the agent makes its next decision, whose action is then discarded. A reply the LLM agent rejects (a path
-into a wall or off the grid, a jump, an invalid output) is a decision that moved nothing; walls and the
-grid's edge count as wall collisions, whether the agent's path check or the env found them.
+the LLM agent enforces it, agents without a model make none), ``max_moves`` cells moved, and ``max_no_exploration``
+decisions in a row that reach no new cell. A decision is one API call of a model agent (with every move it leads to) or
+one action of an agent without a model. As in MazeBench, a decision that reaches a new cell resets the no-exploration
+counter, any other adds 1, and one that only hit a wall adds 1 in the ai mode and 2 in the partial-observe mode (where
+the empty walk counts as well); the counter is checked when the agent makes its next decision, whose action is then
+discarded. A reply the LLM agent rejects (a path into a wall or off the grid, a jump, an invalid output) is a decision
+that moved nothing; walls and the grid's edge count as wall collisions, whether the agent's path check or the env found
+them.
 """
 
 from __future__ import annotations

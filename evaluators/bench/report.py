@@ -77,7 +77,8 @@ def success_chart(models: Mapping[str, Mapping[str, Mapping[str, Any]]], width: 
     for size in sizes:
         parts.append(f'<text x="{x[size]:.1f}" y="{top + plot_h + 18}" font-size="11" text-anchor="middle">'
                      f"{html.escape(size)}</text>")
-    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 4}" font-size="12" text-anchor="middle">maze size</text>'
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 4}" font-size="12" text-anchor="middle">'
+                 'maze size</text>'
                  f'<text x="12" y="{top + plot_h / 2:.1f}" font-size="12" text-anchor="middle" '
                  f'transform="rotate(-90 12 {top + plot_h / 2:.1f})">success %</text>')
     for i, (model, per) in enumerate(models.items()):
@@ -143,7 +144,8 @@ def maze_sections(records: list[Mapping[str, Any]], mazes: Mapping[tuple[str, st
             for r in sorted(by_maze[key], key=lambda r: (r["model"], r["trial"])))
         anchor = html.escape(f"maze-{key[0]}-{key[1]}")
         out.append(f'<section id="{anchor}"><h3>{html.escape(key[1])} ({html.escape(key[0])}), '
-                   f'shortest path {len(maze.shortest_path) - 1} moves</h3><div class="trials">{figures}</div></section>')
+                   f'shortest path {len(maze.shortest_path) - 1} moves</h3>'
+                   f'<div class="trials">{figures}</div></section>')
     return "".join(out)
 
 
@@ -158,7 +160,8 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Maze benchmark report</title>'
         f"<style>{STYLE}</style></head><body><h1>Maze benchmark: {html.escape(summary['mode'])}</h1>"
-        f"<p>Protocol {html.escape(summary.get('protocol', 'strict'))}; scoring {html.escape(summary['scoring'])}; anti-cheat presentations "
+        f"<p>Protocol {html.escape(summary.get('protocol', 'strict'))}; scoring {html.escape(summary['scoring'])}; "
+        "anti-cheat presentations "
         f"{'on' if summary['anti_cheat'] else 'off'}; {counts['trials']} trials ({counts['errors']} errors); "
         f"means over every trial, failed ones as zero, with 95% t-intervals.</p>{note}{stopped}"
         f"{protocol_section(summary)}"

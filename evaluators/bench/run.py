@@ -85,8 +85,8 @@ def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Tri
     if config.mode in MODE_ENVS:
         budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
                           config.max_no_exploration_steps)
-        body = interactive_trial(partial(player, require_players(players, config.mode), clients, config, trial), trial.maze, presentation,
-                                 mode=config.mode, scoring=config.scoring, budgets=budgets,
+        body = interactive_trial(partial(player, require_players(players, config.mode), clients, config, trial),
+                                 trial.maze, presentation, mode=config.mode, scoring=config.scoring, budgets=budgets,
                                  visibility=config.visibility, seed=trial.seed, client=clients.get(trial.model))
         return {**head, **body}
     params = {"temperature": config.temperature, "max_tokens": config.max_tokens}

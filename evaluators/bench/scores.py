@@ -29,7 +29,7 @@ class Scores:
     scoring: str
     S: float
     Q: float
-    O: float
+    O: float  # noqa: E741 -- MazeBench's own score name (S, Q, O, P, A)
     P: float | None
     A: float
     total: float

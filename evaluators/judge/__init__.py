@@ -10,6 +10,7 @@ from .runner import JudgeItem, JudgeRun, JudgeTask, judge_item, run_judge, summa
 __all__ = [
     "MATH_FIELDS", "MAZE_FIELDS", "JudgeItem", "JudgeRun", "JudgeTask", "Verdict",
     "agreement_report", "cohen_kappa", "confusion", "judge_inputs", "judge_item", "load_pixel_results", "math_items",
-    "math_task", "maze_items_from_dir", "maze_items_from_manifest", "maze_task", "parse_verdict", "pixel_pass", "run_judge",
+    "math_task", "maze_items_from_dir", "maze_items_from_manifest", "maze_task", "parse_verdict", "pixel_pass",
+    "run_judge",
     "summarise",
 ]

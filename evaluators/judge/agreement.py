@@ -50,7 +50,9 @@ def pixel_pass(record: dict[str, Any]) -> int | None:
         return None
     iou = record.get("maze_structure_iou")
     layout_iou = 1.0 if iou is None else float(iou)  # no recorded IoU does not fail the layout gate
-    return gates(layout_iou, float(record["target_achievement"]), bool(record["wall_crossing_detected"])).overall_score_gated
+    return gates(
+        layout_iou, float(record["target_achievement"]), bool(record["wall_crossing_detected"])
+    ).overall_score_gated
 
 
 def cohen_kappa(matrix: list[list[int]]) -> float | None:

@@ -43,7 +43,8 @@ def maze_task(template: str | os.PathLike | None = None) -> JudgeTask:
 def maze_values(maze: Maze, *, video: bool) -> dict[str, Any]:
     """Return the template values of ``maze``: its text grid, shortest path in cells, size and media description."""
     return {"maze_text": render_text(maze), "shortest_path": format_path(shortest_path(maze) or []),
-            "rows": maze.rows, "cols": maze.cols, "media_description": VIDEO_DESCRIPTION if video else IMAGE_DESCRIPTION}
+            "rows": maze.rows, "cols": maze.cols,
+            "media_description": VIDEO_DESCRIPTION if video else IMAGE_DESCRIPTION}
 
 
 def load_tasks(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
@@ -61,8 +62,8 @@ def load_tasks(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
 
 def _item(file: Path, task_id: str, record: dict[str, Any], source: Path, number: int) -> JudgeItem:
     maze = maze_from_dict(pick(record, ("maze",), source, number), source=f"{source} ({task_id})")
-    return JudgeItem(file.name, file, maze_values(maze, video=media_of(file) == "video"), str(record.get("difficulty", "")),
-                     {"task_id": task_id})
+    return JudgeItem(file.name, file, maze_values(maze, video=media_of(file) == "video"),
+                     str(record.get("difficulty", "")), {"task_id": task_id})
 
 
 def maze_items_from_dir(input_dir: str | os.PathLike, tasks: str | os.PathLike) -> tuple[list[JudgeItem], list[str]]:

@@ -86,7 +86,8 @@ def judge_item(client: ChatClient, task: JudgeTask, item: JudgeItem, params: dic
         replies.append(reply)
         verdict = parse_verdict(reply.text, task.fields)
     record: dict[str, Any] = {
-        "id": item.id, "file": str(item.file), task.group_name: item.group, "status": "ok" if verdict.complete else "parse_error",
+        "id": item.id, "file": str(item.file), task.group_name: item.group,
+        "status": "ok" if verdict.complete else "parse_error",
         "scores": {}, "explanation": verdict.explanation, "raw_reply": reply.text, "attempts": len(replies),
         "model": client.config.model, "template": str(task.template.path), "template_sha256": task.template.sha256,
         "values": item.values, **item.meta,

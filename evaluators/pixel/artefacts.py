@@ -84,7 +84,7 @@ def marker_alpha(shape: tuple[int, int], centres: list[tuple[float, float]], opa
     """Return a float ``shape`` map: the largest opacity of the markers (half-size ``half``) drawn at ``centres``."""
     alpha = np.zeros(shape, np.float32)
     layer = np.zeros(shape, np.uint8)
-    for (x, y), opacity in zip(centres, opacities):
+    for (x, y), opacity in zip(centres, opacities, strict=False):
         layer[:] = 0
         draw_marker(layer, x, y, half, 255, circle)
         np.maximum(alpha, layer.astype(np.float32) * (opacity / 255.0), out=alpha)

@@ -83,7 +83,8 @@ def error_record(item: WorkItem, message: str) -> dict[str, Any]:
 
 
 def setup_logging(kind: Kind, log_dir: str | os.PathLike = "evaluation_logs") -> Path:
-    """Send this package's log to ``<log_dir>/<maze_vis|maze_video_vis>_evaluation_<timestamp>.log``; return the file."""
+    """Send this package's log to ``<log_dir>/<maze_vis|maze_video_vis>_evaluation_<timestamp>.log``; return the
+    file."""
     folder = ensure_directory(log_dir, "log_dir")
     path = folder / f"{LOG_NAMES[kind]}_{time.strftime('%Y%m%d_%H%M%S')}.log"
     handler = logging.FileHandler(path, encoding="utf-8")

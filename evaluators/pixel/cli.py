@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser, kind: Kind) -> None:
     _flag(parser, "solution_dir", metavar="DIR", default="./data/solution",
           help="directory of {stem}_solution.png images (default ./data/solution)")
     _flag(parser, "output_dir", metavar="DIR",
-          help=f"results directory (default ./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/<model_name>)")
+          help="results directory "
+               f"(default ./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/<model_name>)")
     _flag(parser, "model_name", default=DEFAULT_MODELS[kind], help=f"model name (default {DEFAULT_MODELS[kind]})")
     _flag(parser, "metadata", metavar="JSONL",
           help="task metadata.jsonl giving each solution's exact grid (default <solution_dir>/metadata.jsonl "
@@ -51,17 +52,24 @@ def add_arguments(parser: argparse.ArgumentParser, kind: Kind) -> None:
     _flag(parser, "no_visualizations", action="store_true", help="do not write the 2x2 visualisation PNGs")
     _flag(parser, "log_dir", default="./evaluation_logs", help="log directory (default ./evaluation_logs)")
     if kind == "image":
-        _flag(parser, "tolerance_pixels", type=int, default=3, help="wall erosion kernel in pixels for edge tolerance (default 3)")
-        _flag(parser, "min_crossing_ratio", type=float, default=0.01, help="min path share on walls to flag a crossing (default 0.01)")
-        _flag(parser, "position_tolerance", type=float, default=20.0, help="max start/goal centroid distance in pixels (default 20)")
+        _flag(parser, "tolerance_pixels", type=int, default=3,
+              help="wall erosion kernel in pixels for edge tolerance (default 3)")
+        _flag(parser, "min_crossing_ratio", type=float, default=0.01,
+              help="min path share on walls to flag a crossing (default 0.01)")
+        _flag(parser, "position_tolerance", type=float, default=20.0,
+              help="max start/goal centroid distance in pixels (default 20)")
     else:
         _flag(parser, "num_frames", type=int, default=DEFAULT_FRAMES,
-              help="frames to extract per video (default 192; 360 when model_name contains 'sora' and this is left at 192)")
+              help="frames to extract per video "
+                   "(default 192; 360 when model_name contains 'sora' and this is left at 192)")
         _flag(parser, "extraction_method", default="green_marker_tracking", choices=EXTRACTION_METHODS,
               help="path extraction: green_marker_tracking (default) or frame_differencing")
-        _flag(parser, "min_crossing_ratio", type=float, default=0.05, help="min path share on walls to flag a crossing (default 0.05)")
-        _flag(parser, "position_tolerance", type=float, default=50.0, help="max start/goal centroid distance in pixels (default 50)")
-        _flag(parser, "wall_erosion", type=int, default=None, help="wall erosion kernel in pixels (default: a quarter of the cell size)")
+        _flag(parser, "min_crossing_ratio", type=float, default=0.05,
+              help="min path share on walls to flag a crossing (default 0.05)")
+        _flag(parser, "position_tolerance", type=float, default=50.0,
+              help="max start/goal centroid distance in pixels (default 50)")
+        _flag(parser, "wall_erosion", type=int, default=None,
+              help="wall erosion kernel in pixels (default: a quarter of the cell size)")
         _flag(parser, "frame_workers", type=int, default=4, help="threads checking frames of one video (default 4)")
     _flag(parser, "dilation_size", type=int, default=None, help="path dilation in pixels (default: the cell width)")
     _flag(parser, "black_threshold", type=_level, default=30,
@@ -112,7 +120,8 @@ def run(args: argparse.Namespace, kind: Kind) -> int:
     _check(args)
     model = args.model_name
     folder = "image_results" if kind == "image" else "video_results"
-    output_dir = Path(args.output_dir or f"./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}")
+    output_dir = Path(args.output_dir
+                      or f"./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}")
     log_path = setup_logging(kind, args.log_dir)
     single = Path(args.single) if args.single else None
     if single is not None and not single.is_file():

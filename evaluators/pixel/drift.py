@@ -2,9 +2,9 @@
 
 A video is aligned once, from its first frame; a camera that drifts or zooms a few pixels afterwards
 would shift every wall off the solution's. Each frame's darkness is summed along rows and columns
-inside the maze's box (grey walls count as well as black ones), and each axis's profile is matched to the solution's (mapped by the first
-alignment) over a small zoom range and a shift bounded below half a cell pitch (a larger shift would
-be ambiguous: walls repeat every pitch). The corrected map stays axis-aligned, like ``Alignment``.
+inside the maze's box (grey walls count as well as black ones), and each axis's profile is matched to the solution's
+(mapped by the first alignment) over a small zoom range and a shift bounded below half a cell pitch (a larger shift
+would be ambiguous: walls repeat every pitch). The corrected map stays axis-aligned, like ``Alignment``.
 """
 
 from __future__ import annotations

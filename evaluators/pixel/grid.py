@@ -68,8 +68,10 @@ class GridGeometry:
 
     def block_edges(self) -> tuple[np.ndarray, np.ndarray]:
         """Return the ``2*rows+2`` y and ``2*cols+2`` x pixel edges of the block grid."""
-        ys = self.y0 + np.repeat(np.arange(self.rows + 1) * self.pitch_y, 2) + np.tile([0.0, self.wall_y], self.rows + 1)
-        xs = self.x0 + np.repeat(np.arange(self.cols + 1) * self.pitch_x, 2) + np.tile([0.0, self.wall_x], self.cols + 1)
+        ys = (self.y0 + np.repeat(np.arange(self.rows + 1) * self.pitch_y, 2)
+              + np.tile([0.0, self.wall_y], self.rows + 1))
+        xs = (self.x0 + np.repeat(np.arange(self.cols + 1) * self.pitch_x, 2)
+              + np.tile([0.0, self.wall_x], self.cols + 1))
         return ys, xs
 
     def cell_boxes(self) -> np.ndarray:
@@ -311,7 +313,8 @@ def align(generated: np.ndarray, sol_dark: np.ndarray, geometry: GridGeometry) -
     candidates = [(wg / ws, hg / hs, 0.0, 0.0, "stretch"), (fit, fit, (wg - fit * ws) / 2, (hg - fit * hs) / 2, "fit")]
     outer = (geometry.x0, geometry.y0, geometry.x0 + geometry.cols * geometry.pitch_x + geometry.wall_x,
              geometry.y0 + geometry.rows * geometry.pitch_y + geometry.wall_y)
-    inner = (outer[0] + geometry.wall_x, outer[1] + geometry.wall_y, outer[2] - geometry.wall_x, outer[3] - geometry.wall_y)
+    inner = (outer[0] + geometry.wall_x, outer[1] + geometry.wall_y,
+             outer[2] - geometry.wall_x, outer[3] - geometry.wall_y)
     candidates.append(_box_map(inner, _bbox(~gen_dark, 0.25), "interior"))
     candidates.append(_box_map(outer, _bbox(gen_dark, 0.5), "outline"))
     best = None

@@ -118,7 +118,8 @@ def layout_score(structure_iou: float, green_match: bool, red_match: bool) -> fl
 
 
 def layout_match(gen_walls: np.ndarray, sol_walls: np.ndarray, care: np.ndarray, gen_green: tuple | None,
-                 sol_green: tuple | None, gen_red: tuple | None, sol_red: tuple | None, tolerance: float) -> LayoutMatch:
+                 sol_green: tuple | None, gen_red: tuple | None, sol_red: tuple | None,
+                 tolerance: float) -> LayoutMatch:
     """Return the layout match of a generated image: wall IoU over ``care`` pixels and start/goal
     centroids within ``tolerance``."""
     structure = iou(gen_walls, sol_walls, care)
@@ -233,7 +234,8 @@ def reflection(loop_count: int, path_length: float, solution_length: float) -> R
     """
     ratio = path_length / solution_length if solution_length else 0.0
     score = 0.5 * min(1.0, loop_count / 5) + 0.5 * min(1.0, max(0.0, ratio - 1.0) / 0.6)
-    return Reflection(bool(loop_count > 0 or ratio > REFLECTION_LENGTH_RATIO), int(loop_count), float(ratio), float(score))
+    return Reflection(bool(loop_count > 0 or ratio > REFLECTION_LENGTH_RATIO), int(loop_count), float(ratio),
+                      float(score))
 
 
 def overall_score(layout_score: float, path_iou: float, wall_crossing_detected: bool) -> float:

@@ -212,7 +212,9 @@ class RunOutputs:
         results = sorted(self.records.values(), key=lambda r: r["filename"])
         payload = {"model_name": self.model_name, "timestamp": self.timestamp, "config": self.config,
                    "summary": summarize(results), "results": results}
-        final = write_json_atomic(self.dir / f"evaluation_results{self.suffix}_{self.timestamp}.json", payload, indent=2)
+        final = write_json_atomic(
+            self.dir / f"evaluation_results{self.suffix}_{self.timestamp}.json", payload, indent=2
+        )
         write_json_atomic(self.dir / f"evaluation_results{self.suffix}_latest.json", payload, indent=2)
         return payload["summary"], final
 

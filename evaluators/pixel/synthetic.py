@@ -129,7 +129,9 @@ def detour_route(maze: Maze, depth: int = 3) -> list[Cell]:
     raise PixelEvalError("maze has no side branch off its solution for a detour")
 
 
-def route_points(geometry: PixelGeometry, cells: Sequence[Cell], offset: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+def route_points(
+    geometry: PixelGeometry, cells: Sequence[Cell], offset: tuple[float, float] = (0.0, 0.0)
+) -> np.ndarray:
     """Return the ``(N, 2)`` float ``(x, y)`` cell centres of ``cells`` shifted by ``offset`` pixels."""
     return np.array([geometry.cell_center(c) for c in cells], dtype=float) + np.asarray(offset, dtype=float)
 
@@ -218,7 +220,8 @@ def video_route(maze: Maze, case: str) -> list[Cell]:
 
 
 def marker_track(points: np.ndarray, frames: int, hold: float = 0.08) -> np.ndarray:
-    """Return ``(frames, 2)`` positions moving at constant speed along ``points``, resting ``hold`` of the time at each end."""
+    """Return ``(frames, 2)`` positions moving at constant speed along ``points``, resting ``hold`` of the time at each
+    end."""
     if len(points) == 1:
         return np.repeat(points, frames, axis=0)
     seg = np.linalg.norm(np.diff(points, axis=0), axis=1)
@@ -227,9 +230,11 @@ def marker_track(points: np.ndarray, frames: int, hold: float = 0.08) -> np.ndar
     return np.stack([np.interp(t, dist, points[:, 0]), np.interp(t, dist, points[:, 1])], axis=1)
 
 
-def crossed_walls(maze: Maze, geometry: PixelGeometry, cells: Sequence[Cell]) -> list[tuple[int, tuple[int, int, int, int]]]:
+def crossed_walls(
+    maze: Maze, geometry: PixelGeometry, cells: Sequence[Cell]
+) -> list[tuple[int, tuple[int, int, int, int]]]:
     """Return ``(index of the cell before it, wall box)`` for each closed wall the route ``cells`` steps through."""
-    return [(i, wall_between(geometry, a, b)) for i, (a, b) in enumerate(zip(cells, cells[1:]))
+    return [(i, wall_between(geometry, a, b)) for i, (a, b) in enumerate(zip(cells, cells[1:], strict=False))
             if not maze.passable(a, b)]
 
 

@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                                      "env MAZE_ENVS_MODEL)")
     parser.add_argument("--sizes", nargs="+", metavar="HxW", help="benchmark grid sizes, e.g. 5x5 9x9 15x15")
     parser.add_argument("--trials", type=int, help="trials per model and maze (default 1)")
-    parser.add_argument("--mazes-dir", dest="mazes_dir", help="directory of <size>/maze_<H>x<W>_<i>.json (default mazes)")
+    parser.add_argument("--mazes-dir", dest="mazes_dir",
+                        help="directory of <size>/maze_<H>x<W>_<i>.json (default mazes)")
     parser.add_argument("--output-dir", dest="output_dir", help="where results go (default outputs)")
     parser.add_argument("--config", help="YAML config (default config/config.yaml); config/local.yaml beside it "
                                          "overrides it")
@@ -71,7 +72,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run, workers=None)
 
 
-SETTINGS = ("mode", "protocol", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat", "temperature",
+SETTINGS = ("mode", "protocol", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat",
+            "temperature",
             "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
             "cell_px", "workers", "base_url", "provider", "max_steps", "max_moves", "max_no_exploration_steps",
             "visibility", "memory", "explored_map")

@@ -17,7 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write datasets, play the baseline agents on every registered env (the GaussianNav envs "
                     "through nav-eval on the embedded renderer), train a short PPO run, run a small LLM benchmark "
                     "and score synthetic generations with the pixel evaluator and a judge on the local model server, "
-                    "run the cross-modal suite (maze-envs suite), all offline; then write OUT/report.html and print a summary table.")
+                    "run the cross-modal suite (maze-envs suite), all offline; then write OUT/report.html and print a "
+                    "summary table.")
     parser.add_argument("--out", default="maze-envs-demo", help="output directory (default ./maze-envs-demo)")
     parser.add_argument("--seed", type=int, default=0, help="seed (default 0); the same seed gives the same report")
     parser.add_argument("--quick", action="store_true", help="the smallest settings (fewer episodes, scenes, trials)")

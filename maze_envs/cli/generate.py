@@ -43,7 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "text", help="mazes in the LLM maze benchmark's JSON layout",
         description="Write <out>/<H>x<W>/maze_<H>x<W>_<i>.json. A size HxW is the benchmark's grid "
                     "(no outer wall ring), holding ((H+1)//2) x ((W+1)//2) cells; maze i uses seed SEED+i.")
-    text.add_argument("--sizes", nargs="+", default=["5x5", "9x9", "15x15"], help="grid sizes HxW (default: 5x5 9x9 15x15)")
+    text.add_argument(
+        "--sizes", nargs="+", default=["5x5", "9x9", "15x15"], help="grid sizes HxW (default: 5x5 9x9 15x15)"
+    )
     text.add_argument("--count", type=int, default=5, help="mazes per size (default 5)")
     text.add_argument("--seed", type=int, default=0, help="base seed; maze i uses SEED+i (default 0)")
     text.add_argument("--algorithm", default="dfs", choices=list(GENERATORS), help="generator (default dfs)")

@@ -32,7 +32,8 @@ LOCKSTEP_MIN = 24
 
 @dataclass
 class MazeBatch:
-    """``B`` generated mazes: block grids ``(B, 2r+1, 2c+1)`` (1 = wall), start/goal blocks ``(B, 2)``, BFS move counts ``(B,)``."""
+    """``B`` generated mazes: block grids ``(B, 2r+1, 2c+1)`` (1 = wall), start/goal blocks ``(B, 2)``, BFS move counts
+    ``(B,)``."""
 
     blocks: np.ndarray
     start: np.ndarray
@@ -169,7 +170,8 @@ def _lockstep_backtracker(order: np.ndarray, n: int) -> tuple[np.ndarray, np.nda
 
 
 def _tree_distance(parent: np.ndarray, depth: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Return the tree distance between cells ``a[i]`` and ``b[i]`` of each spanning tree (via their common ancestor)."""
+    """Return the tree distance between cells ``a[i]`` and ``b[i]`` of each spanning tree (via their common
+    ancestor)."""
     rows = np.arange(parent.shape[0])
     total = depth[rows, a] + depth[rows, b]
     while True:

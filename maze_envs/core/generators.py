@@ -165,7 +165,7 @@ def kruskal(rows: int, cols: int, rng: np.random.Generator) -> Maze:
     root = list(range(rows * cols))
     keep = []
     need = rows * cols - 1
-    for k, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+    for k, (x, y) in enumerate(zip(a.tolist(), b.tolist(), strict=False)):
         if len(keep) == need:
             break
         while root[x] != x:

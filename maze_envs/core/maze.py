@@ -258,7 +258,8 @@ class Maze(_Layout):
         return Grid(self.to_blocks(), cell_to_block(self.start), cell_to_block(self.goal), meta=dict(self.meta))
 
     def copy(self, **changes: Any) -> "Maze":
-        """Return an independent copy with ``changes`` (``start``, ``goal``, ``openings``, ``meta``) applied and checked."""
+        """Return an independent copy with ``changes`` (``start``, ``goal``, ``openings``, ``meta``) applied and
+        checked."""
         fields = {"start": self.start, "goal": self.goal, "openings": self.openings, "meta": dict(self.meta)}
         fields.update(changes)
         return Maze(self.rows, self.cols, self.vertical_walls.copy(), self.horizontal_walls.copy(), **fields)
@@ -371,7 +372,9 @@ def _walls(value: Any, shape: tuple[int, int], name: str) -> np.ndarray:
     try:
         walls = np.asarray(value, dtype=bool)
     except (TypeError, ValueError) as exc:
-        raise MazeFormatError(f"expected a {shape[0]}x{shape[1]} array of 0/1, got {brief_repr(value)}", field=name) from exc
+        raise MazeFormatError(
+            f"expected a {shape[0]}x{shape[1]} array of 0/1, got {brief_repr(value)}", field=name
+        ) from exc
     if walls.shape != shape and not (walls.size == 0 and 0 in shape):
         raise MazeFormatError(f"expected shape {shape[0]}x{shape[1]}, got {'x'.join(map(str, walls.shape))}",
                               field=name)

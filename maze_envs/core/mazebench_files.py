@@ -92,9 +92,12 @@ def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Ma
     blocks = array01(require_key(doc, "grid", source), "grid", None, source)
     for key, size in (("height", blocks.shape[0]), ("width", blocks.shape[1])):
         if key in doc and (type(doc[key]) is not int or doc[key] != size):
-            raise MazeFormatError(f"says {brief_repr(doc[key])} but the grid has {size} {'rows' if key == 'height' else 'columns'}"
-                                  f"{'' if type(doc[key]) is int else ' (expected an integer)'}",
-                                  source=source, field=key)
+            raise MazeFormatError(
+                f"says {brief_repr(doc[key])} but the grid has {size} {'rows' if key == 'height' else 'columns'}"
+                f"{'' if type(doc[key]) is int else ' (expected an integer)'}",
+                source=source,
+                field=key,
+            )
     start = cell_pair(require_key(doc, "start", source), "start", source)
     goal = cell_pair(require_key(doc, "goal", source), "goal", source)
     grid = checked_grid(blocks, start, goal, source, {})
@@ -142,7 +145,7 @@ def mazebench_to_dict(maze: Maze, *, nonce: int = 0, size: tuple[int, int] | Non
 def _expand_cell_path(path: list[Cell]) -> list[list[int]]:
     """Return a cell path as benchmark-grid coordinates, including the passage blocks between cells."""
     out = [[2 * path[0][0], 2 * path[0][1]]]
-    for (r0, c0), (r1, c1) in zip(path, path[1:]):
+    for (r0, c0), (r1, c1) in zip(path, path[1:], strict=False):
         out.append([r0 + r1, c0 + c1])
         out.append([2 * r1, 2 * c1])
     return out

@@ -120,7 +120,8 @@ def _endpoints(height: int, width: int, start_goal: str, rng: np.random.Generato
                 break
     else:
         start, goal = (0, 0), (height - 1, width - 1)
-    snap = lambda cell: (cell[0] - cell[0] % 2, cell[1] - cell[1] % 2)
+    def snap(cell):
+        return (cell[0] - cell[0] % 2, cell[1] - cell[1] % 2)
     return snap(start), snap(goal)
 
 

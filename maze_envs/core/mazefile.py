@@ -90,7 +90,9 @@ def maze_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Maze:
                               field="openings")
     for i, item in enumerate(listed):
         if not isinstance(item, dict) or item.get("side") not in SIDES or not isinstance(item.get("index"), int):
-            raise MazeFormatError(f"expected {{side, index}}, got {brief_repr(item)}", source=source, field=f"openings[{i}]")
+            raise MazeFormatError(
+                f"expected {{side, index}}, got {brief_repr(item)}", source=source, field=f"openings[{i}]"
+            )
         openings.append(Opening(item["side"], item["index"]))
     meta = doc.get("meta", {})
     if not isinstance(meta, dict):

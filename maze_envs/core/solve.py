@@ -14,7 +14,8 @@ Layout = Maze | Grid
 
 
 def distance_map(layout: Layout, source: Cell | None = None) -> np.ndarray:
-    """Return BFS move counts from ``source`` (default: start) to every node, shaped like the layout; -1 = unreachable."""
+    """Return BFS move counts from ``source`` (default: start) to every node, shaped like the layout; -1 =
+    unreachable."""
     source = layout.start if source is None else source
     dist = csgraph.shortest_path(layout.adjacency, unweighted=True, indices=layout.index(source))
     out = np.where(np.isinf(dist), -1, dist).astype(np.int64)
@@ -43,7 +44,8 @@ def tree_path(layout: Layout, predecessors: np.ndarray, source: Cell, goal: Cell
 
 
 def shortest_path(layout: Layout, start: Cell | None = None, goal: Cell | None = None) -> list[Cell] | None:
-    """Return a shortest path from ``start`` to ``goal`` (defaults: the layout's), both ends included; None if unreachable."""
+    """Return a shortest path from ``start`` to ``goal`` (defaults: the layout's), both ends included; None if
+    unreachable."""
     start = layout.start if start is None else start
     goal = layout.goal if goal is None else goal
     _, pred = csgraph.breadth_first_order(layout.adjacency, layout.index(start), directed=False,
@@ -58,7 +60,8 @@ def path_length(layout: Layout, start: Cell | None = None, goal: Cell | None = N
 
 
 def pair_path_lengths(layout: Layout, cells: Sequence[Cell]) -> np.ndarray:
-    """Return the ``len(cells) x len(cells)`` matrix of shortest path lengths in cells counted (moves + 1); 0 = unreachable.
+    """Return the ``len(cells) x len(cells)`` matrix of shortest path lengths in cells counted (moves + 1); 0 =
+    unreachable.
 
     On a layout whose graph is one tree (a perfect maze) the lengths come from one BFS and the cells' lowest
     common ancestors (``tree_pair_path_lengths``), else from one BFS per cell.

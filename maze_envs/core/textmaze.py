@@ -177,7 +177,7 @@ def next_move(maze: TextMaze) -> str | None:
 def route_runs(path: Sequence[Cell], limit: int) -> list[tuple[str, int]]:
     """Return ``path`` as ``(move, n)`` runs of one direction, each at most ``limit`` blocks."""
     runs: list[tuple[str, int]] = []
-    for a, b in zip(path, path[1:]):
+    for a, b in zip(path, path[1:], strict=False):
         move = move_between(a, b)
         if runs and runs[-1][0] == move and runs[-1][1] < limit:
             runs[-1] = (move, runs[-1][1] + 1)

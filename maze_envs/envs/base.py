@@ -71,7 +71,9 @@ class MazeEnvBase(gym.Env):
         self.rules = EpisodeRules(_number("goal_reward", goal_reward), _number("step_reward", step_reward),
                                   positive_int("max_steps", max_steps), wall_reward=wall_reward)
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise MazeConfigError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {brief_repr(render_mode)}")
+            raise MazeConfigError(
+                f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {brief_repr(render_mode)}"
+            )
         self.cell_px = positive_int("cell_px", cell_px)
         self.render_mode = render_mode
         self.shape = self.source.shape
@@ -163,7 +165,8 @@ class MazeEnvBase(gym.Env):
         return info
 
     def _visit(self, start: int, delta: int, moved: int) -> bool:
-        """Record the blocks a walk of ``moved`` moves by ``delta`` from ``start`` entered; return whether one was new."""
+        """Record the blocks a walk of ``moved`` moves by ``delta`` from ``start`` entered; return whether one was
+        new."""
         entered = {start + delta * i for i in range(1, moved + 1)}
         fresh = entered - self._visited_blocks
         self._visited_blocks |= fresh
@@ -180,7 +183,8 @@ class MazeEnvBase(gym.Env):
         check_budget("rows/cols and cell_px (the rgb frame)", self.shape[0] * self.shape[1] * self.cell_px ** 2 * 3)
 
     def render_frame(self, route: list[Cell] | tuple = ()) -> np.ndarray:
-        """Return the RGB frame of the layout with the agent (and optionally a route of blocks), ``cell_px`` per block."""
+        """Return the RGB frame of the layout with the agent (and optionally a route of blocks), ``cell_px`` per
+        block."""
         self._check_frame_budget()
         img = block_colours(self.layout, route=route, agent=self.agent_position, visible=self._visible_for_render())
         return upscale(img, self.cell_px, self.cell_px)

@@ -20,7 +20,7 @@ def key_bindings() -> dict[int, str | int]:
     import pygame
 
     keys: dict[int, str | int] = {}
-    for action, (name, letter) in enumerate(zip(MOVE_NAMES, MOVE_KEYS)):
+    for action, (name, letter) in enumerate(zip(MOVE_NAMES, MOVE_KEYS, strict=False)):
         keys[getattr(pygame, f"K_{name.upper()}")] = action
         keys[getattr(pygame, f"K_{letter}")] = action
     keys.update({pygame.K_r: "reset", pygame.K_p: "path", pygame.K_q: "quit", pygame.K_ESCAPE: "quit"})

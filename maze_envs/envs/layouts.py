@@ -134,11 +134,13 @@ class LayoutSource:
 
     @property
     def recurring(self) -> bool:
-        """Return whether layouts come back (a fixed layout, a dataset or a level set): per-layout work is worth keeping."""
+        """Return whether layouts come back (a fixed layout, a dataset or a level set): per-layout work is worth
+        keeping."""
         return bool(self.fixed) or bool(self.num_levels)
 
     def next_trees(self, rngs: list[np.random.Generator]) -> DfsTrees:
-        """Return the next maze of each generator as trees (only when ``tree_batches``), drawn as ``next`` draws them."""
+        """Return the next maze of each generator as trees (only when ``tree_batches``), drawn as ``next`` draws
+        them."""
         return dfs_trees(self.rows, self.cols, rngs, self.placement)
 
     def tree_grid(self, trees: DfsTrees, i: int) -> Grid:
@@ -159,7 +161,8 @@ class LayoutSource:
                         placement=self.placement).to_grid()  # type: ignore[arg-type]
 
     def next(self, rng: np.random.Generator, episode: int) -> Grid:
-        """Return the layout of an env's ``episode``-th reset: a dataset entry in order, a drawn level, or a new maze from ``rng``."""
+        """Return the layout of an env's ``episode``-th reset: a dataset entry in order, a drawn level, or a new maze
+        from ``rng``."""
         if self.fixed:
             return self.fixed[episode % len(self.fixed)]
         if self.num_levels:

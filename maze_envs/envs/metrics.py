@@ -96,7 +96,8 @@ class EpisodeMetricsWrapper(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
 
 def reset_envs(options: dict[str, Any] | None, num_envs: int) -> np.ndarray:
-    """Return the indices of the sub-envs a vector ``reset(options=...)`` resets: ``options["reset_mask"]``'s, else all."""
+    """Return the indices of the sub-envs a vector ``reset(options=...)`` resets: ``options["reset_mask"]``'s, else
+    all."""
     mask = (options or {}).get("reset_mask")
     return np.arange(num_envs) if mask is None else np.flatnonzero(mask)
 

@@ -108,9 +108,13 @@ class OpeningsEnv(gym.Env):
                  margin: int = 8, label_padding: int = 20, render_mode: str | None = None, **unknown: Any):
         reject_unknown_arguments(type(self).__name__, unknown)
         if question not in QUESTION_FORMS:
-            raise MazeConfigError(f"question: unknown form {brief_repr(question)}; choose from {', '.join(QUESTION_FORMS)}")
+            raise MazeConfigError(
+                f"question: unknown form {brief_repr(question)}; choose from {', '.join(QUESTION_FORMS)}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise MazeConfigError(f"render_mode: {brief_repr(render_mode)} is not one of {self.metadata['render_modes']}")
+            raise MazeConfigError(
+                f"render_mode: {brief_repr(render_mode)} is not one of {self.metadata['render_modes']}"
+            )
         self.question_form = question
         self.render_mode = render_mode
         self.style = OpeningsStyle(cell_size, wall_width, margin, label_padding)

@@ -73,10 +73,10 @@ class PartialObsMazeEnv(MazeEnvBase):
 
     ## Arguments
     Every argument of ``Maze-v0`` plus ``visibility=3`` (k >= 1), ``action_mode`` (the protocol's),
-    ``max_no_exploration_steps=20`` (under both protocols) and ``explored_map=False``. ``info`` holds the hidden state for
-    evaluation (``position``, ``goal``, ``optimal_length``), ``steps``, ``wall_bumps``, ``moved``
-    (blocks moved by the last action), ``revealed`` (blocks seen so far) and
-    ``no_exploration_steps``. Agents that honour the partial setting must not read coordinates from it.
+    ``max_no_exploration_steps=20`` (under both protocols) and ``explored_map=False``. ``info`` holds the hidden state
+    for evaluation (``position``, ``goal``, ``optimal_length``), ``steps``, ``wall_bumps``, ``moved`` (blocks moved by
+    the last action), ``revealed`` (blocks seen so far) and ``no_exploration_steps``. Agents that honour the partial
+    setting must not read coordinates from it.
 
     ## Version History
     - v0: initial version, ``MultiDiscrete([4, k])`` by default. Changed since: ``action_mode`` defaults to the
@@ -105,7 +105,9 @@ class PartialObsMazeEnv(MazeEnvBase):
         side = 2 * self.k + 1
         view = spaces.Box(0, MASKED, (side, side), np.uint8)
         if self.explored_map:
-            self.observation_space = spaces.Dict({"view": view, "explored": spaces.Box(0, MASKED, self.shape, np.uint8)})
+            self.observation_space = spaces.Dict(
+                {"view": view, "explored": spaces.Box(0, MASKED, self.shape, np.uint8)}
+            )
         else:
             self.observation_space = view
         self._window_offsets = self.board.window_offsets(self.k)

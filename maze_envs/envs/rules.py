@@ -43,7 +43,8 @@ class Board:
         object.__setattr__(self, "deltas", tuple(dr * stride + dc for dr, dc in MOVES))
 
     def index(self, block: Cell) -> Any:
-        """Return the flat index of layout block ``block`` (a ``(row, col)`` pair of ints, or of arrays giving an array)."""
+        """Return the flat index of layout block ``block`` (a ``(row, col)`` pair of ints, or of arrays giving an
+        array)."""
         return (block[0] + self.pad) * self.stride + block[1] + self.pad
 
     def block(self, index: Any) -> tuple[Any, Any]:
@@ -52,7 +53,8 @@ class Board:
         return r - self.pad, c - self.pad
 
     def codes(self, grid: Grid) -> np.ndarray:
-        """Return ``grid`` as a flat board of observation codes: ``WALL``/``FREE``, the goal ``GOAL``, padding ``WALL``."""
+        """Return ``grid`` as a flat board of observation codes: ``WALL``/``FREE``, the goal ``GOAL``, padding
+        ``WALL``."""
         codes = np.pad(grid.blocks, self.pad, constant_values=WALL)
         codes[grid.goal[0] + self.pad, grid.goal[1] + self.pad] = GOAL
         return codes.ravel()

@@ -141,7 +141,9 @@ class _BatchedMazes(VectorEnv):
         for i in envs.tolist():
             if seeds[i] is not None or self._episodes[i] == 0:
                 self._rngs[i] = seeding.np_random(seeds[i])[0]
-        override = self.template.source.override(options["maze"]) if options and options.get("maze") is not None else None
+        override = (
+            self.template.source.override(options["maze"]) if options and options.get("maze") is not None else None
+        )
         self._reset_envs(envs, override)
         self._done[envs] = False
         self._started = True
@@ -258,7 +260,8 @@ class _BatchedMazes(VectorEnv):
     # --- autoreset modes and rendering (Gymnasium's vector API) ---------------------------------------
 
     def _set_autoreset_mode(self, mode: AutoresetMode | str) -> None:
-        """Set ``autoreset_mode`` (an ``AutoresetMode`` or its value: ``"NextStep"``, ``"SameStep"``, ``"Disabled"``)."""
+        """Set ``autoreset_mode`` (an ``AutoresetMode`` or its value: ``"NextStep"``, ``"SameStep"``,
+        ``"Disabled"``)."""
         try:
             self.autoreset_mode = AutoresetMode(mode)
         except ValueError:
@@ -421,7 +424,9 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
 
     def _info(self) -> dict[str, Any]:
         info = super()._info()
-        info.update(moved=self._moved.copy(), revealed=self._revealed.copy(), no_exploration_steps=self._no_explore.copy())
+        info.update(
+            moved=self._moved.copy(), revealed=self._revealed.copy(), no_exploration_steps=self._no_explore.copy()
+        )
         for key in ("moved", "revealed", "no_exploration_steps"):
             info["_" + key] = self._all
         return info

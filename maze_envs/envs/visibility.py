@@ -74,7 +74,8 @@ def line_table(k: int) -> LineTable:
 
 
 def window_visibility(walls: np.ndarray, k: int) -> np.ndarray:
-    """Return the visible mask of a ``(..., 2k+1, 2k+1)`` wall window centred on the agent (batched over leading axes)."""
+    """Return the visible mask of a ``(..., 2k+1, 2k+1)`` wall window centred on the agent (batched over leading
+    axes)."""
     table = line_table(k)
     lead = walls.shape[:-2]
     flat = walls.reshape(*lead, table.side * table.side).astype(bool)

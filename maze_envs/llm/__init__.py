@@ -10,6 +10,7 @@ from .server import SERVER_NOTE, ChatRequest, ModelServer, PolicyReply
 __all__ = [
     "LOCAL_FINGERPRINT", "SERVER_NOTE", "ChatClient", "ChatRequest", "LLMAuthError", "LLMConnectionError", "LLMError",
     "ModelConfig", "ModelServer", "OraclePolicy", "PolicyReply", "Reply", "ResponseCache", "RunStats",
-    "ScriptedPolicy", "TextOnlyPolicy", "Usage", "build_messages", "sum_usage", "cache_key", "default_cache_dir", "load_model_config",
+    "ScriptedPolicy", "TextOnlyPolicy", "Usage", "build_messages", "sum_usage", "cache_key", "default_cache_dir",
+    "load_model_config",
     "load_policy", "redact",
 ]

@@ -250,7 +250,9 @@ def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str
     if spec == "text-only":
         return TextOnlyPolicy(mode)
     if ":" not in spec:
-        raise MazeConfigError(f"{flag}: unknown policy {brief_repr(spec)}; choose from {', '.join(POLICIES)} or module:callable")
+        raise MazeConfigError(
+            f"{flag}: unknown policy {brief_repr(spec)}; choose from {', '.join(POLICIES)} or module:callable"
+        )
     module_name, _, attr = spec.partition(":")
     try:
         target = getattr(importlib.import_module(module_name), attr)

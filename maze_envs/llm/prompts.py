@@ -45,7 +45,9 @@ class PromptTemplate:
         """Return ``self`` if it uses every placeholder in ``names``; else raise ``MazeConfigError``."""
         missing = [n for n in names if n not in self.fields]
         if missing:
-            raise MazeConfigError(f"template {self.path} lacks placeholder(s) {', '.join('{' + n + '}' for n in missing)}")
+            raise MazeConfigError(
+                f"template {self.path} lacks placeholder(s) {', '.join('{' + n + '}' for n in missing)}"
+            )
         return self
 
     def fill(self, values: dict[str, Any]) -> str:

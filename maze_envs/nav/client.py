@@ -225,7 +225,7 @@ class CloudRenderer:
         named = self.views(pose)
         rendered = self._renderers[scene_id].render_many([view for _, view in named])
         images = []
-        for index, ((name, _), image) in enumerate(zip(named, rendered)):
+        for index, ((name, _), image) in enumerate(zip(named, rendered, strict=False)):
             rgb = image.to_uint8()
             images.append(Image.fromarray(rgb))  # (H, W, 3) uint8: mode "RGB"
             if save_dir is not None and (save_img_idx is None or index in save_img_idx):

@@ -162,7 +162,8 @@ def occupancy_map(layout: SceneLayout) -> np.ndarray:
     xs = (np.arange(w) + 0.5) * res
     ys_from_top = (np.arange(h) + 0.5) * res
     occupied = np.zeros((h, w), np.uint8)
-    for r, c in zip(*np.nonzero(layout.blocks)):  # every pixel a wall block touches, however thin the wall
+    # every pixel a wall block touches, however thin the wall
+    for r, c in zip(*np.nonzero(layout.blocks), strict=False):
         x0, x1 = int(np.floor(layout.x_edges[c] / res)), int(np.ceil(layout.x_edges[c + 1] / res))
         y0, y1 = int(np.floor(layout.y_edges[r] / res)), int(np.ceil(layout.y_edges[r + 1] / res))
         occupied[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)] = 1
@@ -238,7 +239,7 @@ def scene_gaussians(layout: SceneLayout, rng: np.random.Generator) -> GaussianCl
         half, top = lm.size / 2, 1.6
         cx, cy = lm.position
         corners = [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)]
-        for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1]):
+        for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=False):
             along = np.array([bx - ax, by - ay, 0.0]) / lm.size
             centres, ab, scales, quats = _surfels(np.array([ax, ay, 0.0]), along, up, lm.size, top,
                                                   p.surfel_spacing / 2)
@@ -254,7 +255,7 @@ def scene_gaussians(layout: SceneLayout, rng: np.random.Generator) -> GaussianCl
 def _simplify(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """Return ``points`` without the interior points that lie on a straight line through their neighbours."""
     out = [points[0]]
-    for prev, cur, nxt in zip(points, points[1:], points[2:]):
+    for prev, cur, nxt in zip(points, points[1:], points[2:], strict=False):
         d1 = np.subtract(cur, prev)
         d2 = np.subtract(nxt, cur)
         if abs(d1[0] * d2[1] - d1[1] * d2[0]) > 1e-9:
@@ -277,7 +278,7 @@ def trajectory(layout: SceneLayout, start: Cell, landmark: Landmark) -> tuple[li
         a, b = (points[i], points[i + 1]) if i + 1 < len(points) else (points[i - 1], points[i])
         yaw = float(np.arctan2(b[1] - a[1], b[0] - a[0]))
         poses.append({"x": float(x), "y": float(y), "z": CAMERA_HEIGHT, "roll": 0.0, "pitch": 0.0, "yaw": yaw})
-    length = float(sum(np.hypot(q["x"] - p_["x"], q["y"] - p_["y"]) for p_, q in zip(poses, poses[1:])))
+    length = float(sum(np.hypot(q["x"] - p_["x"], q["y"] - p_["y"]) for p_, q in zip(poses, poses[1:], strict=False)))
     return poses, length
 
 

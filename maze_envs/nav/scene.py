@@ -1,7 +1,8 @@
 """Navigation scenes on disk (the public benchmark's layout): ``GaussianScene``, ``Episode`` and ``Task``.
 
 ```
-<root>/<scene_id>/traj_0.json ...        {"trajectory": [{x,y,z,roll,pitch,yaw}, ...], "label": {"extend": {"goal_label": ...}}}
+<root>/<scene_id>/traj_0.json ...        {"trajectory": [{x,y,z,roll,pitch,yaw}, ...],
+                                          "label": {"extend": {"goal_label": ...}}}
 <root>/<scene_id>/map/occ_map.png        grey uint8, >= 128 free
 <root>/<scene_id>/map/occ_map_meta.txt   "Top Left: (x, y)", ..., "Image size in pixels: W, H"
 <root>/<scene_id>/map/occ_map_height.tiff  float32 ground height (m)
@@ -125,12 +126,17 @@ def parse_meta_text(text: str, source: str | os.PathLike = "<meta>") -> dict[str
             raise NavDataError(f"line {lineno}: numbers must be finite, got {brief_repr(line.strip())}", source=source)
         if head in _CORNERS:
             if len(numbers) != 2:
-                raise NavDataError(f"line {lineno}: expected '{head}: (x, y)', got {brief_repr(line.strip())}", source=source)
+                raise NavDataError(
+                    f"line {lineno}: expected '{head}: (x, y)', got {brief_repr(line.strip())}", source=source
+                )
             meta[_CORNERS[head] + "_X"], meta[_CORNERS[head] + "_Y"] = numbers
         elif head.lower().startswith("image size"):
             if len(numbers) != 2 or not all(n.is_integer() and 1 <= n <= MAX_MAP_PX for n in numbers):
-                raise NavDataError(f"line {lineno}: expected 'Image size in pixels: W, H' (whole numbers 1-{MAX_MAP_PX}),"
-                                   f" got {brief_repr(line.strip())}", source=source)
+                raise NavDataError(
+                    f"line {lineno}: expected 'Image size in pixels: W, H' (whole numbers 1-{MAX_MAP_PX}),"
+                    f" got {brief_repr(line.strip())}",
+                    source=source,
+                )
             meta["IMAGE_WIDTH"], meta["IMAGE_HEIGHT"] = int(numbers[0]), int(numbers[1])
     required = {"TOP_LEFT_X": "Top Left", "BOTTOM_LEFT_X": "Bottom Left", "BOTTOM_RIGHT_X": "Bottom Right",
                 "IMAGE_WIDTH": "Image size in pixels"}
@@ -199,7 +205,8 @@ class Episode:
 
     @classmethod
     def from_scene_dir(cls, scene_dir: str | os.PathLike, map_dir: str | os.PathLike | None = None) -> "Episode":
-        """Return the episode of ``scene_dir``; map data comes from ``map_dir/map/`` when given, else ``scene_dir/map/``."""
+        """Return the episode of ``scene_dir``; map data comes from ``map_dir/map/`` when given, else
+        ``scene_dir/map/``."""
         path = Path(scene_dir).resolve()
         if not path.is_dir():
             raise NavDataError("not a directory", source=path)
@@ -228,7 +235,9 @@ class Episode:
         import cv2
 
         if self.occ_map is None or dilation_pixels <= 0:
-            warnings.warn(f"{self.episode_id}: free-space dilation skipped (no map or {dilation_pixels} px)")
+            warnings.warn(
+                f"{self.episode_id}: free-space dilation skipped (no map or {dilation_pixels} px)", stacklevel=2
+            )
             return
         free = np.where(self.occ_map >= 128, 255, 0).astype(np.uint8)
         size = 2 * int(dilation_pixels) + 1
@@ -239,7 +248,8 @@ class Episode:
         """Grow the free space by ``dilation_meters`` (converted with ``get_meter_per_pixel``, at least 1 px)."""
         mpp = self.get_meter_per_pixel()
         if mpp is None or dilation_meters <= 0:
-            warnings.warn(f"{self.episode_id}: free-space dilation skipped (no metadata or {dilation_meters} m)")
+            warnings.warn(f"{self.episode_id}: free-space dilation skipped (no metadata or {dilation_meters} m)",
+                          stacklevel=2)
             return
         self.dilate_free_space(max(1, int(round(dilation_meters / mpp))))
 
@@ -284,7 +294,7 @@ def _blocked_length(occ: np.ndarray, px: np.ndarray, py: np.ndarray, dists: list
     blocked = ~inside
     blocked[inside] = occ[py[inside], px[inside]] < 128
     total, enter = 0.0, None
-    for d, hit in zip(dists, blocked.tolist()):
+    for d, hit in zip(dists, blocked.tolist(), strict=False):
         if hit and enter is None:
             enter = d
         elif not hit and enter is not None:
@@ -379,7 +389,8 @@ class GaussianScene:
 
     @classmethod
     def check_point_collision_status(cls, pose: Any, episode: Episode, robot_radius_pixel: int = 2) -> bool:
-        """Return whether ``pose`` is in collision: outside the map, or any pixel < 128 in the square patch around it."""
+        """Return whether ``pose`` is in collision: outside the map, or any pixel < 128 in the square patch around
+        it."""
         occ, _ = _require_map(episode)
         px, py = cls.convert_actual_to_pixel(*_xy(pose), episode)
         h, w = occ.shape[:2]

@@ -61,7 +61,8 @@ def load_scene_cloud(scene_dir: Path) -> GaussianCloud:
 
 
 def check_render_scale(scale: Any, name: str = "render_scale") -> float:
-    """Return ``scale`` as a float; raises ``RenderRequestError`` naming ``name`` unless it is a number in (0, MAX_SCALE]."""
+    """Return ``scale`` as a float; raises ``RenderRequestError`` naming ``name`` unless it is a number in (0,
+    MAX_SCALE]."""
     if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale <= MAX_SCALE:
         raise RenderRequestError(f"{name}: expected a number in (0, {MAX_SCALE}], got {scale!r}")
     return float(scale)
@@ -85,7 +86,8 @@ class RenderService:
         return sorted(p.name for p in self.root.iterdir() if (p / "gs").is_dir())
 
     def scene_dir(self, scene_id: Any) -> Path:
-        """Return the directory of ``scene_id``; raises ``RenderRequestError`` if missing, unknown or escaping the root."""
+        """Return the directory of ``scene_id``; raises ``RenderRequestError`` if missing, unknown or escaping the
+        root."""
         if not isinstance(scene_id, str) or not scene_id:
             raise RenderRequestError("scene_id: a non-empty string is required")
         if len(scene_id) > MAX_SCENE_ID or not _SCENE_ID.fullmatch(scene_id) or scene_id in (".", ".."):

@@ -81,8 +81,10 @@ def join_views(prepared: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]]) ->
         return prepared[0]
     id_bases = np.cumsum([0] + [len(ids) for _, ids, _ in prepared])
     row_bases = np.cumsum([0] + [len(packed) for _, _, packed in prepared])
-    offsets = np.concatenate([off[:-1] + base for (off, _, _), base in zip(prepared, id_bases)] + [id_bases[-1:]])
-    ids = np.concatenate([ids + np.int32(base) for (_, ids, _), base in zip(prepared, row_bases)])
+    offsets = np.concatenate(
+        [off[:-1] + base for (off, _, _), base in zip(prepared, id_bases, strict=False)] + [id_bases[-1:]]
+    )
+    ids = np.concatenate([ids + np.int32(base) for (_, ids, _), base in zip(prepared, row_bases, strict=False)])
     return offsets, ids, np.concatenate([packed for _, _, packed in prepared])
 
 

@@ -152,7 +152,8 @@ def max_decoy_cells(rows: int, cols: int) -> int:
 
 
 def eligible_openings(rows: int, cols: int, corner_buffer: int = 1) -> list[Opening]:
-    """Return every opening at least ``corner_buffer`` cells from each corner, side by side (top, right, bottom, left)."""
+    """Return every opening at least ``corner_buffer`` cells from each corner, side by side (top, right, bottom,
+    left)."""
     out = [Opening("top", i) for i in range(corner_buffer, cols - corner_buffer)]
     out += [Opening("right", i) for i in range(corner_buffer, rows - corner_buffer)]
     out += [Opening("bottom", i) for i in range(corner_buffer, cols - corner_buffer)]
@@ -220,7 +221,8 @@ def select_pair(candidates: Sequence[Opening], qualifying: np.ndarray, rng: np.r
 
 
 def grow_region(maze: Maze, seed_cell: Cell, blocked: np.ndarray, size: int, rng: np.random.Generator) -> list[Cell]:
-    """Return up to ``size`` cells grown from ``seed_cell`` along open passages, in random frontier order, avoiding ``blocked``."""
+    """Return up to ``size`` cells grown from ``seed_cell`` along open passages, in random frontier order, avoiding
+    ``blocked``."""
     region = [seed_cell]
     seen = {seed_cell}
     frontier = [nb for nb in maze.neighbours(seed_cell) if not blocked[nb]]
@@ -247,7 +249,8 @@ def wall_off(maze: Maze, region: Sequence[Cell]) -> None:
 
 
 def rejoin_orphans(maze: Maze, main_cell: Cell, decoy_mask: np.ndarray, rng: np.random.Generator) -> None:
-    """Open one wall per region cut off from ``main_cell``'s region (never into a decoy), until none is left that can join."""
+    """Open one wall per region cut off from ``main_cell``'s region (never into a decoy), until none is left that can
+    join."""
     while True:
         _, comp = csgraph.connected_components(maze.adjacency, directed=False)
         comp = comp.reshape(maze.shape)
@@ -256,7 +259,7 @@ def rejoin_orphans(maze: Maze, main_cell: Cell, decoy_mask: np.ndarray, rng: np.
         if not orphan.any():
             return
         links: dict[int, list[tuple[Cell, Cell]]] = {}
-        for r, c in zip(*np.nonzero(orphan)):
+        for r, c in zip(*np.nonzero(orphan), strict=False):
             for dr, dc in MOVES:
                 nb = (r + dr, c + dc)
                 if maze.contains(nb) and comp[nb] == main:
@@ -316,7 +319,7 @@ def assign_labels(pair: tuple[Opening, Opening], decoys: Sequence[tuple[Opening,
     entries: list[tuple[Opening, list[Cell] | None]] = [(pair[0], None), (pair[1], None)] + list(decoys)
     order = rng.permutation(len(entries)).tolist()
     labels, regions = [], {}
-    for letter, k in zip(LABELS, order):
+    for letter, k in zip(LABELS, order, strict=False):
         opening, region = entries[k]
         labels.append(LabelledOpening(letter, opening, region is None))
         if region is not None:

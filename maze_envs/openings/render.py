@@ -92,8 +92,9 @@ class OpeningsRendering:
 
 
 @lru_cache(maxsize=16)
-def load_font(size: int = 16, path: str | None = None,
-              candidates: tuple[str, ...] = FONT_CANDIDATES) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, str]:
+def load_font(
+    size: int = 16, path: str | None = None, candidates: tuple[str, ...] = FONT_CANDIDATES
+) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, str]:
     """Return ``(font, source)``: ``path`` if given, else the first loadable candidate, else Pillow's default font.
 
     An explicit ``path`` that cannot be loaded raises ``MazeConfigError``; falling back to
@@ -164,7 +165,8 @@ def label_problems(walls: np.ndarray, placements: tuple[LabelPlacement, ...]) ->
 
 def render_openings(puzzle: OpeningsPuzzle, style: OpeningsStyle = OpeningsStyle(), *,
                     check: bool = True) -> OpeningsRendering:
-    """Return the rendered puzzle; with ``check``, raises ``LabelLayoutError`` if a label is out of bounds or overlaps."""
+    """Return the rendered puzzle; with ``check``, raises ``LabelLayoutError`` if a label is out of bounds or
+    overlaps."""
     maze = puzzle.maze
     geometry = style.geometry(maze.rows, maze.cols)
     walls = wall_image(maze, style)
@@ -183,7 +185,7 @@ def render_openings(puzzle: OpeningsPuzzle, style: OpeningsStyle = OpeningsStyle
             raise LabelLayoutError("; ".join(problems))
     image = Image.fromarray(np.asarray(walls, np.uint8))  # 2-D uint8: mode "L"
     draw = ImageDraw.Draw(image)
-    for p, origin in zip(placements_t, origins):
+    for p, origin in zip(placements_t, origins, strict=False):
         draw.text(origin, p.label, font=font, fill=0)
     return OpeningsRendering(image, geometry, placements_t, source)
 
@@ -196,8 +198,10 @@ def check_style(style: OpeningsStyle, num_openings: int) -> None:
     tallest = max(int(b[3] - b[1]) for b in boxes)
     pitch = style.cell_size + style.wall_width
     if pitch <= max(widest, tallest):
-        raise MazeConfigError(f"cell size {style.cell_size} + wall width {style.wall_width} = {pitch} px leaves no room "
-                              f"between labels up to {max(widest, tallest)} px wide; use a larger cell size")
+        raise MazeConfigError(
+            f"cell size {style.cell_size} + wall width {style.wall_width} = {pitch} px leaves no room "
+            f"between labels up to {max(widest, tallest)} px wide; use a larger cell size"
+        )
     if style.label_padding < max(widest, tallest):
         raise MazeConfigError(f"label padding {style.label_padding} px is smaller than the labels "
                               f"({max(widest, tallest)} px); use at least that")

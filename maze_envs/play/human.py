@@ -71,7 +71,9 @@ class PlaySession:
             self._status = f"steps {info['steps']}  bumps {info['wall_bumps']}"
             if terminated:
                 self.result.successes += 1
-                self._status = f"goal reached in {info['steps']} steps (optimal {info['optimal_length']}) - r for a new maze"
+                self._status = (
+                    f"goal reached in {info['steps']} steps (optimal {info['optimal_length']}) - r for a new maze"
+                )
             elif truncated:
                 self._status = f"out of steps after {info['steps']} - r for a new maze"
             self._over = terminated or truncated

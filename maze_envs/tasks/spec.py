@@ -63,7 +63,7 @@ def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, se
         raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
     combos = [(a, d, i, v) for a in algos for d in difficulties for v in variants for i in range(count)]
     seeds = np.random.SeedSequence(seed).generate_state(len(combos), dtype=np.uint32)
-    return [TaskSpec(a, d, i, v, int(s)) for (a, d, i, v), s in zip(combos, seeds)]
+    return [TaskSpec(a, d, i, v, int(s)) for (a, d, i, v), s in zip(combos, seeds, strict=False)]
 
 
 def _draw_side(spec: TaskSpec, rng: np.random.Generator) -> int:

@@ -40,8 +40,10 @@ def _sandbox(section: Mapping[str, Any]) -> str:
                 f'<td>{_number(figure.get("avg_api_calls"))}</td><td>{_number(100 * mine["success_rate"], 1)}</td>'
                 f'<td>{_number(mine["avg_steps_successful"])}</td><td>{_number(mine.get("avg_api_calls"))}</td></tr>')
     a, b = reported["overall_stats"], strict["overall_stats"]
-    rows.append(f'<tr><td class="l">overall</td><td>{_number(100 * a["overall_success_rate"], 1)}</td><td></td><td></td>'
-                f'<td>{_number(100 * b["overall_success_rate"], 1)}</td><td></td><td></td></tr>')
+    rows.append(
+        f'<tr><td class="l">overall</td><td>{_number(100 * a["overall_success_rate"], 1)}</td><td></td><td></td>'
+        f"<td>{_number(100 * b['overall_success_rate'], 1)}</td><td></td><td></td></tr>"
+    )
     rule = next(iter(reported["model_stats"].values()), {}).get("rule", "")
     return (f'<p class="ci">{html.escape(rule)}</p><table><tr><th class="l">group</th><th>MazeBench-reported '
             f'success %</th><th>steps a success</th><th>API calls a trial</th><th>strict success %</th>'

@@ -241,7 +241,8 @@ def ai_prompt(env: MazeBenchEnv, memory: str, symbols: dict[str, str]) -> str:
             "Hint: First confirm your current position, then you can move to a safe position first, and then plan "
             f"the next steps\nMaze layout:\n{env.render_tensor(symbols)}\nSymbol legend:\n"
             f"- {symbols['wall']}: Wall, cannot pass through\n- {symbols['path']}: Path, can pass through\n"
-            f"- {symbols['start']}: Start position (you have left)\n- {symbols['goal']}: Goal position (target location)\n"
+            f"- {symbols['start']}: Start position (you have left)\n"
+            f"- {symbols['goal']}: Goal position (target location)\n"
             f"- {symbols['agent']}: Current position (your location)\n{memory}"
             "Please reply with the path coordinate sequence:\n")
 
@@ -257,8 +258,10 @@ def partial_prompt(env: MazeBenchEnv, k: int, memory: str, symbols: dict[str, st
             '- You can specify multiple moves separated by commas, e.g., "up 3, right 2"\n\n'
             f"Visible maze layout (you are at position A):\n{partial_view(env, k, symbols)}\nSymbol legend:\n"
             f"- {symbols['wall']}: Wall, cannot pass through\n- {symbols['path']}: Path, can pass through\n"
-            f"- {symbols['start']}: Start position (you have left)\n- {symbols['goal']}: Goal position (target location)\n"
-            f"- {symbols['agent']}: Current position (your location)\n- {symbols['masked']}: Unknown area (not visible)\n"
+            f"- {symbols['start']}: Start position (you have left)\n"
+            f"- {symbols['goal']}: Goal position (target location)\n"
+            f"- {symbols['agent']}: Current position (your location)\n"
+            f"- {symbols['masked']}: Unknown area (not visible)\n"
             f"{memory}\n"
             'Please reply with your move(s) in the format "direction steps" (e.g., "up 3" or "right 2, down 1"):\n')
 

@@ -52,8 +52,9 @@ def play_mazebench_terminal(env: MazeBenchEnv, commands: TextIO, out: TextIO) ->
             _status(env, "迷宫已重置！", out)
         elif command in ("i", "info"):
             info = env.info()
-            print(f"\n=== 迷宫信息 ===\n大小: {info['size']}\n起点: {tuple(info['start'])}\n终点: {tuple(info['goal'])}\n"
-                  f"当前位置: {tuple(env.position)}\n步数: {info['steps']}\n状态: {'已完成' if info['done'] else '进行中'}\n"
+            print(f"\n=== 迷宫信息 ===\n大小: {info['size']}\n起点: {tuple(info['start'])}\n"
+                  f"终点: {tuple(info['goal'])}\n当前位置: {tuple(env.position)}\n步数: {info['steps']}\n"
+                  f"状态: {'已完成' if info['done'] else '进行中'}\n"
                   "===============\n", file=out)
         elif command in ("p", "path"):
             print(f"\n显示最短路径:\n{env.render_ascii(show_path=True)}\n", file=out)

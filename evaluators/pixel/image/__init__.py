@@ -97,7 +97,8 @@ def assess_path(generated: np.ndarray, path: np.ndarray, ref: SolutionReference,
                                dilation_px(ref, dilation_size))
     if loop_count is None:
         loop_count = metrics.graph_loops(touched)
-    reflect = metrics.reflection(loop_count, metrics.skeleton_length(path, metrics.skeleton_scale(ref.geometry.cell_px)),
+    reflect = metrics.reflection(loop_count,
+                                 metrics.skeleton_length(path, metrics.skeleton_scale(ref.geometry.cell_px)),
                                  ref.route_length)
     fields = dict(
         filename=filename, solution_file=ref.name,
@@ -137,8 +138,9 @@ def score_image(generated: np.ndarray, ref: SolutionReference, params: ImagePara
     return ImageResult(**fields, elapsed_s=time.perf_counter() - start), panels
 
 
-def evaluate_image(generated: str | os.PathLike | np.ndarray, solution: str | os.PathLike | np.ndarray | SolutionReference,
-                   *, geometry: PixelGeometry | GridGeometry | None = None, visualization: str | os.PathLike | None = None,
+def evaluate_image(generated: str | os.PathLike | np.ndarray,
+                   solution: str | os.PathLike | np.ndarray | SolutionReference, *,
+                   geometry: PixelGeometry | GridGeometry | None = None, visualization: str | os.PathLike | None = None,
                    tolerance_pixels: int = 3, min_crossing_ratio: float = 0.01, position_tolerance: float = 20.0,
                    dilation_size: int | None = None, colours: ColourThresholds = ColourThresholds()) -> ImageResult:
     """Return the spec's metrics of a generated image (path or BGR array) against its solution image.

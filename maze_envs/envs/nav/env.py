@@ -124,8 +124,11 @@ class GaussianNavEnv(gym.Env):
             self.config.check()
         else:
             self.config = make_eval_config(mode, **settings)
-        self.world: NavWorld = (dataset_world(self.config, data_dir, map_dir, backend) if data_dir is not None
-                                else procedural_world(self.config, scenes, *maze_size, seed=scene_seed, backend=backend))
+        self.world: NavWorld = (
+            dataset_world(self.config, data_dir, map_dir, backend)
+            if data_dir is not None
+            else procedural_world(self.config, scenes, *maze_size, seed=scene_seed, backend=backend)
+        )
         self.task_list = self.world.tasks()
         if not self.task_list:
             raise MazeConfigError("the scenes hold no tasks (traj_*.json)", parameter="data_dir")
@@ -194,7 +197,7 @@ class GaussianNavEnv(gym.Env):
         if self.config.provide_history:
             images = np.zeros(self._history_shape, np.uint8)
             poses = np.zeros(self._history_shape[:1] + (4, 4), np.float32)
-            for i, (frame, pose) in enumerate(zip(raw["history_images"], raw["history_poses"])):
+            for i, (frame, pose) in enumerate(zip(raw["history_images"], raw["history_poses"], strict=False)):
                 front = frame["front"][:self._history_shape[1], :self._history_shape[2]]
                 images[i, :front.shape[0], :front.shape[1]] = front
                 poses[i] = pose

@@ -55,7 +55,7 @@ def predicted_poses(current: np.ndarray, local: np.ndarray, directions=None) -> 
         dirs = np.where(np.arange(n)[:, None] < n - 1, np.roll(local, -1, axis=0) - local, local - prev)
     keep_yaw = math.atan2(rot[1, 0], rot[0, 0])
     poses = []
-    for point, d in zip(local, dirs):
+    for point, d in zip(local, dirs, strict=False):
         world = rot @ np.array([point[0], point[1], 0.0]) + origin
         d_world = rot @ np.array([d[0], d[1], 0.0])
         yaw = math.atan2(d_world[1], d_world[0]) if math.hypot(d_world[0], d_world[1]) > 1e-6 else keep_yaw
@@ -84,7 +84,7 @@ def abot_predicted_poses(current: np.ndarray, local: np.ndarray, directions=None
             norm = np.linalg.norm(d[:2])
             dirs[i] = d / norm if norm > 1e-6 else current[:3, 0]
     poses = []
-    for point, d in zip(world, dirs):
+    for point, d in zip(world, dirs, strict=False):
         pose = np.eye(4)
         pose[:3, :3] = Rotation.from_euler("xyz", [0, 0, np.arctan2(d[1], d[0])], degrees=False).as_matrix()
         pose[:3, 3] = np.array([point[0], point[1], current[2, 3]])

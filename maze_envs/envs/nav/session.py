@@ -4,10 +4,10 @@ Shared by the Gymnasium envs and the evaluator. Per step (ABot-Navigation's rule
 the waypoints become poses (``motion``); the first pose within ``arrive_threshold`` of the goal is taken and
 ends the task, else pose 1 (point-goal) or 2 (POI), clamped; a single waypoint is used as is. Point-goal
 checks the segment travelled against the dilated occupancy map (2 px samples, at most one count per step,
-collision length from a sample every 0.05 m plus the end point) and never stops on a collision; POI checks the pose reached (a disc
-of ``robot_radius``), exempts hits inside the arrival circle, and in ``hard`` mode ends the task with status
-``collision``. The pose's z is the ground under it plus the camera height. Success is judged on the pose
-after the final step: distance <= ``arrive_threshold``.
+collision length from a sample every 0.05 m plus the end point) and never stops on a collision; POI checks the pose
+reached (a disc of ``robot_radius``), exempts hits inside the arrival circle, and in ``hard`` mode ends the task with
+status ``collision``. The pose's z is the ground under it plus the camera height. Success is judged on the pose after
+the final step: distance <= ``arrive_threshold``.
 
 Where this differs from the public code (documented on purpose): ``status`` is ``stop`` when arrival was
 declared (by the agent or by a waypoint within the threshold) and ``max_steps`` when the step limit ended the
@@ -56,10 +56,10 @@ def polyline_length(points: list[tuple[float, float]], abot: bool = False) -> fl
     in order, when ``abot``)."""
     if abot:
         total = 0.0
-        for a, b in zip(points, points[1:]):
+        for a, b in zip(points, points[1:], strict=False):
             total += np.linalg.norm(np.array(b[:2]) - np.array(a[:2]))
         return float(total)
-    return float(sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:])))
+    return float(sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:], strict=False)))
 
 
 @dataclass
@@ -138,7 +138,7 @@ class NavSession:
         rendered = self.renderer.render_at_pose(pose, self.episode.episode_id, save_dir=self.save_dir,
                                                 image_id=frame)
         names = ("left", "right", "front") if len(rendered) == 3 else ("front",)
-        by_name = dict(zip(names, rendered))
+        by_name = dict(zip(names, rendered, strict=False))
         self.views = {name: by_name[name] for name in VIEWS if name in by_name}
         self.images = {name: np.asarray(im, np.uint8) for name, im in self.views.items()}
         if self.memory is not None:

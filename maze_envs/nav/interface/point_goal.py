@@ -20,10 +20,10 @@ class Observation:
     ``images``: ``left``/``front``/``right`` RGB PIL images, as rendered (``np.asarray(image)`` gives the (H, W, 3)
     uint8 array), left = +90 deg and right = -90 deg from the heading; ``target_position``: the goal as
     agent-local ``[front, left]`` metres (float32); ``distance_to_goal``: straight-line XY metres; ``position``:
-    world ``[x, y, z]``; ``rotation``: the 4x4 camera-to-world pose; ``heading``: yaw (radians); ``step_count``: steps taken so far; ``goal_world``: world ``[x, y]`` (point-goal
-    only, float32). History (``history_images``: ``{"front": uint8 array}`` per earlier frame, shrunk, as the
-    public evaluator gives them), occupancy and height maps are present when the evaluator is asked to provide
-    them.
+    world ``[x, y, z]``; ``rotation``: the 4x4 camera-to-world pose; ``heading``: yaw (radians); ``step_count``: steps
+    taken so far; ``goal_world``: world ``[x, y]`` (point-goal only, float32). History (``history_images``:
+    ``{"front": uint8 array}`` per earlier frame, shrunk, as the public evaluator gives them), occupancy and height
+    maps are present when the evaluator is asked to provide them.
     """
 
     images: dict[str, Image.Image]
