@@ -122,13 +122,15 @@ def test_the_same_tasks_on_one_or_two_workers(tmp_path):
 
 def test_a_second_writer_on_the_same_output_is_refused_naming_the_first(tmp_path, capsys):
     out = tmp_path / "out"
-    first = start_writer(TASKS, out)
+    # 400 tasks, so the first writer is still writing when the second one asks
+    many = [("200" if prev == "--count" else arg) for prev, arg in zip(["", *TASKS], TASKS, strict=False)]
+    first = start_writer(many, out)
     wait_for_lines(out, first, 1)
-    assert generate(TASKS, out, "--resume") == 2
+    assert generate(many, out, "--resume") == 2
     err = capsys.readouterr().err
     assert "is in use by another run" in err and f"pid {first.pid}" in err and err.count("\n") == 1
     assert first.wait(timeout=120) == 0
-    assert sorted(log_ids(out)) == sorted(set(log_ids(out))) and len(log_ids(out)) == 30
+    assert sorted(log_ids(out)) == sorted(set(log_ids(out))) and len(log_ids(out)) == 400
 
 
 @pytest.mark.parametrize("target", ["tasks", "openings"])
