@@ -1,0 +1,32 @@
+"""Every name README's Python snippets import from maze-envs exists where the snippet says (modules move; the
+snippets must move with them)."""
+
+import importlib
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _imports() -> list[tuple[str, str]]:
+    found = []
+    for block in re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S):
+        joined = re.sub(r"\(\s*([^)]*)\)", lambda m: m.group(1).replace("\n", " "), block)
+        for module, names in re.findall(r"^\s*from (maze_envs\S*) import (.+)$", joined, re.M):
+            found += [(module, name.strip().split(" as ")[0]) for name in names.split("#")[0].split(",")
+                      if name.strip()]
+    return found
+
+
+def test_readme_snippets_import_names_that_exist():
+    imports = _imports()
+    assert len(imports) > 20
+    missing = []
+    for module, name in imports:
+        loaded = importlib.import_module(module)
+        if not hasattr(loaded, name):
+            try:
+                importlib.import_module(f"{module}.{name}")
+            except ImportError:
+                missing.append(f"from {module} import {name}")
+    assert missing == []
