@@ -27,6 +27,7 @@ from maze_envs.envs.registration import (
     RegistrationConflictWarning,
     register_envs,
 )
+from maze_envs.runs.socket_dir import socket_temp_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 GRID_IDS = ("Maze-v0", "Maze-PartialObs-v0", "Maze-Flat-v0", "Maze-Image-v0", "Maze-PartialObs-Flat-v0",
@@ -238,10 +239,11 @@ def test_readme_has_one_snippet_per_library():
 def test_readme_snippets_run(tmp_path_factory, library):
     """Each README snippet runs as written; RLlib's with a remote env runner that never imported maze_envs itself."""
     cwd = tmp_path_factory.mktemp(library)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "CUDA_VISIBLE_DEVICES": "",
-           "RAY_TMPDIR": str(cwd), "TORCHRL_VERBOSE": "0"}
-    done = subprocess.run([sys.executable, "-c", _readme_snippets()[library]], check=False, cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    with socket_temp_dir() as ray_temp:  # Ray's socket paths under a long TMPDIR pass the 107-byte AF_UNIX limit
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "CUDA_VISIBLE_DEVICES": "",
+               "RAY_TMPDIR": ray_temp, "TORCHRL_VERBOSE": "0"}
+        done = subprocess.run([sys.executable, "-c", _readme_snippets()[library]], check=False, cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     if library == "rllib":
         assert float(done.stdout.strip().splitlines()[-1]) >= 200

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import cv2
@@ -24,6 +25,7 @@ from maze_envs.cli.suite_agents import toolkit
 from maze_envs.core.jsonfiles import read_json, read_jsonl
 from maze_envs.llm import ChatRequest, TextOnlyPolicy
 from maze_envs.runs import RunOptions
+from maze_envs.runs.socket_dir import socket_temp_dir
 from maze_envs.tasks.files import generated_name
 
 REPO = Path(__file__).resolve().parents[1]
@@ -217,8 +219,10 @@ def test_an_ego_map_policy_keeps_its_map_and_plays_only_its_training_shape(tmp_p
 
 def test_ray_backend_gives_the_records_of_the_local_backend(tmp_path, tmp_path_factory):
     ray = pytest.importorskip("ray")
+    ray_temp = ExitStack()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
-             _temp_dir=str(tmp_path_factory.mktemp("ray")), runtime_env={"env_vars": {"PYTHONPATH": str(REPO)}})
+             _temp_dir=ray_temp.enter_context(socket_temp_dir()), runtime_env={"env_vars": {"PYTHONPATH": str(REPO)}})
+    ray_temp.callback(ray.shutdown)
     try:
         def outcomes(backend: str) -> list[tuple]:
             config = SuiteConfig(models=("oracle", "local:text-only"), sizes=("5x5",), count=1, timeout=10,
@@ -227,7 +231,7 @@ def test_ray_backend_gives_the_records_of_the_local_backend(tmp_path, tmp_path_f
             return [(r["id"], r["status"], r["success"], r["outcome"], r["path"], r["tokens"]) for r in run.records]
         assert outcomes("ray") == outcomes("local")
     finally:
-        ray.shutdown()
+        ray_temp.close()
 
 
 def test_the_ego_map_agent_sees_what_the_ego_map_wrapper_shows():
