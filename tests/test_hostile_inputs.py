@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from maze_envs.core.errors import MazeEnvsError
+from maze_envs.core.errors import MazeEnvsError, MazeFormatError
 
 TARGETED = {
     "deep nesting": b"[" * 100_000 + b"]" * 100_000,
@@ -115,3 +115,14 @@ def test_a_ply_vertex_count_past_the_digit_limit_is_a_format_error(templates, tm
     with pytest.raises(MazeEnvsError, match="bad vertex count") as err:
         reader.read(target)
     assert len(str(err.value)) <= MAX_MESSAGE
+
+
+@pytest.mark.parametrize(("field", "value"), [("side", "x" * 100_000), ("index", "9" * 3000)])
+def test_an_annotation_with_a_huge_opening_gets_a_short_message(field, value):
+    from maze_envs.openings.dataset import maze_from_record
+
+    record = {"rows": 2, "cols": 2, "vertical_walls": [[1], [1]], "horizontal_walls": [[1, 1]],
+              "openings": [{"label": "A", "side": "top", "index": 0, field: value}]}
+    with pytest.raises(MazeFormatError, match="is outside the border") as caught:
+        maze_from_record(record, source="annotations.jsonl")
+    assert len(str(caught.value)) < MAX_MESSAGE and "annotations.jsonl" in str(caught.value)

@@ -130,11 +130,11 @@ class Maze(_Layout):
         self.openings = tuple(sorted(set(self.openings)))
         for name, cell in (("start", self.start), ("goal", self.goal)):
             if not self.contains(cell):
-                raise MazeFormatError(f"{cell} is outside the {self.rows}x{self.cols} maze", field=name)
+                raise MazeFormatError(f"{brief_repr(cell)} is outside the {self.rows}x{self.cols} maze", field=name)
         for opening in self.openings:
             limit = self.cols if opening.side in ("top", "bottom") else self.rows
             if opening.side not in SIDES or not 0 <= opening.index < limit:
-                raise MazeFormatError(f"{opening} is outside the border", field="openings")
+                raise MazeFormatError(f"{brief_repr(opening)} is outside the border", field="openings")
 
     @classmethod
     def closed(cls, rows: int, cols: int, **kwargs: Any) -> "Maze":
@@ -301,9 +301,10 @@ class Grid(_Layout):
         object.__setattr__(self, "goal", _cell(self.goal))
         for name, cell in (("start", self.start), ("goal", self.goal)):
             if not self.contains(cell):
-                raise MazeFormatError(f"{cell} is outside the {self.shape[0]}x{self.shape[1]} grid", field=name)
+                raise MazeFormatError(f"{brief_repr(cell)} is outside the {self.shape[0]}x{self.shape[1]} grid",
+                                      field=name)
             if self.blocks[cell]:
-                raise MazeFormatError(f"{cell} is a wall", field=name)
+                raise MazeFormatError(f"{brief_repr(cell)} is a wall", field=name)
 
     @property
     def shape(self) -> tuple[int, int]:  # type: ignore[override]
