@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.generators import GENERATORS
 from maze_envs.core.mazebench_files import parse_size
 from maze_envs.core.yamlfiles import deep_merge, read_yaml
@@ -118,7 +118,7 @@ class BenchConfig:
 
 def _choice(name: str, value: str, choices: tuple[str, ...]) -> None:
     if value not in choices:
-        raise MazeConfigError(f"must be one of {', '.join(choices)}, got {value!r}", parameter=name)
+        raise MazeConfigError(f"must be one of {', '.join(choices)}, got {brief_repr(value)}", parameter=name)
 
 
 def read_config_file(path: Path) -> dict[str, Any]:

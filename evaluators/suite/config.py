@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.generators import GENERATORS
 from maze_envs.core.mazebench_files import parse_size
 
@@ -171,7 +171,8 @@ class SuiteConfig:
             if value is None and name == "nav_max_steps":
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise MazeConfigError(f"must be a whole number of at least {low}, got {value!r}", parameter=name)
+                raise MazeConfigError(f"must be a whole number of at least {low}, got {brief_repr(value)}",
+                                      parameter=name)
         return self
 
     @property

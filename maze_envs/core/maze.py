@@ -332,7 +332,7 @@ class Grid(_Layout):
         """Return the cell maze of this block grid; raises ``MazeFormatError`` if it is not one."""
         for name, cell in (("start", self.start), ("goal", self.goal)):
             if cell[0] % 2 == 0 or cell[1] % 2 == 0:
-                raise MazeFormatError(f"{cell} is not a cell block (odd, odd)", field=name)
+                raise MazeFormatError(f"{brief_repr(cell)} is not a cell block (odd, odd)", field=name)
         return Maze.from_blocks(self.blocks, block_to_cell(self.start), block_to_cell(self.goal), meta=self.meta)
 
     def copy(self) -> "Grid":

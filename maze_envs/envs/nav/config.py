@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.nav.camera import CameraConfig
 
 POINT_GOAL_PROTOCOL: dict[str, dict[str, float]] = {
@@ -74,11 +74,11 @@ class EvalConfig:
                      "render_timeout"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise MazeConfigError(f"must be a number >= 0, got {value!r}", parameter=name)
+                raise MazeConfigError(f"must be a number >= 0, got {brief_repr(value)}", parameter=name)
         for name in ("collision_threshold", "max_history_frames", "render_max_retries"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise MazeConfigError(f"must be an integer >= 0, got {value!r}", parameter=name)
+                raise MazeConfigError(f"must be an integer >= 0, got {brief_repr(value)}", parameter=name)
         if self.waypoint_frame not in WAYPOINT_FRAMES:
             raise MazeConfigError(f"must be one of {', '.join(WAYPOINT_FRAMES)}, got {self.waypoint_frame!r}",
                                   parameter="waypoint_frame")
