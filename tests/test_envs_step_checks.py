@@ -102,7 +102,7 @@ def test_a_nav_env_step_before_reset_says_to_call_reset():
     st.lists(st.integers(-10, 10) | st.floats(allow_nan=True) | st.none() | st.text(max_size=2), max_size=5),
     st.lists(st.lists(st.integers(-(2**70), 2**70), max_size=3), max_size=3), st.integers(), st.text(max_size=3)))
 def test_fuzzed_batches_step_or_raise_invalid_action_error(actions):
-    venv = started_vector("Maze-PartialObs-v0", 2)
+    venv = started_vector("Maze-PartialObs-v0", 2, action_mode="multi")
     try:
         venv.step(actions)
     except InvalidActionError:
