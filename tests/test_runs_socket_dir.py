@@ -41,8 +41,7 @@ def test_socket_temp_dir_fits_the_socket_limit_and_is_removed(tmp_path, monkeypa
 
 def test_a_local_ray_runtime_started_by_a_run_lives_under_a_short_temp_dir(tmp_path, monkeypatch):
     ray = pytest.importorskip("ray")
-    if ray.is_initialized():
-        pytest.skip("a Ray runtime is already running in this process")
+    ray.shutdown()  # a runtime left by another test would make the run join it instead of starting its own
     long = tmp_path / ("a-rather-long-temporary-directory-name-" + "x" * 40)
     long.mkdir()
     monkeypatch.setenv("TMPDIR", str(long))
