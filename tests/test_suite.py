@@ -280,3 +280,13 @@ def test_resume_keeps_the_records_whose_settings_still_hold(tmp_path):
     changed = run_suite(SuiteConfig(**base, anti_cheat=False), toolkit(), options=RunOptions(resume=True))
     assert changed.summary["counts"]["resumed"] == 2                    # text2d runs again, the grid is kept
     assert {r["modality"] for r in changed.records if r not in first.records} == {"text2d"}
+
+
+def test_a_remote_chat_model_without_a_key_is_refused_naming_the_key(tmp_path, monkeypatch):
+    from maze_envs.core.errors import MazeEnvsError
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    config = SuiteConfig(models=("some-remote-model",), sizes=("5x5",), count=1, modalities=("text2d",),
+                         output_dir=str(tmp_path / "out"), timeout=2)
+    with pytest.raises(MazeEnvsError, match=r"needs an API key: set \$OPENAI_API_KEY"):
+        run_suite(config, toolkit())

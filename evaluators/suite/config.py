@@ -126,7 +126,7 @@ class SuiteConfig:
     anti_cheat: bool = True
     scoring: str = "v2"
     base_url: str | None = None
-    provider: str | None = None
+    provider: str = "openai"
     api_key_env: str | None = None
     timeout: float = 60.0
     temperature: float = 0.0

@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="show the mazes as they are (no symmetry, symbols or nonce)")
     endpoint = parser.add_argument_group("model endpoint (API keys come only from environment variables)")
     endpoint.add_argument("--base-url", help="OpenAI-compatible base URL of the chat models that are not local:")
-    endpoint.add_argument("--provider", choices=("openai", "azure"), help="default openai")
+    endpoint.add_argument("--provider", choices=("openai", "azure"), default="openai", help="default openai")
     endpoint.add_argument("--api-key-env", help="environment variable holding the API key")
     endpoint.add_argument("--timeout", type=float, default=defaults.timeout, help="seconds per request (default 60)")
     add_run_flags(parser, workers=2, resume_help="keep the items already in OUTPUT_DIR/results.jsonl and run the rest")
