@@ -18,15 +18,15 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
-from evaluators.judge.manifest import read_records
-from evaluators.judge.maze_task import load_tasks, maze_items_from_manifest
-from evaluators.pixel.reference import metadata_geometries
 from maze_envs.core import generate
 from maze_envs.core.errors import MazeEnvsError
 from maze_envs.core.jsonfiles import read_jsonl
 from maze_envs.core.layout_files import load_layout, save_layout
 from maze_envs.core.mazebench_files import write_mazebench
 from maze_envs.datasets import LOG_NAME, generate_tasks, write_openings_dataset
+from maze_envs.evaluators.judge.manifest import read_records
+from maze_envs.evaluators.judge.maze_task import load_tasks, maze_items_from_manifest
+from maze_envs.evaluators.pixel.reference import metadata_geometries
 from maze_envs.llm.config import load_model_config
 from maze_envs.nav.ply import GaussianCloud, read_ply, write_ply
 from maze_envs.nav.scene import Episode, Task, parse_meta

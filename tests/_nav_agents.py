@@ -4,8 +4,8 @@ import time
 
 import numpy as np
 
-from agents.nav.oracle import OraclePointGoalAgent
-from evaluators.nav.interface.point_goal import BasePointGoalAgent, WaypointPrediction
+from maze_envs.agents.nav.oracle import OraclePointGoalAgent
+from maze_envs.evaluators.nav.interface.point_goal import BasePointGoalAgent, WaypointPrediction
 
 
 class SlowOracle(OraclePointGoalAgent):

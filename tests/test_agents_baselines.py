@@ -6,10 +6,10 @@ import gymnasium as gym
 import pytest
 
 import maze_envs  # noqa: F401
-from agents.base import Agent, action_along, run_episode
-from agents.explorer import FrontierExplorer
-from agents.oracle import OracleAgent
-from agents.random_agent import RandomAgent
+from maze_envs.agents.base import Agent, action_along, run_episode
+from maze_envs.agents.explorer import FrontierExplorer
+from maze_envs.agents.oracle import OracleAgent
+from maze_envs.agents.random_agent import RandomAgent
 
 HIDDEN = ("position", "goal")
 

@@ -6,10 +6,10 @@ import math
 import pytest
 from gymnasium.spaces import MultiDiscrete
 
-from agents.evaluate import EvaluationTable, evaluate
-from agents.explorer import FrontierExplorer
-from agents.oracle import OracleAgent
-from agents.random_agent import RandomAgent
+from maze_envs.agents.evaluate import EvaluationTable, evaluate
+from maze_envs.agents.explorer import FrontierExplorer
+from maze_envs.agents.oracle import OracleAgent
+from maze_envs.agents.random_agent import RandomAgent
 from maze_envs.core.stats import summarise
 
 

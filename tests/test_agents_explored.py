@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from agents.explored import ExploredMaps, steps_seen
+from maze_envs.agents.explored import ExploredMaps, steps_seen
 from maze_envs.core.codes import AGENT, FREE, GOAL, MASKED, WALL
 
 M, W, F, G = MASKED, WALL, FREE, GOAL

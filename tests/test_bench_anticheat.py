@@ -3,7 +3,11 @@
 import numpy as np
 import pytest
 
-from evaluators.bench.anticheat import (
+from maze_envs.core import generate
+from maze_envs.core.maze import Grid
+from maze_envs.core.mazebench_files import mazebench_to_dict
+from maze_envs.core.solve import shortest_path
+from maze_envs.evaluators.bench.anticheat import (
     NON_IDENTITY,
     SYMBOL_SETS,
     SYMMETRIES,
@@ -11,11 +15,7 @@ from evaluators.bench.anticheat import (
     choose_presentation,
     consistency,
 )
-from evaluators.bench.validate import validate_path
-from maze_envs.core import generate
-from maze_envs.core.maze import Grid
-from maze_envs.core.mazebench_files import mazebench_to_dict
-from maze_envs.core.solve import shortest_path
+from maze_envs.evaluators.bench.validate import validate_path
 
 
 @pytest.mark.parametrize("symmetry", list(SYMMETRIES))

@@ -2,9 +2,9 @@
 
 import pytest
 
-from evaluators.bench.config import BenchConfig, resolve_config
-from evaluators.bench.summary import estimate
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.evaluators.bench.config import BenchConfig, resolve_config
+from maze_envs.evaluators.bench.summary import estimate
 
 CONFIG = """\
 model: gpt-4

@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from _bench_support import write_mazes
 
-from agents.oracle import OracleAgent
-from evaluators.bench.episode import Budgets, bench_env, play_episode
-from evaluators.bench.validate import validate_path
+from maze_envs.agents.oracle import OracleAgent
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json, read_jsonl
+from maze_envs.evaluators.bench.episode import Budgets, bench_env, play_episode
+from maze_envs.evaluators.bench.validate import validate_path
 
 REPO = Path(__file__).resolve().parents[1]
 GRID = np.array([[0, 0, 1], [1, 0, 1], [1, 0, 0]], dtype=np.uint8)

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from _llm_support import client_for
 
-from agents.llm.agent import LLMAgent
-from evaluators.bench.anticheat import identity_presentation
-from evaluators.bench.episode import Budgets
-from evaluators.bench.interactive import interactive_trial
-from evaluators.bench.mazes import BenchMaze
-from evaluators.bench.oneshot import one_shot_trial
+from maze_envs.agents.llm.agent import LLMAgent
 from maze_envs.core.maze import Grid
+from maze_envs.evaluators.bench.anticheat import identity_presentation
+from maze_envs.evaluators.bench.episode import Budgets
+from maze_envs.evaluators.bench.interactive import interactive_trial
+from maze_envs.evaluators.bench.mazes import BenchMaze
+from maze_envs.evaluators.bench.oneshot import one_shot_trial
 from maze_envs.llm import ModelServer, PolicyReply, ScriptedPolicy
 from maze_envs.llm.policies import ScriptEntry
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from evaluators.bench.mazes import load_bench_maze
-from evaluators.bench.sandbox import SandboxAPIError, SandboxClient, SandboxGame, sandbox_app
-from evaluators.bench.sandbox.terminal import play_terminal
 from maze_envs.cli import main
+from maze_envs.evaluators.bench.mazes import load_bench_maze
+from maze_envs.evaluators.bench.sandbox import SandboxAPIError, SandboxClient, SandboxGame, sandbox_app
+from maze_envs.evaluators.bench.sandbox.terminal import play_terminal
 from maze_envs.serving.app import LoopbackServer
 
 REPO = Path(__file__).resolve().parents[1]

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from evaluators.bench.scores import path_similarity, score
-from evaluators.bench.validate import validate_path
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.evaluators.bench.scores import path_similarity, score
+from maze_envs.evaluators.bench.validate import validate_path
 
 # 0 free, 1 wall; start (0, 0), goal (2, 2); the shortest path goes right then down.
 GRID = np.array([[0, 0, 0],

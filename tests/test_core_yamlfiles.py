@@ -2,9 +2,9 @@
 
 import pytest
 
-from evaluators.bench.config import resolve_config
 from maze_envs.core.errors import ConfigFileError, ConfigFileNotFoundError
 from maze_envs.core.yamlfiles import deep_merge, read_yaml
+from maze_envs.evaluators.bench.config import resolve_config
 
 
 def test_read_yaml_returns_the_mapping_and_an_empty_file_as_empty(tmp_path):

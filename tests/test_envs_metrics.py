@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import maze_envs  # noqa: F401
-from agents.base import run_episode
-from agents.oracle import OracleAgent
+from maze_envs.agents.base import run_episode
+from maze_envs.agents.oracle import OracleAgent
 from maze_envs.core.maze import Grid
 from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper, VectorEpisodeMetrics, episode_metrics
 

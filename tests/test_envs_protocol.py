@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import maze_envs  # noqa: F401
-from agents.base import run_episode
-from agents.explorer import FrontierExplorer
-from agents.oracle import OracleAgent
-from agents.random_agent import RandomAgent
+from maze_envs.agents.base import run_episode
+from maze_envs.agents.explorer import FrontierExplorer
+from maze_envs.agents.oracle import OracleAgent
+from maze_envs.agents.random_agent import RandomAgent
 from maze_envs.core import Grid
 from maze_envs.core.errors import MazeConfigError
 

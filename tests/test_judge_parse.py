@@ -3,8 +3,8 @@
 import pytest
 from _llm_support import client_for, math_manifest, problem_index, verdict
 
-from evaluators.judge import MATH_FIELDS, math_items, math_task, parse_verdict, run_judge
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.evaluators.judge import MATH_FIELDS, math_items, math_task, parse_verdict, run_judge
 from maze_envs.llm import ModelServer
 from maze_envs.llm.prompts import PromptTemplate
 from maze_envs.runs import RunOptions

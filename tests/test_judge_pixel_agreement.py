@@ -6,11 +6,11 @@ import json
 import pytest
 from _llm_support import FAST_FLAGS
 
-from evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json
 from maze_envs.core.mazefile import maze_from_dict
 from maze_envs.core.render import ImageStyle, render_text
+from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.llm import ModelServer
 from maze_envs.tasks.spec import task_specs
 

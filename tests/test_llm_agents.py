@@ -9,8 +9,8 @@ import pytest
 from _llm_support import client_for
 
 import maze_envs  # noqa: F401
-from agents.llm.agent import InvalidOutputPolicy, LLMAgent, VLMAgent
-from agents.llm.episode import run_llm_episode
+from maze_envs.agents.llm.agent import InvalidOutputPolicy, LLMAgent, VLMAgent
+from maze_envs.agents.llm.episode import run_llm_episode
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.datasets import generate_text_mazes
 from maze_envs.envs.agent import AgentStopped

@@ -15,10 +15,10 @@ from collections import deque
 import numpy as np
 import pytest
 
-from evaluators.bench.mazes import bench_mazes
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.mazebench_generator import mazebench_maze
 from maze_envs.datasets import generate_text_mazes
+from maze_envs.evaluators.bench.mazes import bench_mazes
 
 SIZES = ((5, 5), (9, 9), (10, 10), (15, 15), (8, 12))
 CASES = [(h, w, algorithm, start_goal) for h, w in SIZES for algorithm in ("dfs", "prim")
@@ -174,8 +174,8 @@ def test_cli_writes_mazebench_files(tmp_path):
 
 
 def test_bench_generates_mazebench_s_mazes_under_the_protocol(tmp_path):
-    from evaluators.bench.config import resolve_config
-    from evaluators.bench.mazes import prepare_mazes
+    from maze_envs.evaluators.bench.config import resolve_config
+    from maze_envs.evaluators.bench.mazes import prepare_mazes
 
     config = resolve_config({"protocol": "mazebench", "models": ["m"], "sizes": ["9x9"], "generate_mazes": True,
                              "maze_count": 2, "seed": 7, "mazes_dir": str(tmp_path / "mazes")}, environ={})

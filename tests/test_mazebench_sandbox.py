@@ -9,17 +9,17 @@ import json
 import pytest
 from _llm_support import client_for
 
-from agents.players import PLAYERS
-from evaluators.bench.episode import Budgets
-from evaluators.bench.mazebench.interactive import mazebench_interactive_trial
-from evaluators.bench.mazebench.sandbox import (
+from maze_envs.agents.players import PLAYERS
+from maze_envs.cli import main
+from maze_envs.core.jsonfiles import read_json, read_jsonl
+from maze_envs.evaluators.bench.episode import Budgets
+from maze_envs.evaluators.bench.mazebench.interactive import mazebench_interactive_trial
+from maze_envs.evaluators.bench.mazebench.sandbox import (
     SANDBOX_SYMBOLS,
     MazeBenchEnv,
     partial_view,
 )
-from evaluators.bench.mazes import load_bench_maze
-from maze_envs.cli import main
-from maze_envs.core.jsonfiles import read_json, read_jsonl
+from maze_envs.evaluators.bench.mazes import load_bench_maze
 from maze_envs.llm import ModelServer, ScriptedPolicy
 from maze_envs.llm.policies import script_entry
 
@@ -198,7 +198,7 @@ def test_bench_cli_writes_mazebench_multi_model_summary(tmp_path, maze):
 def test_http_api_answers_with_mazebench_s_payloads(tmp_path):
     import requests
 
-    from evaluators.bench.sandbox import sandbox_app
+    from maze_envs.evaluators.bench.sandbox import sandbox_app
     from maze_envs.serving.app import LoopbackServer
 
     flat = tmp_path / "flat"
@@ -272,7 +272,7 @@ def test_sandbox_cli_plays_mazebench_s_loop(tmp_path, maze, capsys):
 def test_terminal_plays_mazebench_s_cli_loop(maze):
     import io
 
-    from evaluators.bench.mazebench.terminal import play_mazebench_terminal
+    from maze_envs.evaluators.bench.mazebench.terminal import play_mazebench_terminal
 
     out = io.StringIO()
     commands = io.StringIO("s\nd\nd\nd\nd\ns\ns\na\na\nd\np\nq\n")

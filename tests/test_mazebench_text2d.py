@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 from _llm_support import client_for
 
-from evaluators.bench.mazebench.text2d import (
+from maze_envs.cli import main
+from maze_envs.core.jsonfiles import read_json, read_jsonl
+from maze_envs.evaluators.bench.mazebench.text2d import (
     SYSTEM,
     mazebench_one_shot_trial,
     perturbed_grid,
 )
-from evaluators.bench.mazes import load_bench_maze
-from maze_envs.cli import main
-from maze_envs.core.jsonfiles import read_json, read_jsonl
+from maze_envs.evaluators.bench.mazes import load_bench_maze
 from maze_envs.llm import ModelServer, ScriptedPolicy
 from maze_envs.llm.policies import script_entry
 

@@ -16,15 +16,15 @@ import requests
 from _nav_agents import PilAgent, ScriptAgent, StoppingScriptAgent
 from scipy.spatial.transform import Rotation
 
-from agents.nav.oracle import OraclePoiGoalAgent
-from evaluators.nav.loop import agent_spec, ensure_procedural_scenes, run_evaluation
-from evaluators.nav.pictures import draw_run
-from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
-from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
+from maze_envs.agents.nav.oracle import OraclePoiGoalAgent
 from maze_envs.cli import main
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.envs.nav.config import build_eval_config, camera_for_size
 from maze_envs.envs.nav.motion import abot_predicted_poses, predicted_poses
+from maze_envs.evaluators.nav.loop import agent_spec, ensure_procedural_scenes, run_evaluation
+from maze_envs.evaluators.nav.pictures import draw_run
+from maze_envs.evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
+from maze_envs.evaluators.nav.point_goal.metrics import analyze_and_report as point_report
 from maze_envs.nav.camera import CameraConfig, pose_matrix
 from maze_envs.nav.client import GaussianRenderer, view_extrinsics
 from maze_envs.nav.scene import Episode, GaussianScene
@@ -430,7 +430,7 @@ def test_abot_ground_rules():
 def test_poi_threshold_precedence(tmp_path):
     yaml_file = tmp_path / "agent.yaml"
     yaml_file.write_text("arrive_threshold: 1.0\n")
-    module = "agents.nav.oracle:OraclePoiGoalAgent"
+    module = "maze_envs.agents.nav.oracle:OraclePoiGoalAgent"
     assert agent_spec(module, yaml_file, inject={"arrive_threshold": 3.0}).kwargs["arrive_threshold"] == 1.0
     assert agent_spec(module, yaml_file, inject={"arrive_threshold": 3.0},
                       overwrite=True).kwargs["arrive_threshold"] == 3.0
@@ -439,7 +439,8 @@ def test_poi_threshold_precedence(tmp_path):
 
 
 def test_agent_config_error_stops_the_run(scenes, tmp_path, capsys):
-    code = main(["nav-eval", "--agent-module", "agents.nav.oracle:OraclePointGoalAgent", "--data-dir", str(scenes),
+    code = main(["nav-eval", "--agent-module", "maze_envs.agents.nav.oracle:OraclePointGoalAgent",
+                 "--data-dir", str(scenes),
                  "--camera-width", "16", "--camera-height", "16", "--output-dir", str(tmp_path), "--skip-metrics",
                  "--no-save-render-images"])
     err = capsys.readouterr().err.strip()

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 import requests
 
-from agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
-from agents.nav.random_agent import RandomPointGoalAgent, RandomWalkPointGoalAgent
-from evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
-from evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
-from evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
-from evaluators.nav.point_goal.evaluator import PointGoalEvaluator, make_eval_config
-from evaluators.nav.point_goal.metrics import analyze_and_report as point_report
+from maze_envs.agents.nav.oracle import OraclePoiGoalAgent, OraclePointGoalAgent
+from maze_envs.agents.nav.random_agent import RandomPointGoalAgent, RandomWalkPointGoalAgent
 from maze_envs.cli import main
+from maze_envs.evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
+from maze_envs.evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
+from maze_envs.evaluators.nav.poi_goal.metrics import analyze_and_report as poi_report
+from maze_envs.evaluators.nav.point_goal.evaluator import PointGoalEvaluator, make_eval_config
+from maze_envs.evaluators.nav.point_goal.metrics import analyze_and_report as point_report
 from maze_envs.nav.camera import CameraConfig
 
 pytest.importorskip("numba")
@@ -173,7 +173,7 @@ def test_killed_run_resumed_loses_no_finished_task(scenes, tmp_path):
 
 
 def test_cli_nav_eval_and_metrics(tmp_path, capsys):
-    assert main(["nav-eval", "--agent-module", "agents.nav.oracle:OraclePoiGoalAgent", "--task", "poi",
+    assert main(["nav-eval", "--agent-module", "maze_envs.agents.nav.oracle:OraclePoiGoalAgent", "--task", "poi",
                  "--provide-occ-map", "--camera-width", "24", "--camera-height", "24", "--scenes", "1",
                  "--maze-size", "3x3", "--output-dir", str(tmp_path), "--enable-visualization"]) == 0
     out = capsys.readouterr().out
@@ -185,15 +185,15 @@ def test_cli_nav_eval_and_metrics(tmp_path, capsys):
     assert main(["nav-metrics", "--task", "poi", "--result-dir", str(run_dir), "--per-scene", "--no-pictures"]) == 0
     assert "Per POI" in capsys.readouterr().out
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-m", "evaluators.nav.metrics", "--task", "poi", "--result-dir",
+    done = subprocess.run([sys.executable, "-m", "maze_envs.evaluators.nav.metrics", "--task", "poi", "--result-dir",
                            str(run_dir), "--no-pictures"], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "POI-goal" in done.stdout
     for flags, flag in ((["--agent-module", "nope"], "--agent-module"),
-                        (["--agent-module", "agents.nav.oracle:Missing"], "--agent-module"),
+                        (["--agent-module", "maze_envs.agents.nav.oracle:Missing"], "--agent-module"),
                         (["--agent-module", "os.path:join"], "--agent-module"),
-                        (["--agent-module", "agents.nav.oracle:OraclePointGoalAgent", "--agent-config",
+                        (["--agent-module", "maze_envs.agents.nav.oracle:OraclePointGoalAgent", "--agent-config",
                           str(tmp_path / "missing.yaml")], "--agent-config"),
-                        (["--agent-module", "agents.nav.oracle:OraclePointGoalAgent", "--max-steps", "0"],
+                        (["--agent-module", "maze_envs.agents.nav.oracle:OraclePointGoalAgent", "--max-steps", "0"],
                          "--max-steps")):
         assert main(["nav-eval", *flags, "--output-dir", str(tmp_path / "bad")]) == 2
         err = capsys.readouterr().err

@@ -6,26 +6,33 @@ import cv2
 import numpy as np
 import pytest
 
-from evaluators.nav.agent_loader import load_class
-from evaluators.nav.config import load_agent_config, merge_cli_args
-from evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
-from evaluators.nav.point_goal.evaluator import POINT_GOAL_PROTOCOL, make_eval_config
-from evaluators.nav.visualization import pixel_from_coordinates, process_extra_visualization
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.yamlfiles import read_yaml
+from maze_envs.evaluators.nav.agent_loader import load_class
+from maze_envs.evaluators.nav.config import load_agent_config, merge_cli_args
+from maze_envs.evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
+from maze_envs.evaluators.nav.point_goal.evaluator import POINT_GOAL_PROTOCOL, make_eval_config
+from maze_envs.evaluators.nav.visualization import pixel_from_coordinates, process_extra_visualization
 
 
 def test_load_class_and_its_four_errors():
-    assert load_class("agents.nav.oracle:OraclePointGoalAgent").__name__ == "OraclePointGoalAgent"
+    assert load_class("maze_envs.agents.nav.oracle:OraclePointGoalAgent").__name__ == "OraclePointGoalAgent"
     for bad in ("no_colon_here", "a:b:c", ":MyClass", "mod:"):
         with pytest.raises(ValueError):
             load_class(bad)
     with pytest.raises(ImportError, match="nonexistent_package"):
         load_class("nonexistent_package.module:Agent")
     with pytest.raises(AttributeError, match="OraclePoiGoalAgent"):
-        load_class("agents.nav.oracle:Nonexistent")
+        load_class("maze_envs.agents.nav.oracle:Nonexistent")
     with pytest.raises(TypeError):
         load_class("os.path:join")
+
+
+def test_load_class_names_the_maze_envs_name_of_an_old_top_level_agent_module():
+    with pytest.raises(ImportError) as caught:
+        load_class("agents.nav.oracle:OraclePointGoalAgent")
+    assert "'maze_envs.agents.nav.oracle:OraclePointGoalAgent'" in str(caught.value)
+    assert len(str(caught.value).splitlines()) == 1
 
 
 def test_agent_config_base_deep_merge_and_mode(tmp_path):

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.nav.vlm import VLMPoiGoalAgent, VLMPointGoalAgent, parse_reply
-from evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
-from evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
-from evaluators.nav.point_goal.evaluator import make_eval_config
+from maze_envs.agents.nav.vlm import VLMPoiGoalAgent, VLMPointGoalAgent, parse_reply
+from maze_envs.evaluators.nav.loop import ensure_procedural_scenes, run_evaluation
+from maze_envs.evaluators.nav.poi_goal.evaluator import PoiGoalEvalConfig
+from maze_envs.evaluators.nav.point_goal.evaluator import make_eval_config
 from maze_envs.llm import ModelServer
 from maze_envs.nav.camera import CameraConfig
 

@@ -8,7 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import maze_envs  # noqa: F401
-from agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
+from maze_envs.agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
 from maze_envs.core.errors import InvalidActionError, MazeConfigError
 from maze_envs.envs.openings import QUESTION_FORMS, label_pairs
 

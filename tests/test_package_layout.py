@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import ast
 import os
+import pickle
+import pickletools
 import shutil
+import site as site_module
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -48,22 +52,61 @@ def test_library_code_imports_agents_and_evaluators_by_their_installed_names():
     assert found == [], "import these as maze_envs.agents / maze_envs.evaluators:\n" + "\n".join(found)
 
 
-def test_in_a_checkout_both_names_are_the_same_modules():
-    import agents.evaluate
-    import agents.llm.agent
-    import evaluators.bench.episode
-    import maze_envs.agents.evaluate
+def test_in_a_checkout_each_module_has_only_its_maze_envs_name():
     import maze_envs.agents.llm.agent
-    from maze_envs.evaluators.bench import episode
+    from maze_envs.evaluators.pixel import video
 
-    assert maze_envs.agents.evaluate is agents.evaluate and episode is evaluators.bench.episode
-    assert maze_envs.agents.llm.agent.AgentStopped is agents.llm.agent.AgentStopped
-    assert agents.evaluate.__spec__.name == "agents.evaluate" and agents.__spec__.name == "agents"
-    assert maze_envs.consumers.checkout_package("agents")
+    assert video.__name__ == video.__spec__.name == "maze_envs.evaluators.pixel.video"
+    assert maze_envs.agents.llm.agent.CallRecord.__module__ == "maze_envs.agents.llm.agent"
+    assert not any(name.split(".")[0] in ("agents", "evaluators") for name in sys.modules)
+    for bare in ("agents", "evaluators.pixel"):
+        done = subprocess.run([sys.executable, "-c", f"import {bare}"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 1 and f"write 'import maze_envs.{bare.split('.')[0]}' instead" in done.stderr
+
+
+LOAD_PAYLOADS = """import inspect, pickle, sys
+agent, table, (work, item) = pickle.loads(open(sys.argv[1], 'rb').read())
+print(inspect.getfile(type(agent)), type(agent).__name__, table.mean('success'), work.__name__, item.id)
+"""
+
+
+def _checkout_payloads(tmp_path: Path) -> bytes:
+    """Pickle, in this checkout's interpreter, an agent, a run result and the payload of an eval-video Ray task."""
+    import gymnasium as gym
+
+    from maze_envs.agents.evaluate import evaluate
+    from maze_envs.agents.oracle import OracleAgent
+    from maze_envs.evaluators.pixel.batch import Job, score_job
+    from maze_envs.evaluators.pixel.video import VideoParams
+    from maze_envs.runs import WorkItem
+
+    agent = OracleAgent(gym.make("Maze-v0", rows=3, cols=3))
+    table = evaluate(OracleAgent, "Maze-v0", [0], rows=3, cols=3)
+    task = (score_job, WorkItem("sample.png", Job("video", tmp_path / "sample.mp4", tmp_path / "solution.png", None,
+                                                   VideoParams(), None)))
+    data = pickle.dumps((agent, table, task))
+    strings = {arg for _, arg, _ in pickletools.genops(data) if isinstance(arg, str)}
+    assert "maze_envs.agents.oracle" in strings
+    assert not [name for name in strings if name.split(".")[0] in ("agents", "evaluators")]
+    return data
 
 
 def _python(env_dir: Path) -> str:
     return str(env_dir / ("Scripts" if os.name == "nt" else "bin") / "python")
+
+
+def _new_venv(env_dir: Path) -> str:
+    """Make a venv that sees this interpreter's installed packages (its site-packages, not the base interpreter's
+    when this one is a venv itself), so it builds with the setuptools the dev extra installed; return its python."""
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = _python(env_dir)
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    ours = dict.fromkeys([*site_module.getsitepackages(), sysconfig.get_paths()["purelib"],
+                          sysconfig.get_paths()["platlib"]])
+    (Path(site) / "outer-site-packages.pth").write_text("".join(f"{path}\n" for path in ours))
+    return python
 
 
 def _run(python: str, *args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess:
@@ -89,9 +132,7 @@ def test_installing_and_uninstalling_beside_another_agents_package_breaks_neithe
     (other / "agents").mkdir(parents=True)
     (other / "pyproject.toml").write_text(OTHER_PYPROJECT)
     (other / "agents" / "__init__.py").write_text("class Agent:\n    name = 'the other agents package'\n")
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
-    python, work = _python(env_dir), tmp_path / "work"
+    python, work = _new_venv(tmp_path / "venv"), tmp_path / "work"
     work.mkdir()
     install = ("-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation")
     check_other = "from agents import Agent; print(Agent.name)"
@@ -110,6 +151,12 @@ def test_installing_and_uninstalling_beside_another_agents_package_breaks_neithe
     ours = _run(python, "-c", check_ours, cwd=work, home=tmp_path)
     assert ours.returncode == 0, ours.stderr[-3000:]
     assert ours.stdout.split() == [str(site / "maze_envs" / "__init__.py"), "1.0"]
+    payloads = tmp_path / "payloads.pkl"
+    payloads.write_bytes(_checkout_payloads(tmp_path))
+    loaded = _run(python, "-c", LOAD_PAYLOADS, str(payloads), cwd=work, home=tmp_path)
+    assert loaded.returncode == 0, loaded.stderr[-3000:]
+    assert loaded.stdout.split() == [str(site / "maze_envs" / "agents" / "oracle.py"), "OracleAgent", "1.0",
+                                     "score_job", "sample.png"]
 
     assert _run(python, "-m", "pip", "uninstall", "-y", "-q", "maze-envs", cwd=work, home=tmp_path).returncode == 0
     assert _run(python, "-c", check_other, cwd=work, home=tmp_path).stdout.strip() == "the other agents package"

@@ -1,6 +1,7 @@
 """Batch runs of the pixel evaluators through both CLIs: output files, round suffix, error records, resume, workers."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.cli import main
 from maze_envs.core.render import ImageStyle
+from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset
 from maze_envs.runs.socket_dir import socket_temp_dir
 from maze_envs.tasks.spec import task_specs
 
@@ -165,7 +166,7 @@ def test_single_file_and_module_entry_point(dataset):
     root, cases = dataset
     name = next(n for n, c in cases.items() if c == "correct" and n.endswith(".png"))
     proc = subprocess.run(
-        [sys.executable, "-m", "evaluators.pixel.image",
+        [sys.executable, "-m", "maze_envs.evaluators.pixel.image",
          "--single", str(root / "image_results/synthetic/easy_round1" / name),
          "--solution_dir", str(root / "data/solution"), "--output_dir", str(root / "single")],
         cwd=root, capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, timeout=120)
@@ -217,3 +218,27 @@ def test_a_folder_with_no_generated_files_is_an_error_naming_it(tmp_path, monkey
     assert main(["eval-video", "--input-dir", str(tmp_path / "empty"), "--solution-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "--input-dir" in err and str(tmp_path / "empty") in err and ".mp4" in err
+
+
+@pytest.mark.timeout(600)
+def test_eval_video_on_ray_gives_the_same_records_from_the_repository_root_and_from_elsewhere(dataset):
+    """Tasks pickled in a checkout carry ``maze_envs.`` names, which Ray's workers import wherever the run starts."""
+    pytest.importorskip("ray")
+    root, _ = dataset
+
+    def run_from(cwd: Path, name: str) -> list[dict]:
+        out = root / name
+        with socket_temp_dir() as temp:
+            done = subprocess.run(
+                [sys.executable, "-m", "maze_envs", "eval-video", "--input-dir",
+                 str(root / "video_results/synthetic/easy_round1"), "--solution-dir", str(root / "data/solution"),
+                 "--output-dir", str(out), "--log-dir", str(root / f"logs-{name}"), "--no-visualizations",
+                 "--num-frames", "12", "--backend", "ray", "--workers", "2"],
+                cwd=cwd, env={**os.environ, "TMPDIR": temp, "RAY_TMPDIR": temp}, capture_output=True, text=True,
+                timeout=500, check=False)
+        assert done.returncode == 0, done.stderr[-3000:]
+        results = _latest(out)["results"]
+        assert not any("error" in record for record in results), results
+        return [{k: v for k, v in r.items() if k != "elapsed_s"} for r in results]
+
+    assert run_from(REPO, "from-root") == run_from(root, "from-elsewhere")

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from evaluators.pixel.colours import dark_mask
-from evaluators.pixel.errors import GridDetectionError
-from evaluators.pixel.grid import GridGeometry, align, detect_grid
-from evaluators.pixel.synthetic import make_task, reframe
 from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
+from maze_envs.evaluators.pixel.colours import dark_mask
+from maze_envs.evaluators.pixel.errors import GridDetectionError
+from maze_envs.evaluators.pixel.grid import GridGeometry, align, detect_grid
+from maze_envs.evaluators.pixel.synthetic import make_task, reframe
 
 STYLES = {"thin": ImageStyle(20, 5), "block": ImageStyle(12, 12), "thin-margin": ImageStyle(16, 3, 9)}
 

@@ -4,12 +4,12 @@ import cv2
 import numpy as np
 import pytest
 
-from evaluators.pixel import synthetic
-from evaluators.pixel.errors import MediaReadError
-from evaluators.pixel.image import evaluate_image
-from evaluators.pixel.synthetic import make_task, reframe
 from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
+from maze_envs.evaluators.pixel import synthetic
+from maze_envs.evaluators.pixel.errors import MediaReadError
+from maze_envs.evaluators.pixel.image import evaluate_image
+from maze_envs.evaluators.pixel.synthetic import make_task, reframe
 
 VARIANTS = {
     "native": lambda img: img,

@@ -7,15 +7,15 @@ import cv2
 import numpy as np
 import pytest
 
-from evaluators.pixel import synthetic
-from evaluators.pixel.artefacts import VideoEffects, grey_walls
-from evaluators.pixel.colours import ColourThresholds, to_hsv
-from evaluators.pixel.image import evaluate_image
-from evaluators.pixel.levels import calibrate_solution
-from evaluators.pixel.video import evaluate_video
 from maze_envs.cli import main
 from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
+from maze_envs.evaluators.pixel import synthetic
+from maze_envs.evaluators.pixel.artefacts import VideoEffects, grey_walls
+from maze_envs.evaluators.pixel.colours import ColourThresholds, to_hsv
+from maze_envs.evaluators.pixel.image import evaluate_image
+from maze_envs.evaluators.pixel.levels import calibrate_solution
+from maze_envs.evaluators.pixel.video import evaluate_video
 
 AUTO = ColourThresholds(auto_black=True, auto_white=True)
 

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from evaluators.pixel import metrics
-from evaluators.pixel.gates import gates
-from evaluators.pixel.results import round_suffix, summarize
+from maze_envs.evaluators.pixel import metrics
+from maze_envs.evaluators.pixel.gates import gates
+from maze_envs.evaluators.pixel.results import round_suffix, summarize
 from maze_envs.tasks.files import solution_name, task_of
 
 

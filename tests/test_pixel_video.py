@@ -4,13 +4,13 @@ import cv2
 import numpy as np
 import pytest
 
-from evaluators.pixel import synthetic
-from evaluators.pixel.errors import MediaReadError
-from evaluators.pixel.synthetic import make_task
-from evaluators.pixel.video import VideoParams, evaluate_video, frames_for_model, read_frames
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
+from maze_envs.evaluators.pixel import synthetic
+from maze_envs.evaluators.pixel.errors import MediaReadError
+from maze_envs.evaluators.pixel.synthetic import make_task
+from maze_envs.evaluators.pixel.video import VideoParams, evaluate_video, frames_for_model, read_frames
 
 FRAMES = 48
 MAZES = [(3, ImageStyle(32, 8)), (5, ImageStyle(16, 16)), (6, ImageStyle(24, 6))]

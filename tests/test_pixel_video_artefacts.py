@@ -6,11 +6,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from evaluators.pixel import synthetic
-from evaluators.pixel.artefacts import VideoEffects
-from evaluators.pixel.video import EXTRACTION_METHODS, evaluate_video
 from maze_envs.core.generators import generate
 from maze_envs.core.render import ImageStyle
+from maze_envs.evaluators.pixel import synthetic
+from maze_envs.evaluators.pixel.artefacts import VideoEffects
+from maze_envs.evaluators.pixel.video import EXTRACTION_METHODS, evaluate_video
 
 FRAMES = 96
 SIZE = (512, 512)

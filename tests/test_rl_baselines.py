@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import maze_envs  # noqa: F401
-from agents.evaluate import evaluate
-from agents.rl.egomap import EgocentricMap, EgocentricMapVector
-from agents.rl.tabular_q import QConfig, train_q
+from maze_envs.agents.evaluate import evaluate
+from maze_envs.agents.rl.egomap import EgocentricMap, EgocentricMapVector
+from maze_envs.agents.rl.tabular_q import QConfig, train_q
 from maze_envs.core import generate
 from maze_envs.core.errors import MazeConfigError
 
@@ -56,7 +56,7 @@ def test_ego_map_is_the_explored_map_around_the_true_position(action_mode):
 def test_sb3_adapter_steps_like_dummy_vec_env(env_id, kwargs):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.rl.sb3_vec import make_sb3_vec_env
+    from maze_envs.agents.rl.sb3_vec import make_sb3_vec_env
 
     kwargs = dict(rows=3, cols=3, **kwargs)
     ours = make_sb3_vec_env(env_id, 4, **kwargs)
@@ -83,7 +83,7 @@ def test_sb3_adapter_steps_like_dummy_vec_env(env_id, kwargs):
 
 @pytest.mark.parametrize("algo", ["ppo", "ppo-vec"])
 def test_short_sb3_ppo_run_trains_and_evaluates(tmp_path, algo):
-    from agents.rl.train import TrainConfig, run
+    from maze_envs.agents.rl.train import TrainConfig, run
 
     result = run(TrainConfig(algo=algo, env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, ego_map=True,
                              timesteps=1024, num_envs=4, eval_episodes=3, out=str(tmp_path / algo)))
@@ -94,7 +94,7 @@ def test_short_sb3_ppo_run_trains_and_evaluates(tmp_path, algo):
 
 
 def test_single_file_ppo_runs_a_few_updates_and_reloads(tmp_path):
-    from agents.rl.ppo_native import Args, load_policy, parse_args, train
+    from maze_envs.agents.rl.ppo_native import Args, load_policy, parse_args, train
 
     args = parse_args(["--env-id", "Maze-PartialObs-v0", "--env-kwargs", '{"rows": 3, "cols": 3}', "--ego-map",
                        "--total-timesteps", "512", "--num-envs", "8", "--num-steps", "16", "--reveal-bonus", "0.01",
@@ -111,7 +111,7 @@ def test_single_file_ppo_runs_a_few_updates_and_reloads(tmp_path):
 
 
 def test_single_file_ppo_on_discrete_full_view(tmp_path):
-    from agents.rl.ppo_native import Args, train
+    from maze_envs.agents.rl.ppo_native import Args, train
 
     out = train(Args(env_id="Maze-v0", env_kwargs={"rows": 2, "cols": 2}, total_timesteps=256, num_envs=8,
                      num_steps=16, out=str(tmp_path)))
@@ -119,7 +119,7 @@ def test_single_file_ppo_on_discrete_full_view(tmp_path):
 
 
 def test_single_file_ppo_cnn_on_the_ego_map_trains_reloads_and_samples(tmp_path):
-    from agents.rl.ppo_native import Args, load_policy, train
+    from maze_envs.agents.rl.ppo_native import Args, load_policy, train
 
     out = train(Args(env_kwargs={"rows": 4, "cols": 4}, ego_map=True, network="cnn", hidden=16, total_timesteps=256,
                      num_envs=8, num_steps=16, out=str(tmp_path)))
@@ -130,7 +130,7 @@ def test_single_file_ppo_cnn_on_the_ego_map_trains_reloads_and_samples(tmp_path)
 
 
 def test_cnn_network_needs_a_map_observation():
-    from agents.rl.ppo_native import Agent
+    from maze_envs.agents.rl.ppo_native import Agent
 
     env = gym.make("Maze-PartialObs-v0", rows=3, cols=3, explored_map=True)
     with pytest.raises(MazeConfigError, match="network 'cnn' needs a 2-D Box"):
@@ -140,7 +140,7 @@ def test_cnn_network_needs_a_map_observation():
 
 
 def test_train_row_names_a_sampled_cnn_policy(tmp_path):
-    from agents.rl.train import TrainConfig, run
+    from maze_envs.agents.rl.train import TrainConfig, run
 
     config = TrainConfig(env_kwargs={"rows": 3, "cols": 3}, ego_map=True, network="cnn", hidden=16, sample_eval=True,
                          timesteps=512, num_envs=8, eval_episodes=3, out=str(tmp_path))
@@ -151,7 +151,7 @@ def test_train_row_names_a_sampled_cnn_policy(tmp_path):
 
 
 def test_train_on_a_level_set_evaluates_on_unseen_mazes_and_on_its_levels(tmp_path):
-    from agents.rl.train import parse_config, run
+    from maze_envs.agents.rl.train import parse_config, run
 
     config = parse_config(["--env-kwargs", '{"rows": 3, "cols": 3, "num_levels": 1}', "--eval-env-kwargs",
                            '{"rows": 3, "cols": 3}', "--ego-map", "--timesteps", "512", "--num-envs", "8",

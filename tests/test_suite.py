@@ -17,12 +17,12 @@ import cv2
 import pytest
 from _browser import opened_page
 
-from evaluators.pixel.synthetic import image_case, make_task
-from evaluators.suite import MODALITIES, SuiteConfig, run_suite
-from evaluators.suite.mazes import TASK_STYLE, build_mazes
 from maze_envs.cli import main
 from maze_envs.cli.suite_agents import toolkit
 from maze_envs.core.jsonfiles import read_json, read_jsonl
+from maze_envs.evaluators.pixel.synthetic import image_case, make_task
+from maze_envs.evaluators.suite import MODALITIES, SuiteConfig, run_suite
+from maze_envs.evaluators.suite.mazes import TASK_STYLE, build_mazes
 from maze_envs.llm import ChatRequest, TextOnlyPolicy
 from maze_envs.runs import RunOptions
 from maze_envs.runs.socket_dir import socket_temp_dir
@@ -190,7 +190,7 @@ def test_bad_flags_fail_on_one_line_naming_the_flag(tmp_path, capsys, argv, mess
 
 def test_a_trained_policy_file_plays_the_partial_view_of_the_same_mazes(tmp_path):
     pytest.importorskip("torch")
-    from agents.rl.ppo_native import Args, train
+    from maze_envs.agents.rl.ppo_native import Args, train
 
     run_dir = train(Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, seed=0, total_timesteps=512,
                          num_envs=4, num_steps=32, torch_threads=1, out=str(tmp_path / "ppo")))
@@ -205,7 +205,7 @@ def test_a_trained_policy_file_plays_the_partial_view_of_the_same_mazes(tmp_path
 
 def test_an_ego_map_policy_keeps_its_map_and_plays_only_its_training_shape(tmp_path):
     pytest.importorskip("torch")
-    from agents.rl.ppo_native import Args, train
+    from maze_envs.agents.rl.ppo_native import Args, train
 
     run_dir = train(Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, ego_map=True, seed=0,
                          total_timesteps=512, num_envs=4, num_steps=32, torch_threads=1, out=str(tmp_path / "ppo")))
@@ -238,7 +238,7 @@ def test_the_ego_map_agent_sees_what_the_ego_map_wrapper_shows():
     import gymnasium as gym
     import numpy as np
 
-    from agents.rl.egomap import EgocentricMap, EgocentricMapAgent
+    from maze_envs.agents.rl.egomap import EgocentricMap, EgocentricMapAgent
 
     class Recorder:
         """A policy that plays a fixed action sequence and keeps every observation it is shown."""

@@ -1,6 +1,6 @@
 """Single-file PPO (CleanRL style) in torch that steps the native maze vector env directly, with no adapter.
 
-Run: ``python3 -m agents.rl.ppo_native --env-id Maze-PartialObs-v0 --env-kwargs '{"rows": 5, "cols": 5}'
+Run: ``python3 -m maze_envs.agents.rl.ppo_native --env-id Maze-PartialObs-v0 --env-kwargs '{"rows": 5, "cols": 5}'
 --ego-map --total-timesteps 2000000 --out runs/ppo5``. Every field of ``Args`` is a ``--kebab-case`` flag.
 
 Read top to bottom: arguments, seeding, env, network, rollout storage, the loop (rollout, GAE, PPO update,

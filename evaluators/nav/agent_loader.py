@@ -13,6 +13,8 @@ import inspect
 import sys
 import types
 
+from maze_envs.consumers import canonical_name
+
 ABOT_ALIASES = {"abotn_evaluator.interface.point_goal": "maze_envs.nav.interface.point_goal",
                 "abotn_evaluator.interface.poi_goal": "maze_envs.nav.interface.poi_goal"}
 
@@ -52,6 +54,10 @@ def load_class(module_path: str) -> type:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
+        renamed = canonical_name(module_name)
+        if renamed is not None:
+            raise ImportError(f"cannot import module {module_name!r}: maze-envs' agents and evaluators are imported "
+                              f"under maze_envs, use '{renamed}:{class_name}'") from exc
         raise ImportError(f"cannot import module {module_name!r} (from {module_path!r}): {exc}; is it installed "
                           "or on PYTHONPATH?") from exc
     if not hasattr(module, class_name):

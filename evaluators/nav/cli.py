@@ -1,5 +1,5 @@
 """Command lines of the navigation evaluator: ``maze-envs nav-eval`` / ``nav-metrics`` and
-``python -m evaluators.nav.metrics`` share these argument definitions; each command maps its flags to the
+``python -m maze_envs.evaluators.nav.metrics`` share these argument definitions; each command maps its flags to the
 library calls (``build_eval_config``, ``agent_spec``, ``run_evaluation``, ``report``) and nothing more."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_metrics_arguments(p: argparse.ArgumentParser) -> None:
-    """Add the flags of ``nav-metrics`` (and ``python -m evaluators.nav.metrics``) to ``p``; returns nothing."""
+    """Add the flags of ``nav-metrics`` (and ``python -m maze_envs.evaluators.nav.metrics``) to ``p``; returns nothing."""
     p.add_argument("--task", choices=["point", "poi"], default="point")
     p.add_argument("--protocol", choices=PROTOCOLS, default="default", help=PROTOCOL_HELP)
     p.add_argument("--result-dir", required=True, help="the run directory")
@@ -183,7 +183,7 @@ def eval_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_metrics_parser(prog: str = "python -m evaluators.nav.metrics") -> argparse.ArgumentParser:
+def build_metrics_parser(prog: str = "python -m maze_envs.evaluators.nav.metrics") -> argparse.ArgumentParser:
     """Return the parser of the standalone metrics command."""
     parser = argparse.ArgumentParser(prog=prog, description=METRICS_DESCRIPTION)
     add_metrics_arguments(parser)
@@ -191,7 +191,7 @@ def build_metrics_parser(prog: str = "python -m evaluators.nav.metrics") -> argp
 
 
 def metrics_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m evaluators.nav.metrics``; return the exit status (2 with a one-line message naming the
+    """Run ``python -m maze_envs.evaluators.nav.metrics``; return the exit status (2 with a one-line message naming the
     flag at fault for bad input)."""
     parser = build_metrics_parser()
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""``python -m evaluators.nav.metrics --task point|poi --result-dir RUN ...``: the metrics of a run, runnable
+"""``python -m maze_envs.evaluators.nav.metrics --task point|poi --result-dir RUN ...``: the metrics of a run, runnable
 while the evaluation is still writing (the same as ``maze-envs nav-metrics``)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Command lines of the pixel evaluators: ``maze-envs eval-image`` / ``eval-video`` and
-``python -m evaluators.pixel.image`` / ``.video`` share one argument definition (the spec's flags and defaults).
+``python -m maze_envs.evaluators.pixel.image`` / ``.video`` share one argument definition (the spec's flags and defaults).
 """
 
 from __future__ import annotations
@@ -158,9 +158,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(kind: Kind, argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m evaluators.pixel.KIND`` on ``argv``; return the process exit status (the same flags and
+    """Run ``python -m maze_envs.evaluators.pixel.KIND`` on ``argv``; return the process exit status (the same flags and
     errors as ``maze-envs eval-KIND``)."""
-    parser = OneLineErrorParser(prog=f"python -m evaluators.pixel.{kind}", description=DESCRIPTIONS[kind])
+    parser = OneLineErrorParser(prog=f"python -m maze_envs.evaluators.pixel.{kind}", description=DESCRIPTIONS[kind])
     add_arguments(parser, kind)
     parser.set_defaults(func=lambda args: run(args, kind))
     return run_command(parser, argv)

@@ -5,7 +5,7 @@ SPL is recomputed with the arrival threshold the task ran with (``metrics.pointg
 max(travel, effective). Collision statistics cover the tasks run with collision checks; ``poi_stats`` breaks
 results down per POI name; every group carries the ``arrive_threshold`` it was computed with. Under
 ``protocol="abot"`` a non-finite or missing distance counts as 0.0, as in ABot-Navigation's script.
-``python -m evaluators.nav.metrics --task poi`` is the command line; ``run_summary`` is the evaluator's own
+``python -m maze_envs.evaluators.nav.metrics --task poi`` is the command line; ``run_summary`` is the evaluator's own
 ``eval_summary.json`` of a POI run.
 """
 

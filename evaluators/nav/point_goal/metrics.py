@@ -6,7 +6,7 @@ steps without a collision and ``dcr_new`` the share of distance outside obstacle
 are per-task means (distances over finite values only), plus ``global_collision_path_ratio`` (a ratio of
 sums). Under ``protocol="abot"`` the means are ABot-Navigation's: over every task, so an error task's infinite
 distance makes the distance averages infinite (written ``Infinity``, as ABot's ``json.dump`` does) and its missing
-initial distance counts as 0.0. ``python -m evaluators.nav.metrics --task point`` is the command line.
+initial distance counts as 0.0. ``python -m maze_envs.evaluators.nav.metrics --task point`` is the command line.
 """
 
 from __future__ import annotations

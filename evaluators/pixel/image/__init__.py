@@ -7,7 +7,7 @@ solution's walls (eroded by ``tolerance_pixels``, flagged above ``min_crossing_r
 is cut through), layout match (wall IoU, start/goal centroids within ``position_tolerance``), path
 match (blue line dilated to cell width vs solution route), reflection and the overall score.
 
-Run ``python -m evaluators.pixel.image --help`` (same flags as ``maze-envs eval-image``).
+Run ``python -m maze_envs.evaluators.pixel.image --help`` (same flags as ``maze-envs eval-image``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``python -m evaluators.pixel.image``: the same as ``maze-envs eval-image``."""
+"""``python -m maze_envs.evaluators.pixel.image``: the same as ``maze-envs eval-image``."""
 
 import sys
 

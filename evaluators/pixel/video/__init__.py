@@ -12,7 +12,7 @@ Wall crossing compares the raw path with the solution's walls eroded by ``wall_e
 the cell size by default) and flags ratios above 5%; path match, reflection (revisited cells in the
 marker's order), the overall score and the gates follow the spec.
 
-Run ``python -m evaluators.pixel.video --help`` (same flags as ``maze-envs eval-video``).
+Run ``python -m maze_envs.evaluators.pixel.video --help`` (same flags as ``maze-envs eval-video``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``python -m evaluators.pixel.video``: the same as ``maze-envs eval-video``."""
+"""``python -m maze_envs.evaluators.pixel.video``: the same as ``maze-envs eval-video``."""
 
 import sys
 
