@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from maze_envs.envs.openings import NO, YES, label_pairs
+from maze_envs.envs.openings.env import NO, YES, label_pairs
 from maze_envs.openings.dataset import maze_from_record
 from maze_envs.openings.puzzle import LABELS, connected_labels
 

@@ -15,7 +15,7 @@ import maze_envs  # noqa: F401  (registers Maze-v0 and Maze-PartialObs-v0)
 from maze_envs.agents.base import run_episode
 from maze_envs.agents.explorer import FrontierExplorer
 from maze_envs.agents.oracle import OracleAgent
-from maze_envs.envs.wrappers import FlatObservation, TextObservation
+from maze_envs.envs.grid.wrappers import FlatObservation, TextObservation
 
 # Full observation: the oracle walks a shortest path.
 env = gym.make("Maze-v0", rows=8, cols=8, algorithm="wilson", placement="far")

@@ -10,8 +10,8 @@ seeds beside the random and oracle agents (extra ``rl``: torch).
    1,000,000 with ``agents.evaluate.evaluate`` and prints the table (mean [95% interval]).
 
 Everything stays in OUT_DIR. The defaults (100,000 steps, about 25 CPU seconds) solve about half of the
-held-out mazes; the README's RL table trains the same setting for 1,000,000 steps (``python3 -m maze_envs.agents.rl.train``)
-to 98%.
+held-out mazes; the README's RL table trains the same setting for 1,000,000 steps
+(``python3 -m maze_envs.agents.rl.train``) to 98%.
 """
 
 from __future__ import annotations

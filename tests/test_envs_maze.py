@@ -14,7 +14,7 @@ from maze_envs.core import Grid, distance_map, generate
 from maze_envs.core.codes import AGENT, FREE, GOAL, WALL
 from maze_envs.core.layout_files import save_layout
 from maze_envs.core.mazebench_files import write_mazebench
-from maze_envs.envs.rules import Board, path_length
+from maze_envs.envs.grid.rules import Board, path_length
 
 UP, RIGHT, DOWN, LEFT = range(4)
 CORRIDOR = Grid(np.array([[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]), (1, 1), (1, 3))

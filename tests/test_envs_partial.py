@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import maze_envs  # noqa: F401
 from maze_envs.core import Grid
 from maze_envs.core.codes import AGENT, FREE, GOAL, MASKED, WALL
-from maze_envs.envs.visibility import bresenham_between, visible_mask
+from maze_envs.envs.grid.visibility import bresenham_between, visible_mask
 
 M, W, F, A, G = MASKED, WALL, FREE, AGENT, GOAL
 UP, RIGHT, DOWN, LEFT = range(4)
@@ -143,7 +143,7 @@ def test_explored_map_remembers_what_was_seen_without_marking_the_agent():
 
 def test_a_level_set_prepares_each_level_once_in_the_single_and_the_vector_env():
     """Per-level work (board, path length, every window) is done on a level's first reset, then reused."""
-    from maze_envs.envs.vector import PartialObsMazeVectorEnv
+    from maze_envs.envs.grid.vector import PartialObsMazeVectorEnv
 
     env = gym.make("Maze-PartialObs-v0", rows=4, cols=4, num_levels=3).unwrapped
     windows = {}

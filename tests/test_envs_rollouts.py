@@ -20,9 +20,9 @@ import pytest
 
 from maze_envs.core import batch_dfs
 from maze_envs.core.generators import GENERATORS, generate
-from maze_envs.envs.maze import MazeEnv
-from maze_envs.envs.partial import PartialObsMazeEnv
-from maze_envs.envs.vector import MazeVectorEnv, PartialObsMazeVectorEnv
+from maze_envs.envs.grid.maze import MazeEnv
+from maze_envs.envs.grid.partial import PartialObsMazeEnv
+from maze_envs.envs.grid.vector import MazeVectorEnv, PartialObsMazeVectorEnv
 
 FIXTURE = Path(__file__).with_name("data") / "rollouts.json"
 K = 3

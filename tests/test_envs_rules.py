@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from maze_envs.core import generate
 from maze_envs.core.codes import WALL
-from maze_envs.envs.rules import Board, EpisodeRules, idle_steps, look, move, newly_seen, walk
+from maze_envs.envs.grid.rules import Board, EpisodeRules, idle_steps, look, move, newly_seen, walk
 
 
 def _boards(seeds, pad):

@@ -10,7 +10,7 @@ from gymnasium.vector import AutoresetMode
 import maze_envs  # noqa: F401
 from maze_envs.core import generate
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.envs.vector import BATCH_MIN
+from maze_envs.envs.grid.vector import BATCH_MIN
 
 CASES = [
     ("Maze-v0", {}),

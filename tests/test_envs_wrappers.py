@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 import maze_envs  # noqa: F401
 from maze_envs.core import Grid
 from maze_envs.core.codes import PALETTE
-from maze_envs.envs.wrappers import FlatObservation, OneHotObservation, RGBImageObservation, TextObservation
+from maze_envs.envs.grid.wrappers import FlatObservation, OneHotObservation, RGBImageObservation, TextObservation
 
 MAKERS = {
     "rgb": lambda e: RGBImageObservation(e, px=3),

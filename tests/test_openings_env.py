@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 import maze_envs  # noqa: F401
 from maze_envs.agents.openings import OpeningsOracleAgent, OpeningsRandomAgent
 from maze_envs.core.errors import InvalidActionError, MazeConfigError
-from maze_envs.envs.openings import QUESTION_FORMS, label_pairs
+from maze_envs.envs.openings.env import QUESTION_FORMS, label_pairs
 
 SMALL = {"rows": (8, 10), "cols": (8, 10)}
 

@@ -37,7 +37,7 @@ from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_moves, read_path
 from maze_envs.core.solve import path_faults
 from maze_envs.envs.agent import AgentStopped
-from maze_envs.envs.partial import PartialObsMazeEnv
+from maze_envs.envs.grid.partial import PartialObsMazeEnv
 from maze_envs.llm import ChatClient
 from maze_envs.llm.prompts import PromptTemplate
 

@@ -1,7 +1,8 @@
 """Train one RL baseline, evaluate it on held-out seeds beside random and oracle, and draw its learning curve.
 
-``python3 -m maze_envs.agents.rl.train --algo ppo-native --env-id Maze-PartialObs-v0 --env-kwargs '{"rows": 5, "cols": 5}'
---ego-map --timesteps 1500000 --seed 0 --out runs/partial5`` writes to ``--out``: the training log
+``python3 -m maze_envs.agents.rl.train --algo ppo-native --env-id Maze-PartialObs-v0
+--env-kwargs '{"rows": 5, "cols": 5}' --ego-map --timesteps 1500000 --seed 0 --out runs/partial5`` writes to
+``--out``: the training log
 (``progress.csv``), the model, ``curve.png`` (success rate over training steps), ``results.json`` (the three
 evaluation tables) and prints the README table row. Algorithms: ``ppo-native`` (the single-file PPO on the
 native vector env), ``ppo`` (SB3 PPO on ``gym.make`` envs), ``ppo-vec`` (SB3 PPO on the native vector env

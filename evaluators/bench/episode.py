@@ -26,7 +26,7 @@ from maze_envs.core.benchmark_frame import BenchmarkFrame
 from maze_envs.core.codes import draw_codes
 from maze_envs.core.maze import MOVE_NAMES, MOVES, Cell, Grid
 from maze_envs.envs.agent import AgentStopped
-from maze_envs.envs.rules import idle_after_visit
+from maze_envs.envs.grid.rules import idle_after_visit
 
 MODE_ENVS = {"ai": "Maze-v0", "partial-observe": "Maze-PartialObs-v0"}
 
@@ -124,7 +124,7 @@ def _view(observation: Any) -> str:
 
 class _NoExploration:
     """MazeBench's no-exploration counter, updated once per decision by the envs' ``visited`` rule
-    (``maze_envs.envs.rules.idle_after_visit``): 0 after a decision that reached a new cell, else one more, and
+    (``maze_envs.envs.grid.rules.idle_after_visit``): 0 after a decision that reached a new cell, else one more, and
     one more again in partial-observe for a decision that only hit a wall (its empty walk counts as well); an
     invalid output changes nothing. The env counts per action, a decision may play several, so the bench env's
     own counter is off and this one folds each decision's actions."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from .cli import metrics_main
+from maze_envs.cli.nav_eval import metrics_main
 
 if __name__ == "__main__":
     sys.exit(metrics_main())

@@ -11,10 +11,10 @@ import sys
 from typing import Sequence
 
 from maze_envs import __version__
-from maze_envs.evaluators.pixel import cli as pixel_cli
-from maze_envs.runs.command import OneLineErrorParser, run_command
+from maze_envs.cli.command import OneLineErrorParser, run_command
 
 from . import bench, demo, generate, judge, nav, nav_eval, play, sandbox, serve_model, suite
+from . import pixel as pixel_cli
 
 # Each module defines ``register(subparsers)``, adding its subcommands, each with a default ``func(args)`` that runs it.
 COMMAND_MODULES = (demo, generate, serve_model, judge, bench, sandbox, play, nav, nav_eval, suite, pixel_cli)

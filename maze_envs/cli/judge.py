@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from maze_envs.cli.run_flags import add_run_flags, run_options
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.runs.flags import add_run_flags, run_options
 
 from .model_flags import add_model_flags, model_client
 

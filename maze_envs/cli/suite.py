@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from maze_envs.runs.flags import add_run_flags, run_options
+from maze_envs.cli.run_flags import add_run_flags, run_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:

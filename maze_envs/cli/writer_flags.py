@@ -8,10 +8,10 @@ import contextlib
 import sys
 from typing import Iterator
 
+from maze_envs.cli.run_flags import add_run_flags, run_options
 from maze_envs.core.errors import MazeConfigError, OutputNotEmptyError
 from maze_envs.datasets import WriteSummary
 from maze_envs.runs import RunOptions
-from maze_envs.runs.flags import add_run_flags, run_options
 
 
 def add_writer_flags(parser: argparse.ArgumentParser, out_help: str = "output directory") -> None:

@@ -30,10 +30,10 @@ class RegistrationConflictWarning(UserWarning):
 # ``gym.make`` still adds a TimeLimit that caps it. Maze-Openings-v0 episodes end on their one step. The
 # GaussianNav envs truncate at ``max_steps`` (default 100), as the registered limit does.
 ENV_ENTRIES: tuple[EnvEntry, ...] = (
-    EnvEntry("Maze-v0", "maze_envs.envs.maze:MazeEnv", None, {}, "maze_envs.envs.vector:MazeVectorEnv"),
-    EnvEntry("Maze-PartialObs-v0", "maze_envs.envs.partial:PartialObsMazeEnv", None, {},
-             "maze_envs.envs.vector:PartialObsMazeVectorEnv"),
-    EnvEntry("Maze-Openings-v0", "maze_envs.envs.openings:OpeningsEnv"),
+    EnvEntry("Maze-v0", "maze_envs.envs.grid.maze:MazeEnv", None, {}, "maze_envs.envs.grid.vector:MazeVectorEnv"),
+    EnvEntry("Maze-PartialObs-v0", "maze_envs.envs.grid.partial:PartialObsMazeEnv", None, {},
+             "maze_envs.envs.grid.vector:PartialObsMazeVectorEnv"),
+    EnvEntry("Maze-Openings-v0", "maze_envs.envs.openings.env:OpeningsEnv"),
     EnvEntry("GaussianNav-PointGoal-v0", "maze_envs.envs.nav.env:PointGoalNavEnv", 100),
     EnvEntry("GaussianNav-PoiGoal-v0", "maze_envs.envs.nav.env:PoiGoalNavEnv", 100),
 )

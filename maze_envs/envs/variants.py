@@ -27,9 +27,9 @@ from gymnasium import spaces
 
 from maze_envs.core.errors import MazeConfigError
 
-from .maze import MazeEnv
-from .partial import PartialObsMazeEnv
-from .wrappers import FlatObservation, RGBImageObservation
+from .grid.maze import MazeEnv
+from .grid.partial import PartialObsMazeEnv
+from .grid.wrappers import FlatObservation, RGBImageObservation
 
 
 class NumericObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
@@ -111,7 +111,7 @@ def image_partial(px: int = 8, **kwargs: Any) -> gym.Env:
 
 def numeric_openings(**kwargs: Any) -> gym.Env:
     """Return ``Maze-Openings-v0`` made with ``kwargs`` under ``NumericObservation`` (``Maze-Openings-Numeric-v0``)."""
-    from .openings import OpeningsEnv
+    from .openings.env import OpeningsEnv
 
     return NumericObservation(OpeningsEnv(**kwargs))
 

@@ -13,8 +13,8 @@ import gymnasium as gym
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.envs.keys import key_bindings, move_action
-from maze_envs.envs.layouts import positive_int
+from maze_envs.envs.grid.keys import key_bindings, move_action
+from maze_envs.envs.grid.layouts import positive_int
 from maze_envs.envs.window import Window
 
 
@@ -106,7 +106,7 @@ def playable_ids() -> list[str]:
     from gymnasium.envs.registration import load_env_creator
 
     import maze_envs  # noqa: F401  (registers the ids)
-    from maze_envs.envs.base import MazeEnvBase
+    from maze_envs.envs.grid.base import MazeEnvBase
 
     return [env_id for env_id, spec in gym.registry.items() if isinstance(spec.entry_point, str)
             and spec.entry_point.startswith("maze_envs.")

@@ -2,6 +2,6 @@
 
 import sys
 
-from ..cli import main
+from maze_envs.cli.pixel import main
 
 sys.exit(main("video"))

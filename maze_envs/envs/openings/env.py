@@ -16,7 +16,7 @@ from maze_envs.openings.dataset import OpeningsDatasetConfig, puzzle_input, samp
 from maze_envs.openings.puzzle import LABELS, OpeningsPuzzle, generate_openings
 from maze_envs.openings.render import OpeningsStyle, render_openings
 
-from .actions import checked_action, reset_needed
+from ..actions import checked_action, reset_needed
 
 QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "

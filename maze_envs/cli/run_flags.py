@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .engine import RunOptions
+from maze_envs.runs.engine import RunOptions
 
 
 def positive_workers(text: str) -> int:

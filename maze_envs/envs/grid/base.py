@@ -21,11 +21,11 @@ from maze_envs.core.numbers import is_finite_number
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 
+from ..protocol import protocol_named
+from ..window import Window
 from .keys import keys_to_action
 from .layouts import LayoutLike, LayoutSource, positive_int
-from .protocol import protocol_named
 from .rules import Board, EpisodeRules, path_length
-from .window import Window
 
 BYTES_PER_BLOCK = 16  # flat free list (8), codes, observation and per-episode masks of the padded grid
 RENDER_MODES = ("human", "rgb_array", "ansi")

@@ -13,9 +13,9 @@ from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import MASKED, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
-from .actions import checked_action, reset_needed
+from ..actions import checked_action, reset_needed
+from ..protocol import PROTOCOL_DEFAULT, protocol_named
 from .base import MazeEnvBase, check_idle_limit
-from .protocol import PROTOCOL_DEFAULT, protocol_named
 from .rules import explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
 
 ACTION_MODES = ("multi", "single")

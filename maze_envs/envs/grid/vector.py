@@ -26,7 +26,7 @@ from maze_envs.core.codes import AGENT, FREE, WALL
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 
-from .actions import checked_actions, reset_needed
+from ..actions import checked_actions, reset_needed
 from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv

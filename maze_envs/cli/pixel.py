@@ -1,5 +1,6 @@
 """Command lines of the pixel evaluators: ``maze-envs eval-image`` / ``eval-video`` and
-``python -m maze_envs.evaluators.pixel.image`` / ``.video`` share one argument definition (the spec's flags and defaults).
+``python -m maze_envs.evaluators.pixel.image`` / ``.video`` share one argument definition (the spec's flags and
+defaults).
 """
 
 from __future__ import annotations
@@ -9,14 +10,13 @@ import json
 from pathlib import Path
 from typing import Sequence
 
+from maze_envs.cli.command import OneLineErrorParser, run_command
+from maze_envs.cli.run_flags import add_run_flags, run_options
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.runs.command import OneLineErrorParser, run_command
-from maze_envs.runs.flags import add_run_flags, run_options
-
-from .batch import BatchConfig, Kind, evaluate_batch, setup_logging
-from .colours import ColourThresholds
-from .image import ImageParams
-from .video import DEFAULT_FRAMES, EXTRACTION_METHODS, VideoParams, frames_for_model
+from maze_envs.evaluators.pixel.batch import BatchConfig, Kind, evaluate_batch, setup_logging
+from maze_envs.evaluators.pixel.colours import ColourThresholds
+from maze_envs.evaluators.pixel.image import ImageParams
+from maze_envs.evaluators.pixel.video import DEFAULT_FRAMES, EXTRACTION_METHODS, VideoParams, frames_for_model
 
 AUTO = "auto"
 DEFAULT_MODELS = {"image": "nano_banana_pro", "video": "veo3"}

@@ -10,9 +10,9 @@ from gymnasium import spaces
 
 from maze_envs.core.codes import AGENT, FREE, GOAL
 
-from .actions import checked_action, reset_needed
+from ..actions import checked_action, reset_needed
+from ..protocol import PROTOCOL_DEFAULT
 from .base import MazeEnvBase, check_idle_limit
-from .protocol import PROTOCOL_DEFAULT
 from .rules import idle_after_visit, move
 
 

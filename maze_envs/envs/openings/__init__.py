@@ -1,0 +1,1 @@
+"""The labelled-openings env family: ``Maze-Openings-v0`` and its observation variants."""
