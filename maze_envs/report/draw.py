@@ -120,19 +120,28 @@ def line_chart(series: Sequence[Series], x: Axis, y: Axis, *, label: str, width:
         middle = _number(top + plot_h / 2)
         parts.append(f'<text x="12" y="{middle}" font-size="12" text-anchor="middle" '
                      f'transform="rotate(-90 12 {middle})">{html.escape(y.title)}</text>')
-    for i, line in enumerate(series):
+    for line in series:
         points = [(px(a), py(b)) for a, b in line.points]
         path = " ".join(f"{_number(a)},{_number(b)}" for a, b in points)
         if points:
             parts.append(f'<polyline points="{path}" fill="none" stroke="{line.colour}" stroke-width="2"/>')
         if markers:
             parts += [f'<circle cx="{_number(a)}" cy="{_number(b)}" r="3.5" fill="{line.colour}"/>' for a, b in points]
-        if legend:
-            ly = top + 14 + 18 * i
-            parts.append(f'<line x1="{left + plot_w + 12}" x2="{left + plot_w + 32}" y1="{ly}" y2="{ly}" '
-                         f'stroke="{line.colour}" stroke-width="2"/><text x="{left + plot_w + 36}" y="{ly + 4}" '
-                         f'font-size="11">{html.escape(line.name[:18])}</text>')
+    if legend:
+        parts.append(_legend(left + plot_w + 12, top, [(s.name[:18], s.colour) for s in series], box=False))
     parts.append("</svg>")
+    return "".join(parts)
+
+
+def _legend(x: float, top: float, entries: Sequence[tuple[str, str]], *, box: bool) -> str:
+    """Return a legend of ``(name, colour)`` entries, one a line from ``top``, each a colour box or a line stroke."""
+    parts = []
+    for i, (name, colour) in enumerate(entries):
+        y = top + 14 + 18 * i
+        swatch = (f'<rect x="{x}" y="{y - 9}" width="12" height="12" fill="{colour}"/>' if box else
+                  f'<line x1="{x}" x2="{x + 20}" y1="{y}" y2="{y}" stroke="{colour}" stroke-width="2"/>')
+        parts.append(f'{swatch}<text x="{x + (16 if box else 24)}" y="{y + (1 if box else 4)}" font-size="11">'
+                     f"{html.escape(name)}</text>")
     return "".join(parts)
 
 
@@ -175,11 +184,8 @@ def bar_chart(bars: Sequence[Bar], *, label: str, width: int = 680) -> str:
                          f'font-size="10">{html.escape(b.label)}</text>')
             y += bar
         y += gap
-    for i, key in enumerate(keys):
-        ly = top + 14 + 18 * i
-        parts.append(f'<rect x="{left + plot_w + 54}" y="{ly - 9}" width="12" height="12" '
-                     f'fill="{PALETTE[i % len(PALETTE)]}"/><text x="{left + plot_w + 70}" y="{ly + 1}" '
-                     f'font-size="11">{html.escape(key)}</text>')
+    parts.append(_legend(left + plot_w + 54, top, [(k, PALETTE[i % len(PALETTE)]) for i, k in enumerate(keys)],
+                         box=True))
     parts.append("</svg>")
     return "".join(parts)
 
