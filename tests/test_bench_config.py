@@ -86,11 +86,15 @@ def test_defaults_are_mazebench_defaults():
     assert (cfg.max_steps, cfg.memory, cfg.max_no_exploration_steps, cfg.temperature) == (50, 5, 20, 0.1)
 
 
-def test_estimate_counts_zeros_and_gives_a_t_interval():
-    est = estimate([100, 0, 100, 0])
+def test_estimate_counts_zeros_and_keeps_its_interval_in_range():
+    est = estimate([100, 0, 100, 0], percent_rate=True)
     assert (est["n"], est["mean"]) == (4, 50.0)
     assert est["std"] == pytest.approx(57.735, abs=1e-3)
-    assert est["ci95"][0] == pytest.approx(50 - 3.182446 * 57.735 / 2, abs=1e-2)
+    assert est["ci95"] == pytest.approx([15.004, 84.996], abs=1e-2)  # Wilson's 2 of 4, in percent
+    low, high = estimate([100] + [0] * 14, percent_rate=True)["ci95"]  # a t interval gave [-7.63, 21]
+    assert 0 <= low < 100 / 15 < high <= 100
+    low, high = estimate([0.9644, 0.0045, 0.01])["ci95"]  # latencies: a t interval went below zero
+    assert 0.0045 <= low < high <= 0.9644
     assert estimate([])["mean"] is None and estimate([5]) == {"n": 1, "mean": 5.0, "std": 0.0, "ci95": None}
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
-from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
 
 from .anticheat import choose_presentation, identity_presentation
 from .config import BenchConfig
@@ -47,17 +47,6 @@ class Trial:
     def id(self) -> str:
         """Return the stable id of this trial."""
         return f"{self.model}|{self.size}|{self.maze.name}|{self.trial}"
-
-
-@dataclass(frozen=True)
-class BenchRun:
-    """A finished (or stopped) run: its records, summary and the files written."""
-
-    records: list[dict[str, Any]]
-    summary: dict[str, Any]
-    results_path: Path
-    summary_path: Path
-    report_path: Path
 
 
 def trial_seed(base: int, size: str, maze: str, trial: int) -> int:
@@ -165,7 +154,7 @@ def _accept(config: BenchConfig):
 
 
 def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients: Mapping[str, ChatClient], *,
-              options: RunOptions = RunOptions(), players: Players | None = None) -> BenchRun:
+              options: RunOptions = RunOptions(), players: Players | None = None) -> RunResult:
     """Run every trial of ``config`` over ``mazes`` with one client per model; return the run. The ai and
     partial-observe modes need ``players``, which build each trial's agent (``agents.players.PLAYERS``).
 
@@ -217,4 +206,4 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
             save(str(exc) or type(exc).__name__)
             raise
         summary = save()
-        return BenchRun(run.records(), summary, run.log_path, summary_path, report_path)
+        return RunResult(run.records(), summary, run.log_path, summary_path, report_path)
