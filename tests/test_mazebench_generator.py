@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.mazebench_generator import mazebench_maze
+from maze_envs.protocols.mazebench.generator import mazebench_maze
 from maze_envs.datasets import generate_text_mazes
 from maze_envs.evaluators.bench.mazes import bench_mazes
 
