@@ -9,10 +9,10 @@ import os
 from collections import defaultdict
 from typing import Any, Mapping
 
+from maze_envs import protocols
 from maze_envs.core.atomic import atomic_write
 from maze_envs.core.mazebench_files import parse_size
 
-from .mazebench.report import protocol_section
 from .mazes import BenchMaze
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -160,7 +160,7 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Maze benchmark report</title>'
         f"<style>{STYLE}</style></head><body><h1>Maze benchmark: {html.escape(summary['mode'])}</h1>"
-        f"<p>Protocol {html.escape(summary.get('protocol', 'strict'))}; scoring {html.escape(summary['scoring'])}; "
+        f"<p>Protocol {html.escape(_rules(summary)[0])}; scoring {html.escape(summary['scoring'])}; "
         "anti-cheat presentations "
         f"{'on' if summary['anti_cheat'] else 'off'}; {counts['trials']} trials ({counts['errors']} errors); "
         f"means over every trial, failed ones as zero, with 95% t-intervals.</p>{note}{stopped}"
@@ -171,10 +171,24 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
     )
 
 
+def _rules(summary: Mapping[str, Any]) -> tuple[str, protocols.BenchRules]:
+    """Return the canonical name and bench rules of the protocol a summary was written under (summaries written
+    before protocols were registered name ``strict``, the old name of ``default``)."""
+    spec = protocols.protocol(summary.get("protocol", protocols.DEFAULT), "bench")
+    return spec.name, spec.bench
+
+
+def protocol_section(summary: Mapping[str, Any]) -> str:
+    """Return the report section of the summary's protocol (its ``BenchRules.section``; '' when it has none)."""
+    section = _rules(summary)[1].section
+    return protocols.load(section)(summary) if section is not None else ""
+
+
 def _table_note(summary: Mapping[str, Any]) -> str:
-    if summary.get("protocol", "strict") == "strict":
+    name, rules = _rules(summary)
+    if not rules.own_scores:
         return ""
-    return (f"<p>Scores as the {html.escape(summary['protocol'])} protocol gives them, averaged by this "
+    return (f"<p>Scores as the {html.escape(name)} protocol gives them, averaged by this "
             "benchmark's rule (every trial, zeros included).</p>")
 
 

@@ -105,13 +105,13 @@ class BenchRules:
 @dataclass(frozen=True)
 class SandboxRules:
     """A protocol's sandboxes (entry points): ``app(mazes_dir) -> Starlette`` serves the sandbox HTTP API;
-    ``terminal(maze, commands, out, *, visibility) -> dict`` plays one maze from text commands; ``watch(args,
-    maze) -> int`` (None: the default loop) runs ``maze-envs sandbox ai|partial-observe`` and returns its exit
-    status."""
+    ``terminal(maze, commands, out, *, visibility) -> dict`` plays one maze from text commands; ``watch(maze,
+    settings, players, open_client, out) -> int`` plays ``maze-envs sandbox ai|partial-observe`` (a
+    ``WatchSettings``; ``open_client()`` opens the chat model's client) and returns its exit status."""
 
     app: EntryPoint
     terminal: EntryPoint
-    watch: EntryPoint | None = None
+    watch: EntryPoint
     about: str = ""
 
 

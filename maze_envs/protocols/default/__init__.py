@@ -36,7 +36,8 @@ PROTOCOL = register_protocol(Protocol(
     text_mazes=TextMazes(make=make_text_maze, about="this project's generators"),
     bench=BenchRules(trial=f"{BENCH}.run:default_trial",
                      about="this benchmark's reading, grading and summaries"),
-    sandbox=SandboxRules(app=f"{BENCH}.sandbox.api:sandbox_app", terminal=f"{BENCH}.sandbox.terminal:play_terminal",
+    sandbox=SandboxRules(app=f"{BENCH}.sandbox.api:default_sandbox_app", terminal=f"{BENCH}.sandbox.terminal:play_maze",
+                         watch=f"{BENCH}.sandbox.watch:watch",
                          about="this project's game, agent and env"),
     nav=NavRules(about="this project's documented choices"),
 ))

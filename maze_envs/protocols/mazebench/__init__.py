@@ -34,7 +34,7 @@ PROTOCOL = register_protocol(Protocol(
                      section=f"{HERE}.report:protocol_section", headline=f"{HERE}.report:headline", own_scores=True,
                      about="MazeBench's own (its prompts, parser, output filter, v1/v2 scores, sandbox loop, budgets, "
                            "stop labels and averages), each record and summary with the strict verdict beside it"),
-    sandbox=SandboxRules(app=f"{HERE}.api:mazebench_sandbox_app", terminal=f"{HERE}.terminal:play_mazebench_terminal",
+    sandbox=SandboxRules(app=f"{HERE}.api:mazebench_sandbox_app", terminal=f"{HERE}.terminal:play_mazebench_maze",
                          watch=f"{HERE}.watch:watch_mazebench",
                          about="MazeBench's own sandbox: its CLI loop and messages ('#' walls, play goes on after the "
                                "goal), its model loop (prompt, reply parsing, budgets, stop labels; chat models only, "
