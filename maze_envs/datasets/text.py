@@ -10,10 +10,10 @@ import os
 from functools import partial
 from typing import Sequence
 
+from maze_envs import protocols
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import Placement, check_options
 from maze_envs.core.mazebench_files import parse_size
-from maze_envs import protocols
 from maze_envs.runs import RunOptions, WorkItem
 
 from .writer import Dataset, WriteSummary, write_dataset

@@ -8,6 +8,7 @@ before use (``import my_protocol``); see ``registry`` for the parts and the entr
 live in higher layers.
 """
 
+from . import abot, default, mazebench  # noqa: E402,F401,I001  (the built-in protocols register themselves)
 from .registry import (
     DEFAULT,
     PARTS,
@@ -26,8 +27,6 @@ from .registry import (
     register_protocol,
     unregister_protocol,
 )
-
-from . import abot, default, mazebench  # noqa: E402,F401,I001  (the built-in protocols register themselves)
 
 __all__ = ["DEFAULT", "PARTS", "BenchRules", "GridRules", "NavRules", "Protocol", "SandboxRules", "TextMazes",
            "about", "canonical_name", "load", "protocol", "protocol_aliases", "protocol_names", "register_protocol",

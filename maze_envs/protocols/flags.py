@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.core.errors import MazeConfigError
+
 from .registry import DEFAULT, about, canonical_name, protocol, protocol_names
 
 

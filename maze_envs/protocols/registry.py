@@ -125,7 +125,8 @@ class NavRules:
     with the width). ``request_format``: how the render client writes view extrinsics
     (``maze_envs.nav.client.REQUEST_FORMATS``). ``missing_distance``: what a missing or non-finite distance
     counts as in the metrics. ``mean_over_every_task``: means over every task, infinities included (else over
-    finite values). ``outdoor_excluded``: scenes left out of outdoor POI metrics by default.
+    finite values). ``nonfinite_is_missing``: a non-finite distance also counts as ``missing_distance`` (POI
+    metrics). ``poi_outdoor_excluded``: scenes left out of outdoor POI metrics by default.
     ``overwrite_agent_config``: injected settings replace the agent YAML's own. ``nonfinite_as_strings``: records
     write inf/nan as strings (else null). ``summary_of_run_only``: the POI summary covers this run's tasks only."""
 
@@ -135,7 +136,8 @@ class NavRules:
     request_format: str = "default"
     missing_distance: float = float("inf")
     mean_over_every_task: bool = False
-    outdoor_excluded: tuple[str, ...] = ()
+    nonfinite_is_missing: bool = False
+    poi_outdoor_excluded: tuple[str, ...] = ()
     overwrite_agent_config: bool = False
     nonfinite_as_strings: bool = False
     summary_of_run_only: bool = False

@@ -4,8 +4,8 @@ settings, finding the maze by name, the played episode that ``transcript.write_t
 
 from __future__ import annotations
 
-import os
 import contextlib
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, ContextManager, TextIO
 

@@ -17,7 +17,8 @@ PROTOCOL = register_protocol(Protocol(
     name="abot",
     description="reproduce ABot-Navigation's evaluator, defects included",
     nav=NavRules(public_code=True, waypoint_frame="right_front", fixed_camera=True, request_format="abot",
-                 missing_distance=0.0, mean_over_every_task=True, outdoor_excluded=("park3",),
+                 missing_distance=0.0, mean_over_every_task=True, nonfinite_is_missing=True,
+                 poi_outdoor_excluded=("park3",),
                  overwrite_agent_config=True, nonfinite_as_strings=True, summary_of_run_only=True,
                  about="reproduce ABot-Navigation (github.com/amap-cvlab/ABot-Navigation @70411225), defects "
                        "included (README, 'Differences from ABot-Navigation')"),
