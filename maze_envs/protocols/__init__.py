@@ -8,7 +8,7 @@ before use (``import my_protocol``); see ``registry`` for the parts and the entr
 live in higher layers.
 """
 
-from . import abot, default, mazebench  # noqa: E402,F401,I001  (the built-in protocols register themselves)
+from . import abot, default, mazebench  # noqa: F401  (the built-in protocols register themselves)
 from .registry import (
     DEFAULT,
     PARTS,
