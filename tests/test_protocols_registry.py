@@ -9,13 +9,13 @@ import html
 import re
 
 import pytest
+from _bench_support import write_mazes
 
 from maze_envs import protocols
 from maze_envs.cli import main
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import read_json, read_jsonl
 from maze_envs.core.replies import READING_RULES, Reading, ReadingRule, register_rule
-from tests._bench_support import write_mazes
 
 _PAIR = re.compile(r"\((\d+)\s*,\s*(\d+)\)")
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 
+from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.cli.run_flags import DeprecatedFlag, add_run_flags, run_options
 from maze_envs.core.generators import GENERATORS
 from maze_envs.protocols import load, protocol
-from maze_envs.protocols.flags import add_protocol_flag
 
 from .model_flags import add_model_flags, model_client
 

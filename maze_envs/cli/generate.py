@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
-from maze_envs.protocols.flags import add_protocol_flag
 from maze_envs.tasks.spec import DIFFICULTIES, VARIANTS
 
 from . import nav, openings

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.cli.run_flags import positive_workers
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
 from maze_envs.envs.nav.config import build_eval_config, camera_for_size
 from maze_envs.evaluators.nav.loop import EvalOutcome, agent_spec, ensure_procedural_scenes, new_run_dir, run_evaluation
 from maze_envs.evaluators.nav.report import MetricsSettings, report
 from maze_envs.protocols import protocol
-from maze_envs.protocols.flags import add_protocol_flag
 from maze_envs.runs import RunOptions
 
 EVAL_DESCRIPTION = ("Run the navigation benchmark loop: every task of --data-dir (default: procedural scenes written "

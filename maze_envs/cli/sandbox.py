@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.protocols import load, protocol
-from maze_envs.protocols.flags import add_protocol_flag
 
-from .run_flags import DeprecatedFlag
 from .model_flags import add_model_flags, model_client
+from .run_flags import DeprecatedFlag
 
 
 def register(sub: argparse._SubParsersAction) -> None:

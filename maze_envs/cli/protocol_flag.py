@@ -8,8 +8,7 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.core.errors import MazeConfigError
-
-from .registry import DEFAULT, about, canonical_name, protocol, protocol_names
+from maze_envs.protocols import DEFAULT, about, canonical_name, protocol, protocol_names
 
 
 def _canonical(value: str) -> str:
