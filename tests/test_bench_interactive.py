@@ -118,7 +118,7 @@ def test_oracle_baseline_scores_100_on_every_size(tmp_path, mode):
         assert stats["api_calls"]["mean"] == stats["wall_collisions"]["mean"] == 0, size
     oracle = [r for r in records if r["model"] == "baseline:oracle"]
     assert all(r["cell_moves"] == r["validation"]["optimal_length"] == len(r["parsed_path"]) - 1 for r in oracle)
-    assert all(r["outcome"] == "goal" and r["budgets"]["max_steps"] == 50 for r in oracle)
+    assert all(r["outcome"] == "goal" and r["budgets"]["max_calls"] == 50 for r in oracle)
     random_moves = [r for r in records if r["model"] == "baseline:random"]
     assert sum(r["wall_collisions"] for r in random_moves) > 0
     table = report_table(tmp_path / "out" / "report.html")

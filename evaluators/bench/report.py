@@ -10,6 +10,7 @@ import os
 from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
+from maze_envs import protocols
 from maze_envs.report import (
     PALETTE,
     Axis,
@@ -26,7 +27,6 @@ from maze_envs.report import (
     write_page,
 )
 
-from .mazebench.report import protocol_section
 from .mazes import BenchMaze
 
 SCORE_COLUMNS = (("success", "success %"), ("total", "total"), ("S", "S"), ("Q", "Q"), ("O", "O"), ("P", "P"),
@@ -35,8 +35,6 @@ COST_COLUMNS = (("api_calls", "API calls"), ("cell_moves", "cell moves"), ("wall
                 ("invalid_outputs", "invalid outputs"), ("exploration_rate", "explored"), ("tokens", "tokens"),
                 ("cost_usd", "cost USD"), ("latency_s", "latency s"))
 COLUMNS = SCORE_COLUMNS + COST_COLUMNS
-SECTIONS: tuple[Section, ...] = (protocol_section,)
-"""The sections a run's protocol adds below the header (each ``summary -> HTML``, '' when it does not apply)."""
 
 
 def _rows(models: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> list[tuple[str, str, Mapping[str, Any]]]:
@@ -118,6 +116,23 @@ def _trace(record: Mapping[str, Any], models: list[str]) -> list[Trace]:
     return [Trace(record.get("published_path") or [], PALETTE[models.index(record["model"]) % len(PALETTE)])]
 
 
+def _rules(summary: Mapping[str, Any]) -> tuple[str, protocols.BenchRules]:
+    """Return the canonical name and bench rules of the protocol a summary was written under (summaries written
+    before protocols were registered name ``strict``, the old name of ``default``)."""
+    spec = protocols.protocol(summary.get("protocol", protocols.DEFAULT), "bench")
+    return spec.name, spec.bench
+
+
+def protocol_section(summary: Mapping[str, Any]) -> str:
+    """Return the report section of the summary's protocol (its ``BenchRules.section``; '' when it has none)."""
+    section = _rules(summary)[1].section
+    return protocols.load(section)(summary) if section is not None else ""
+
+
+SECTIONS: tuple[Section, ...] = (protocol_section,)
+"""The sections a report adds below the header (each ``summary -> HTML``, '' when it does not apply)."""
+
+
 def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
                   mazes: Mapping[tuple[str, str], BenchMaze], sections: Sequence[Section] = SECTIONS) -> str:
     """Return the whole report as one HTML document; ``sections`` (each ``summary -> HTML``) add what a protocol
@@ -129,7 +144,7 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
                     for s, m in sorted(mazes, key=lambda k: (size_area(k[0]), k[1])))
     body = (
         f"<h1>Maze benchmark: {html.escape(summary['mode'])}</h1>"
-        f"<p>Protocol {html.escape(summary.get('protocol', 'strict'))}; scoring {html.escape(summary['scoring'])}; "
+        f"<p>Protocol {html.escape(_rules(summary)[0])}; scoring {html.escape(summary['scoring'])}; "
         "anti-cheat presentations "
         f"{'on' if summary['anti_cheat'] else 'off'}; {counts['trials']} trials ({counts['errors']} errors); "
         "means over every trial, failed ones as zero, with 95% intervals (Wilson's for the success rate, a "
@@ -145,9 +160,10 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
 
 
 def _table_note(summary: Mapping[str, Any]) -> str:
-    if summary.get("protocol", "strict") == "strict":
+    name, rules = _rules(summary)
+    if not rules.own_scores:
         return ""
-    return (f"<p>Scores as the {html.escape(summary['protocol'])} protocol gives them, averaged by this "
+    return (f"<p>Scores as the {html.escape(name)} protocol gives them, averaged by this "
             "benchmark's rule (every trial, zeros included).</p>")
 
 
