@@ -8,9 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from evaluators.suite.mazes import build_mazes, scene_geometry, world_to_grid
 from maze_envs.core.maze import Grid
 from maze_envs.core.stats import wilson_interval
+from maze_envs.evaluators.suite.mazes import build_mazes, scene_geometry, world_to_grid
 from maze_envs.report import Bar, Trace, bar_chart, maze_svg, rate_html, size_area, size_label
 
 LAYOUT = Grid(np.array([[0, 1, 0], [0, 1, 0], [0, 0, 0]]), (0, 0), (0, 2))
