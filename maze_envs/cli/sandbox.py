@@ -10,6 +10,7 @@ import sys
 from maze_envs.core.errors import MazeConfigError
 
 from .model_flags import add_model_flags, model_client
+from .server_flags import access_options, add_access_flags
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,6 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--protocol", choices=("strict", "mazebench"), default="strict",
                      help="strict (default) or mazebench: MazeBench's payloads (flat mazes directory, its /step "
                           "info and rewards, '#' walls in /render)")
+    add_access_flags(api)
     api.set_defaults(func=_run_api)
 
 
@@ -134,7 +136,7 @@ def _run_api(args: argparse.Namespace) -> int:
     from maze_envs.evaluators.bench.sandbox.api import sandbox_app
     from maze_envs.serving.app import LoopbackServer
 
-    server = LoopbackServer(sandbox_app(args.mazes_dir, args.protocol), args.host, args.port)
+    server = LoopbackServer(sandbox_app(args.mazes_dir, args.protocol), args.host, args.port, **access_options(args))
     print(f"sandbox API on {server.url} (mazes from {args.mazes_dir}); Ctrl-C stops it", flush=True)
     server.serve_forever()
     return 0

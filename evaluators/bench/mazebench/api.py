@@ -11,7 +11,8 @@
 - ``/info`` is its ``get_info()`` (no ``maze_name``); ``available_actions`` are the moves into free cells.
 
 Not reproduced: MazeBench answers 500 to a body that is not JSON or a maze file it cannot read; here that stays a
-400, and a name with a path separator is not looked up outside the directory (404).
+400 naming the file relative to the mazes directory, a name with a path separator is not looked up outside the
+directory (404), and a file that resolves outside it through a symlink is neither listed nor read (404).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from maze_envs.core.errors import MazeEnvsError
-from maze_envs.serving.app import HTTPError, json_app, json_response, read_json_body
+from maze_envs.core.paths import resolves_inside
+from maze_envs.serving.app import HTTPError, json_app, json_response, read_json_body, relative_names
 
 from ..mazes import load_bench_maze
 from .sandbox import MOVES, MazeBenchEnv
@@ -37,9 +39,12 @@ SERVICE = "MazeBench Sandbox API"
 
 
 def flat_maze_names(mazes_dir: str | os.PathLike) -> list[str]:
-    """Return the stems of the ``*.json`` files directly in ``mazes_dir`` (MazeBench's ``list_available_mazes``)."""
+    """Return the stems of the ``*.json`` files directly in ``mazes_dir`` (MazeBench's ``list_available_mazes``),
+    leaving out any that resolves outside ``mazes_dir`` through a symlink."""
     root = Path(mazes_dir)
-    return sorted(p.stem for p in root.glob("*.json") if p.is_file()) if root.is_dir() else []
+    if not root.is_dir():
+        return []
+    return sorted(p.stem for p in root.glob("*.json") if p.is_file() and resolves_inside(p, root))
 
 
 def mazebench_sandbox_app(mazes_dir: str | os.PathLike) -> Starlette:
@@ -77,12 +82,14 @@ def mazebench_sandbox_app(mazes_dir: str | os.PathLike) -> Starlette:
 
         def work() -> dict:
             path = root / f"{name}.json"
-            if "/" in name or "\\" in name or name in ("", ".", "..") or not path.is_file():
+            if ("/" in name or "\\" in name or name in ("", ".", "..") or not path.is_file()
+                    or not resolves_inside(path, root)):
                 raise HTTPError(404, f"Maze '{name}' not found", param="maze_name")
             try:
                 holder["env"] = MazeBenchEnv(load_bench_maze(path, path.parent.name))
-            except MazeEnvsError as exc:
-                raise HTTPError(400, f"cannot load maze '{name}': {exc}", param="maze_name") from None
+            except (MazeEnvsError, OSError) as exc:
+                raise HTTPError(400, f"cannot load maze '{name}': {relative_names(str(exc), root)}",
+                                param="maze_name") from None
             return {"message": f"Maze '{name}' loaded successfully", "maze_info": holder["env"].info()}
         return json_response(await locked(work))
 
