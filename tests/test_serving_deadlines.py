@@ -114,7 +114,8 @@ def test_a_kept_alive_connection_gets_the_deadline_again_after_each_answer(targe
 def test_a_stalled_body_gets_408_and_a_closed_connection(target):
     port, post, _, auth = target
     with connect(port) as sock:
-        sock.sendall(f"POST {post} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: 1000\r\n\r\n0123456789".encode())
+        sock.sendall(f"POST {post} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: 1000\r\n\r\n"
+                     "0123456789".encode())
         [(status, headers, body)] = responses(read_until_closed(sock))
     assert status == 408 and headers["connection"] == "close" and b"did not arrive" in body
 
