@@ -3,6 +3,7 @@ server, the text of an error answer in either JSON shape, and a CLI server run a
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -11,7 +12,10 @@ import sys
 from pathlib import Path
 
 import requests
+from PIL import Image
 
+from maze_envs.core.generators import generate
+from maze_envs.core.render import render_text
 from maze_envs.datasets import generate_nav_scenes
 from maze_envs.nav.camera import colmap_extrinsics, pose_matrix
 from maze_envs.nav.procedural import SceneParams
@@ -23,6 +27,33 @@ RENDER = {"cam_intrinsics": "1 PINHOLE 32 24 15 15 16 12", "cam_extrinsics": col
 MAZE = {"width": 3, "height": 3, "grid": [[0, 0, 1], [1, 0, 1], [1, 0, 0]], "start": [0, 0], "goal": [2, 2],
         "shortest_path": [[0, 0], [0, 1], [1, 1], [2, 1], [2, 2]], "nonce": 0}
 LOAD = {"maze_name": "maze_3x3_0"}
+MEGABYTE = 1 << 20
+# Megabyte prompts that cost the old oracle readers quadratic time or worse (each defeats one pattern).
+HOSTILE_PROMPTS = {
+    "ai layouts without a legend": "Maze layout:\n[[" * (MEGABYTE // 15),
+    "one run of digits": "7" * MEGABYTE,
+    "sizes without an end": "12x" * (MEGABYTE // 3),
+    "listed grid starts": "迷宫为[[" * (MEGABYTE // 5),
+    "unfinished ends": "起点[1, " * (MEGABYTE // 6),
+    "legend entries": "'#' = " * (MEGABYTE // 6),
+    "a tall grid": "█ █\n" * (MEGABYTE // 4),
+    "step limits": "steps between 1 and " * (MEGABYTE // 20),
+}
+
+
+def padded_maze_prompt(rows: int = 250) -> str:
+    """Return a prompt of about a megabyte: filler lines, then a ``rows`` x ``rows`` maze to solve (250 x 250 is
+    the largest that fits the oracle's 262,144 characters)."""
+    maze = render_text(generate(rows, rows, seed=3))
+    filler = "Some words that are not a maze.\n" * ((MEGABYTE - len(maze)) // 32)
+    return f"{filler}Give the path from S to G.\n{maze}"
+
+
+def bomb_png() -> bytes:
+    """Return a small PNG (under 100 KB) of 144 Mpx: 12000 x 12000, one bit a pixel (432 MB once decoded as RGB)."""
+    buffer = io.BytesIO()
+    Image.new("1", (12000, 12000)).save(buffer, format="PNG")
+    return buffer.getvalue()
 
 
 def make_scenes(root: Path) -> Path:

@@ -22,13 +22,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import openai
 import pytest
 import requests
-from _servers import RENDER, CliServer, make_scenes, memory_kib
+from _servers import HOSTILE_PROMPTS, RENDER, CliServer, bomb_png, make_scenes, memory_kib, padded_maze_prompt
 from PIL import Image
 
 from maze_envs.core.errors import MazeFormatError
-from maze_envs.core.generators import generate
 from maze_envs.core.images import MAX_DECODED_PIXELS, decode_image, image_size
-from maze_envs.core.render import render_text
 from maze_envs.llm import ModelServer, OraclePolicy
 from maze_envs.llm.server import ChatRequest
 from maze_envs.nav.camera import pose_matrix
@@ -38,31 +36,10 @@ from maze_envs.serving.budget import InFlightBudget
 from maze_envs.serving.errors import HTTPError
 
 pytestmark = pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")  # PIL's own, expected here
-MEGABYTE = 1 << 20
 # Before the readers were made linear, 120 KB of these took 14.7 s of CPU and 480 KB over 120 s; now a megabyte
 # takes about 0.1 s. One second of this process's CPU per prompt leaves a wide margin on a slow or busy machine
 # (CPU time does not grow while the process waits for a core) and still fails the old quadratic readers.
 CPU_SECONDS_PER_PROMPT = 1.0
-HOSTILE_PROMPTS = {
-    "ai layouts without a legend": "Maze layout:\n[[" * (MEGABYTE // 15),
-    "one run of digits": "7" * MEGABYTE,
-    "sizes without an end": "12x" * (MEGABYTE // 3),
-    "listed grid starts": "迷宫为[[" * (MEGABYTE // 5),
-    "unfinished ends": "起点[1, " * (MEGABYTE // 6),
-    "legend entries": "'#' = " * (MEGABYTE // 6),
-    "a tall grid": "█ █\n" * (MEGABYTE // 4),
-    "step limits": "steps between 1 and " * (MEGABYTE // 20),
-}
-
-
-def padded_maze_prompt(rows: int = 250) -> str:
-    """Return a prompt of about a megabyte: filler lines, then a ``rows`` x ``rows`` maze to solve (250 x 250 is
-    the largest that fits the oracle's 262,144 characters)."""
-    maze = render_text(generate(rows, rows, seed=3))
-    filler = "Some words that are not a maze.\n" * ((MEGABYTE - len(maze)) // 32)
-    return f"{filler}Give the path from S to G.\n{maze}"
-
-
 @pytest.fixture(scope="module")
 def model_server():
     with ModelServer(OraclePolicy(), keep_requests=False) as server:
@@ -172,10 +149,7 @@ def png_header_only(width: int, height: int) -> bytes:
 
 @pytest.fixture(scope="module")
 def bomb() -> bytes:
-    """Return a small PNG of 144 Mpx (12000 x 12000, one bit a pixel; decoded as RGB it would take 432 MB)."""
-    buffer = io.BytesIO()
-    Image.new("1", (12000, 12000)).save(buffer, format="PNG")
-    return buffer.getvalue()
+    return bomb_png()
 
 
 def test_an_image_over_the_pixel_cap_is_refused_from_its_header(bomb):
