@@ -5,7 +5,10 @@ and ``GET /v1/models``, well enough for the official ``openai`` client, without 
 carries ``system_fingerprint = "maze-envs-local-embedded"`` and the model listing says it is the local
 embedded server, so results produced through it say so. It runs on uvicorn + Starlette through
 ``maze_envs.serving.app``; a request that is not a well-formed chat request gets HTTP 400 with an
-OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``.
+OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``: so does an image part whose header
+declares more than ``MAX_DECODED_PIXELS`` (refused before decoding). Bodies over ``MAX_BODY`` get 413; a foreign
+``Host`` or ``Origin``, a non-JSON body or a missing key are refused before any route runs
+(``maze_envs.serving.guard``).
 """
 
 from __future__ import annotations
