@@ -1,6 +1,7 @@
-"""Hostile-client probe of both loopback HTTP servers (the model server and the render server) over raw sockets.
+"""Hostile-client probe of the loopback HTTP servers (model, render, sandbox): connection deadlines, what one
+request may cost, and what is refused.
 
-Scenarios, on each server, all run at once:
+Section ``deadlines`` (model and render servers, raw sockets), scenarios on each server, all run at once:
 
 - ``stalled body``: a POST that declares Content-Length 1000 and sends 10 bytes (answer: 408 after the body
   deadline, then the connection closes);
@@ -13,41 +14,67 @@ Scenarios, on each server, all run at once:
   must be answered while they are held; then how long each of the 20 took to be closed;
 - ``bad input``: malformed requests (bad JSON, bad content parts, absurd Content-Length) must get a 4xx.
 
-Prints one line per connection group: seconds until the server closed it, the answer's status, and the ratio
-of that time to the deadline in force; exits non-zero when a connection stayed open past ``--patience`` or
-any client input got a 5xx.
+It prints one line per connection group: seconds until the server closed it, the answer's status, and the ratio
+of that time to the deadline in force.
 
-Run: python3 benchmarks/server_probe.py [--header-timeout 10] [--body-timeout 30] [--patience 60]
+Section ``prompts``: each 1 MiB hostile prompt (one per oracle pattern that used to be quadratic, and a 250x250
+maze after filler) sent to ``maze-envs serve-model`` in its own process while a second client lists models in a
+loop: the server's CPU for it (from /proc), its latency, and the other client's latencies meanwhile.
+
+Section ``renders``: ``--renders`` concurrent 4096x4096 depth renders sent to ``maze-envs serve-render`` in its
+own process: the statuses (200, or 503 with Retry-After past the pixel budget) and the server's RSS before and
+at its peak (VmHWM).
+
+Section ``refusals``: forged ``Host``, cross-site ``Origin``, ``text/plain`` and form bodies, a body over the limit,
+and per server a decompression-bomb image, a malformed listed maze, extrinsics of 1e308, an unreadable maze file
+and a maze linked outside the mazes directory: the statuses each server answered.
+
+Exits non-zero when a connection stayed open past ``--patience``, any client input got a 5xx, a prompt cost the
+model server a second of CPU or more, or a hostile request was not refused as it should be.
+
+Run: python3 benchmarks/server_probe.py [--sections deadlines prompts renders refusals] [--header-timeout 10]
+[--body-timeout 30] [--patience 60] [--renders 8] [--pixel-budget N]
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
+import os
 import socket
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import openai
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from maze_envs.datasets import generate_nav_scenes
-from maze_envs.llm import ModelServer, OraclePolicy
-from maze_envs.nav import SceneParams
-from maze_envs.nav.camera import colmap_extrinsics, pose_matrix
-from maze_envs.serving.app import BODY_TIMEOUT, HEADER_TIMEOUT
-from maze_envs.serving.render import make_server
+from _servers import (  # noqa: E402
+    CHAT,
+    HOSTILE_PROMPTS,
+    RENDER,
+    CliServer,
+    bomb_png,
+    make_mazes,
+    make_scenes,
+    memory_kib,
+    padded_maze_prompt,
+)
 
-CHAT = {"model": "probe", "messages": [{"role": "user", "content": "Which way?"}]}
-RENDER = {"cam_intrinsics": "1 PINHOLE 32 24 15 15 16 12", "cam_extrinsics": colmap_extrinsics(pose_matrix(1, 1, 0.65)),
-          "scene_id": "maze_000"}
+from maze_envs.evaluators.bench.sandbox import sandbox_app  # noqa: E402
+from maze_envs.llm import ModelServer, OraclePolicy  # noqa: E402
+from maze_envs.serving.app import BODY_TIMEOUT, HEADER_TIMEOUT, LoopbackServer  # noqa: E402
+from maze_envs.serving.render import make_server  # noqa: E402
 
 
 @dataclass
@@ -106,13 +133,13 @@ def _open(target: Target, data: bytes) -> tuple[socket.socket, float]:
 
 def stalled_body(target: Target) -> bytes:
     """Return a POST head promising 1000 body bytes, with 10 of them."""
-    return (f"POST {target.route} HTTP/1.1\r\nHost: probe\r\nContent-Type: application/json\r\n"
+    return (f"POST {target.route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             "Content-Length: 1000\r\n\r\n0123456789").encode()
 
 
 def stalled_headers(target: Target) -> bytes:
     """Return a request line and half a header."""
-    return f"POST {target.route} HTTP/1.1\r\nHost: probe\r\nContent-Ty".encode()
+    return f"POST {target.route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty".encode()
 
 
 def one(target: Target, data: bytes, patience: float, trickle: bool = False) -> Closed:
@@ -145,7 +172,7 @@ def bad_input(target: Target) -> list[int]:
         {"type": "image_url", "image_url": 5}]}]}).encode(), json.dumps({"scene_id": "../../etc"}).encode()]
     statuses = [requests.post(url, data=body, timeout=60).status_code for body in bodies]
     statuses.append(requests.request("PATCH", url, timeout=60).status_code)
-    absurd = f"POST {target.route} HTTP/1.1\r\nHost: probe\r\nContent-Length: 99999999999999\r\n\r\n{{}}"
+    absurd = f"POST {target.route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999999\r\n\r\n{{}}"
     statuses.append(one(target, absurd.encode(), 60).status)
     return statuses
 
@@ -193,18 +220,12 @@ def _line(server: str, label: str, seen: list[Closed], deadline: float | None) -
     return f"{server:6} {label}: closed after {spread}, status {statuses}{ratio}"
 
 
-def main() -> None:
-    """Probe both servers and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--header-timeout", type=float, default=HEADER_TIMEOUT, help="header deadline, seconds")
-    parser.add_argument("--body-timeout", type=float, default=BODY_TIMEOUT, help="body deadline, seconds")
-    parser.add_argument("--patience", type=float, default=60.0, help="seconds before a connection counts as held")
-    args = parser.parse_args()
+def deadlines(args: argparse.Namespace, tmp: Path) -> tuple[list[str], bool]:
+    """Run the deadline scenarios on the model and render servers at once; return the lines and whether all held."""
     timeouts = {"header_timeout": args.header_timeout, "body_timeout": args.body_timeout}
-    print(f"deadlines: headers {args.header_timeout:g} s, body {args.body_timeout:g} s")
-    with tempfile.TemporaryDirectory() as tmp, ModelServer(OraclePolicy(), keep_requests=False, **timeouts) as model:
-        generate_nav_scenes(Path(tmp), 1, 2, 2, seed=0, params=SceneParams(num_landmarks=1, num_trajectories=1))
-        render = make_server(tmp, port=0, backend="cpu", **timeouts)
+    lines = [f"deadlines: headers {args.header_timeout:g} s, body {args.body_timeout:g} s"]
+    with ModelServer(OraclePolicy(), keep_requests=False, **timeouts) as model:
+        render = make_server(make_scenes(tmp / "deadline-scenes"), port=0, backend="cpu", **timeouts)
         render.start()
         try:
             requests.post(render.url + "/render_gs", json=RENDER, timeout=600)  # warm-up: compiles the renderer
@@ -221,10 +242,174 @@ def main() -> None:
             render.stop()
     ok = True
     for name in ("model", "render"):
-        lines, fine = results[name]
-        print("\n".join(lines))
-        ok &= fine
-    print("all connections closed, no 5xx for client input" if ok else "FAILED: see the lines above")
+        lines += results[name][0]
+        ok &= results[name][1]
+    return lines, ok
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU time (user + system) process ``pid`` has used so far, from ``/proc/PID/stat``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def big_prompts(tmp: Path) -> tuple[list[str], bool]:
+    """Send each 1 MiB hostile prompt (and a 250x250 maze after 0.75 MiB of filler) to ``serve-model`` in its own
+    process while a second client lists models in a loop; return the lines (the server's CPU per prompt, the
+    prompt's latency, the other client's latencies meanwhile and when quiet) and whether each prompt cost the
+    server under a second of CPU and no answer was a 5xx."""
+    lines, ok = [], True
+    with CliServer(["serve-model", "--port", "0"], tmp / "model.log") as server:
+        models = server.url + "/v1/models"
+        with requests.Session() as quiet:
+            calm = [_timed(lambda: quiet.get(models, timeout=60))[1] for _ in range(50)]
+        lines.append(f"model  /v1/models alone: median {statistics.median(calm) * 1e3:.1f} ms, "
+                     f"max {max(calm) * 1e3:.1f} ms over {len(calm)}")
+        client = openai.OpenAI(base_url=server.url + "/v1", api_key="unused", max_retries=0, timeout=600)
+        for name, prompt in [*HOSTILE_PROMPTS.items(), ("a 250x250 maze after filler", padded_maze_prompt())]:
+            beside: list[float] = []
+            done = threading.Event()
+
+            def list_models(times: list[float] = beside, stop: threading.Event = done) -> None:
+                with requests.Session() as session:
+                    while not stop.is_set():
+                        times.append(_timed(lambda: session.get(models, timeout=600))[1])
+
+            other = threading.Thread(target=list_models)
+            cpu_before = cpu_seconds(server.pid)
+            other.start()
+            reply, seconds = _timed(lambda prompt=prompt: client.chat.completions.with_raw_response.create(
+                model="m", messages=[{"role": "user", "content": prompt}]))
+            done.set()
+            other.join()
+            cpu = cpu_seconds(server.pid) - cpu_before  # includes serving the other client's requests
+            ok &= cpu < 1.0 and reply.status_code < 500
+            lines.append(f"model  1 MiB prompt, {name}: HTTP {reply.status_code} in {seconds:.3f} s, server CPU "
+                         f"{cpu:.2f} s; /v1/models meanwhile: {len(beside)} answers, median "
+                         f"{statistics.median(beside) * 1e3:.1f} ms, max {max(beside) * 1e3:.1f} ms")
+    return lines, ok
+
+
+def _timed(call):
+    began = time.perf_counter()
+    result = call()
+    return result, time.perf_counter() - began
+
+
+def concurrent_renders(tmp: Path, count: int, pixel_budget: int | None) -> tuple[list[str], bool]:
+    """Send ``count`` concurrent 4096x4096 depth renders to ``serve-render`` in its own process (default pixel
+    budget, or ``pixel_budget``); return the lines (statuses, the server's resident memory before and its peak)
+    and whether every answer was a 200 or a 503 with Retry-After."""
+    args = ["serve-render", "--scenes-root", str(make_scenes(tmp / "render-scenes")), "--port", "0",
+            "--backend", "cpu"]
+    if pixel_budget is not None:
+        args += ["--pixel-budget", str(pixel_budget)]
+    big = {**RENDER, "cam_intrinsics": "1 PINHOLE 4096 4096 2000 2000 2048 2048", "return_depth_img": True,
+           "return_depth_npz": True}
+    with CliServer(args, tmp / "render.log") as server:
+        requests.post(server.url + "/render_gs", json=RENDER, timeout=600)  # warm-up: compiles the renderer
+        before = memory_kib(server.pid, "VmRSS")
+        began = time.perf_counter()
+        with ThreadPoolExecutor(count) as pool:
+            answers = list(pool.map(lambda _: requests.post(server.url + "/render_gs", json=big, timeout=600),
+                                    range(count)))
+        seconds = time.perf_counter() - began
+        peak = memory_kib(server.pid, "VmHWM")
+    statuses = Counter(answer.status_code for answer in answers)
+    ok = set(statuses) <= {200, 503} and all(a.headers.get("retry-after") for a in answers if a.status_code == 503)
+    budget = "default pixel budget" if pixel_budget is None else f"pixel budget {pixel_budget}"
+    return [f"render {count} concurrent 4096x4096 depth renders ({budget}): statuses {dict(sorted(statuses.items()))} "
+            f"in {seconds:.1f} s; server RSS {before / 1024:.0f} MiB before, peak {peak / 1024:.0f} MiB"], ok
+
+
+def refusals(tmp: Path) -> tuple[list[str], bool]:
+    """Send every refused kind of request (forged Host, cross-site Origin, non-JSON bodies, an oversize body, a
+    decompression bomb, absurd camera numbers, unreadable or linked maze files) to the three servers; return the
+    lines (refusals by status, per server) and whether each got the 4xx it should."""
+    mazes = make_mazes(tmp / "mazes")
+    (mazes / "maze_3x3_1.json").write_bytes(b"\xff not a maze")
+    outside = make_mazes(tmp / "outside")
+    (mazes / "maze_3x3_2.json").symlink_to(outside / "maze_3x3_0.json")
+    bomb = "data:image/png;base64," + base64.b64encode(bomb_png()).decode("ascii")
+    common = [("forged Host", "GET", None, {"headers": {"Host": "evil.example"}}, 400),
+              ("cross-site Origin", "POST", None, {"headers": {"Origin": "http://evil.example"}}, 403),
+              ("text/plain body", "POST", None, {"data": "{}", "headers": {"Content-Type": "text/plain"}}, 415),
+              ("form body", "POST", None, {"data": {"a": "1"}}, 415)]
+    specific = {
+        "model": [("decompression bomb", "POST", "/v1/chat/completions", {"json": {"model": "m", "messages": [
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": bomb}}]}]}}, 400),
+            ("malformed listed maze", "POST", "/v1/chat/completions", {"json": {**CHAT, "messages": [
+                {"role": "user", "content": "迷宫为[[1],[1,2]]，起点[0, 0]，终点[0, 0]"}]}}, 400)],
+        "render": [("extrinsics 1e308", "POST", "/render_gs",
+                    {"json": {**RENDER, "cam_extrinsics": "1 1e308 0 0 0 0 0 0 1 x"}}, 400)],
+        "sandbox": [("unreadable maze file", "POST", "/load", {"json": {"maze_name": "maze_3x3_1"}}, 400),
+                    ("maze linked outside", "POST", "/load", {"json": {"maze_name": "maze_3x3_2"}}, 404)],
+    }
+    lines, ok = [], True
+    model = ModelServer(OraclePolicy(), keep_requests=False)
+    render = make_server(make_scenes(tmp / "refusal-scenes"), port=0, backend="cpu")
+    sandbox = LoopbackServer(sandbox_app(mazes))
+    for server in (model, render, sandbox):
+        server.start()
+    try:
+        for name, url, post, limit in [("model", model.base_url.removesuffix("/v1"), "/v1/chat/completions",
+                                        model.max_body),
+                                       ("render", render.url, "/render_gs", 1 << 20),
+                                       ("sandbox", sandbox.url, "/load", 1 << 16)]:
+            cases = [(label, method, route or post, kwargs, want) for label, method, route, kwargs, want in common]
+            seen, wrong = Counter(), []
+            for label, method, route, kwargs, want in cases + specific[name]:
+                status = requests.request(method, url + route, timeout=600, **kwargs).status_code
+                seen[status] += 1
+                if status != want:
+                    wrong.append(f"{label}: {status} (want {want})")
+            status = _oversize_status(int(url.rsplit(":", 1)[1]), post, limit)
+            seen[status] += 1
+            if status != 413:
+                wrong.append(f"oversize body: {status} (want 413)")
+            ok &= not wrong
+            lines.append(f"{name:7} refused {sum(seen.values())} hostile requests: by status "
+                         f"{dict(sorted(seen.items()))}" + (f"; WRONG: {', '.join(wrong)}" if wrong else ""))
+    finally:
+        for server in (model, render, sandbox):
+            server.stop()
+    return lines, ok
+
+
+def _oversize_status(port: int, route: str, limit: int) -> int:
+    """Return the status answered to a POST announcing a body of ``limit + 1`` bytes, before any is sent."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(f"POST {route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {limit + 1}\r\n\r\n".encode())
+        return _status(sock.recv(65536))
+
+
+SECTIONS = ("deadlines", "prompts", "renders", "refusals")
+
+
+def main() -> None:
+    """Run the chosen sections of the probe and print their figures; exit 1 when any went wrong."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--header-timeout", type=float, default=HEADER_TIMEOUT, help="header deadline, seconds")
+    parser.add_argument("--body-timeout", type=float, default=BODY_TIMEOUT, help="body deadline, seconds")
+    parser.add_argument("--patience", type=float, default=60.0, help="seconds before a connection counts as held")
+    parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS),
+                        help="what to probe (default all)")
+    parser.add_argument("--renders", type=int, default=8, help="concurrent 4096x4096 depth renders (default 8)")
+    parser.add_argument("--pixel-budget", type=int, default=None,
+                        help="the render server's --pixel-budget (default: its own default)")
+    args = parser.parse_args()
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = {"deadlines": lambda: deadlines(args, Path(tmp)), "prompts": lambda: big_prompts(Path(tmp)),
+                "renders": lambda: concurrent_renders(Path(tmp), args.renders, args.pixel_budget),
+                "refusals": lambda: refusals(Path(tmp))}
+        for section in args.sections:
+            lines, fine = runs[section]()
+            print("\n".join(lines), flush=True)
+            ok &= fine
+    print("all held: connections closed, no 5xx for client input, every hostile request refused"
+          if ok else "FAILED: see the lines above")
     sys.exit(0 if ok else 1)
 
 

@@ -91,7 +91,7 @@ def test_an_unread_body_does_not_spoil_the_kept_alive_connection(server):
 
 def test_a_stalled_body_gets_408_and_its_connection_is_closed(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
-        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\n[1,")
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50\r\n\r\n[1,")
         answer = b""
         while chunk := sock.recv(4096):
             answer += chunk

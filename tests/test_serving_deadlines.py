@@ -73,7 +73,7 @@ def responses(raw: bytes) -> list[tuple[int, dict[str, str], bytes]]:
 def test_stalled_headers_get_408_and_a_closed_connection(target):
     port, post, _, _ = target
     with connect(port) as sock:
-        sock.sendall(f"POST {post} HTTP/1.1\r\nHost: t\r\nContent-Ty".encode())
+        sock.sendall(f"POST {post} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty".encode())
         [(status, headers, body)] = responses(read_until_closed(sock))
     assert status == 408 and headers["connection"] == "close"
     assert json.loads(body) == {"error": f"the request headers did not arrive within {DEADLINE:g} s"}
@@ -102,7 +102,7 @@ def test_an_idle_connection_is_closed_without_an_answer(target):
 
 def test_a_kept_alive_connection_gets_the_deadline_again_after_each_answer(target):
     port, _, get, auth = target
-    request = f"GET {get} HTTP/1.1\r\nHost: t\r\n{auth}\r\n".encode()
+    request = f"GET {get} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}\r\n".encode()
     with connect(port) as sock:
         sock.sendall(request)
         time.sleep(DEADLINE / 2)
@@ -114,7 +114,8 @@ def test_a_kept_alive_connection_gets_the_deadline_again_after_each_answer(targe
 def test_a_stalled_body_gets_408_and_a_closed_connection(target):
     port, post, _, auth = target
     with connect(port) as sock:
-        sock.sendall(f"POST {post} HTTP/1.1\r\nHost: t\r\n{auth}Content-Length: 1000\r\n\r\n0123456789".encode())
+        sock.sendall(f"POST {post} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: 1000\r\n\r\n"
+                     "0123456789".encode())
         [(status, headers, body)] = responses(read_until_closed(sock))
     assert status == 408 and headers["connection"] == "close" and b"did not arrive" in body
 
@@ -124,7 +125,7 @@ def test_an_answer_before_the_body_was_read_closes_the_connection(target, route)
     port, _, get, auth = target
     line = f"POST {route}" if route != "GET" else f"PUT {get}"  # 404, or 405 for a wrong method
     with connect(port) as sock:
-        sock.sendall(f"{line} HTTP/1.1\r\nHost: t\r\n{auth}Content-Length: 1000\r\n\r\n0123456789".encode())
+        sock.sendall(f"{line} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: 1000\r\n\r\n0123456789".encode())
         sock.sendall(b"x")  # body bytes still trickling in do not keep the connection
         [(status, headers, _)] = responses(read_until_closed(sock))
     assert status in (404, 405) and headers["connection"] == "close"
@@ -132,7 +133,7 @@ def test_an_answer_before_the_body_was_read_closes_the_connection(target, route)
 
 def test_a_rejected_key_before_the_body_closes_the_connection(model_server):
     with connect(model_server._http.port) as sock:
-        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n{")
+        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{")
         [(status, headers, _)] = responses(read_until_closed(sock))
     assert status == 401 and headers["connection"] == "close"
 
@@ -154,8 +155,8 @@ def test_twenty_stalled_connections_do_not_block_a_normal_request(target):
     stalled = [connect(port) for _ in range(20)]
     try:
         for i, sock in enumerate(stalled):
-            sock.sendall(f"POST {post} HTTP/1.1\r\nHost: t\r\n".encode() if i % 2 else
-                         f"POST {post} HTTP/1.1\r\nHost: t\r\n{auth}Content-Length: 1000\r\n\r\n{{".encode())
+            sock.sendall(f"POST {post} HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode() if i % 2 else
+                         f"POST {post} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Content-Length: 1000\r\n\r\n{{".encode())
         headers = {"Authorization": "Bearer key"} if auth else {}
         assert requests.get(f"http://127.0.0.1:{port}{get}", headers=headers, timeout=PATIENCE).status_code == 200
         for sock in stalled:

@@ -69,7 +69,7 @@ def assert_client_error_or_success(answer: requests.Response) -> None:
 def stall(port: int, route: str) -> socket.socket:
     """Return a connection inside a POST to ``route`` that promised 1000 body bytes and sent one."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-    sock.sendall(f"POST {route} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+    sock.sendall(f"POST {route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                  "Content-Length: 1000\r\n\r\n{".encode())
     return sock
 

@@ -6,6 +6,7 @@ import argparse
 
 from maze_envs.core.generators import GENERATORS
 
+from .server_flags import access_options, add_access_flags
 from .writer_flags import add_writer_flags, naming_writer_flags, report_failures, writer_options
 
 
@@ -65,13 +66,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="renderer: auto (gsplat on CUDA, else cpu), cpu (numba) or gsplat (needs CUDA)")
     p.add_argument("--render-scale", type=float, default=1.0,
                    help="default supersampling factor, downsized with area interpolation (default 1.0)")
+    p.add_argument("--pixel-budget", type=int, default=None, metavar="PIXELS",
+                   help="pixels all renders in flight may hold together; a render that does not fit gets HTTP 503 "
+                        "with Retry-After (default 33554432: two 4096x4096 renders, about 1.3 GB with depth)")
+    add_access_flags(p)
     p.set_defaults(func=_run_serve)
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from maze_envs.serving.render import make_server
+    from maze_envs.serving.render import PIXEL_BUDGET, make_server
 
-    server = make_server(args.scenes_root, args.host, args.port, args.backend, args.render_scale)
+    pixel_budget = PIXEL_BUDGET if args.pixel_budget is None else args.pixel_budget
+    server = make_server(args.scenes_root, args.host, args.port, args.backend, args.render_scale,
+                         pixel_budget=pixel_budget, **access_options(args))
     print(f"serving {args.scenes_root} with the {server.service.backend} backend at {server.url}/render_gs",
           flush=True)
     server.serve_forever()

@@ -12,6 +12,7 @@ from maze_envs.protocols import load, protocol
 
 from .model_flags import add_model_flags, model_client
 from .run_flags import DeprecatedFlag
+from .server_flags import access_options, add_access_flags
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,6 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     api.add_argument("--port", type=int, default=5000, help="port (default 5000; 0 picks a free one)")
     add_protocol_flag(api, "sandbox")
+    add_access_flags(api)
     api.set_defaults(func=_run_api)
 
 
@@ -95,7 +97,7 @@ def _run_api(args: argparse.Namespace) -> int:
     from maze_envs.serving.app import LoopbackServer
 
     app = load(protocol(args.protocol, "sandbox").sandbox.app)
-    server = LoopbackServer(app(args.mazes_dir), args.host, args.port)
+    server = LoopbackServer(app(args.mazes_dir), args.host, args.port, **access_options(args))
     print(f"sandbox API on {server.url} (mazes from {args.mazes_dir}); Ctrl-C stops it", flush=True)
     server.serve_forever()
     return 0

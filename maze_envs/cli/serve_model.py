@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 
-from maze_envs.core.errors import MazeConfigError
 from maze_envs.llm import SERVER_NOTE, ModelServer, load_policy
 from maze_envs.llm.policies import POLICIES
+
+from .server_flags import access_options, add_access_flags
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,20 +25,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     parser.add_argument("--model-name", default="maze-envs-local", help="model id listed by /v1/models")
-    parser.add_argument("--require-key-env", help="only accept requests carrying the key in this environment variable")
+    add_access_flags(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; return the exit status 0."""
-    key = None
-    if args.require_key_env:
-        key = os.environ.get(args.require_key_env)
-        if not key:
-            raise MazeConfigError(f"--require-key-env: environment variable {args.require_key_env} is not set")
+    access = access_options(args)
     policy = load_policy(args.policy, script=args.script, mode=args.oracle_mode)
     server = ModelServer(policy, host=args.host, port=args.port, model_name=args.model_name,
-                         policy_name=args.policy, api_key=key, keep_requests=False)
+                         policy_name=args.policy, keep_requests=False, **access)
     print(f"{SERVER_NOTE}: policy {args.policy}, serving {server.bind()} (Ctrl-C to stop)", flush=True)
     server.serve_forever()
     return 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import importlib
-import io
 import json
 import os
 import re
@@ -18,6 +17,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
+from maze_envs.core.images import decode_image
 from maze_envs.core.jsonfiles import parse_json
 from maze_envs.core.render import Symbols
 from maze_envs.core.textmaze import (
@@ -111,6 +111,9 @@ _MOVE_QUESTION = re.compile(r"\b(next move|move next|which move|one move|single 
                             r"one of up|move:|direction steps)", re.IGNORECASE)
 
 
+ORACLE_MAX_CHARS = 1 << 18  # 262,144 characters: a 250x250-cell maze drawn as text, read and solved in ~0.15 s
+
+
 class OraclePolicy:
     """Reads the last text maze in the last user message (else in the whole conversation, else the last image of
     pure-colour cells: black walls, green start, red goal) and answers correctly.
@@ -121,26 +124,39 @@ class OraclePolicy:
     prompt asks for a move ("next move", "Which move next?", "direction steps"), else a path. Partial views
     get a move along an optimistic shortest path to a visible goal, or toward the nearest unexplored edge; when
     the prompt allows runs ("steps between 1 and k") the whole known part of that route as ``direction n`` runs.
+
+    It reads at most the last ``max_chars`` characters of a prompt (whole lines), so a prompt of any length costs
+    bounded time. A maze it finds but cannot use (a ragged listed grid, a start outside it) is answered with
+    HTTP 400 saying why.
     """
 
     name = "oracle"
 
-    def __init__(self, mode: str = "auto", symbols: Symbols = Symbols()):
+    def __init__(self, mode: str = "auto", symbols: Symbols = Symbols(), *, max_chars: int = ORACLE_MAX_CHARS):
         if mode not in ("auto", "path", "move"):
             raise MazeConfigError(f"oracle mode must be auto, path or move, got {brief_repr(mode)}")
+        if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
+            raise MazeConfigError(f"must be a whole number above 0, got {brief_repr(max_chars)}", parameter="max_chars")
         self.mode = mode
         self.symbols = symbols
+        self.max_chars = max_chars
 
     def __call__(self, request: ChatRequest) -> PolicyReply:
-        text = request.text()
+        try:
+            return self._answer(request)
+        except MazeFormatError as exc:  # a maze was found, but it is not one (ragged, ends outside it, ...)
+            return PolicyReply(f"the maze in the prompt cannot be read: {exc.detail[:200]}", status=400)
+
+    def _answer(self, request: ChatRequest) -> PolicyReply:
+        text = last_lines(request.text(), self.max_chars)
         try:
             maze = parse_text_maze(text, legend_symbols(text, self.symbols))
         except MazeFormatError:
             try:  # the maze may sit in an earlier or system message
-                text = request.text(last_user_only=False)
+                text = last_lines(request.text(last_user_only=False), self.max_chars)
                 maze = parse_text_maze(text, legend_symbols(text, self.symbols))
             except MazeFormatError:
-                maze = _pictured_maze(request) or _listed_maze(text)
+                maze = _pictured_maze(request, text) or _listed_maze(text)
                 if maze is None:
                     return PolicyReply("I cannot find a text maze in the prompt.")
         mode = self.mode
@@ -159,26 +175,34 @@ class OraclePolicy:
         return PolicyReply(format_path(path) if path else "The goal cannot be reached.")
 
 
-# A prompt that takes "direction steps" runs says how long one may be (MazeBench's partial-observe prompt).
-_STEP_LIMIT = re.compile(r"steps? between 1 and (\d+)", re.IGNORECASE)
-_SIZE = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
+def last_lines(text: str, limit: int) -> str:
+    """Return the whole lines among the last ``limit`` characters of ``text`` (all of it when it is shorter): what
+    the oracle reads of a prompt, so that its work is bounded whatever the prompt's length."""
+    if len(text) <= limit:
+        return text
+    tail = text[-limit:]
+    newline = tail.find("\n")
+    return tail[newline + 1:] if newline >= 0 else tail
 
 
-def _pictured_maze(request: ChatRequest) -> TextMaze | None:
+# A prompt that takes "direction steps" runs says how long one may be (MazeBench's partial-observe prompt). Every
+# pattern here runs in time linear in the text: no two unbounded repeats that can match the same characters.
+_STEP_LIMIT = re.compile(r"steps? between 1 and (\d{1,6})", re.IGNORECASE)
+_SIZE = re.compile(r"(?<!\d)(\d{1,6})[ \t]{0,8}[x×][ \t]{0,8}(\d{1,6})")
+
+
+def _pictured_maze(request: ChatRequest, text: str) -> TextMaze | None:
     """Return the maze in the request's last image, read as ``HxW`` pure-colour cells (the size taken from the
-    first ``HxW`` in the text), or None when there is no image or no size, the image cannot be decoded, or the
-    size is not between 1 and the image's pixels a side."""
-    size = _SIZE.search(request.text(last_user_only=False))
+    first ``HxW`` in ``text``), or None when there is no image or no size, the image cannot be decoded or is over
+    ``MAX_DECODED_PIXELS`` (refused from its header), or the size is not between 1 and the image's pixels a side."""
+    size = _SIZE.search(text)
     urls = [p["image_url"]["url"] for m in request.messages if isinstance(m.get("content"), list)
             for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"]
     if size is None or not urls or ";base64," not in urls[-1]:
         return None
-    from PIL import Image
-
     try:
-        data = base64.b64decode(urls[-1].split(";base64,", 1)[1])
-        rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
-    except (ValueError, OSError, Image.DecompressionBombError):  # not base64, not an image, or a decompression bomb
+        rgb = np.asarray(decode_image(base64.b64decode(urls[-1].split(";base64,", 1)[1])))
+    except (ValueError, MazeFormatError):  # not base64, not an image, or too many pixels
         return None
     height, width = int(size[1]), int(size[2])
     if not (1 <= height <= rgb.shape[0] and 1 <= width <= rgb.shape[1]):
@@ -191,26 +215,75 @@ def _pictured_maze(request: ChatRequest) -> TextMaze | None:
 _LISTED_GRID = re.compile(r"迷宫为(\[\[[\d,\s\[\]]*\]\])")
 _LISTED_ENDS = re.compile(r"起点\[(\d+), (\d+)\]，终点\[(\d+), (\d+)\]")
 _ARRAY_ENDS = re.compile(r"Current position A\((\d+), (\d+)\), goal \((\d+), (\d+)\)")
-_ARRAY = re.compile(r"Maze layout:\n(\[\[.*?\]\])\nSymbol legend:\n- (.): Wall", re.DOTALL)
+_ARRAY_ROW = re.compile(r"\[([^\[\]]*)\]")
+_ARRAY_SYMBOL = re.compile(r"'([^']*)'")
+_LAYOUT = "Maze layout:\n"
+_LEGEND = "]]\nSymbol legend:\n- "
+
+
+def _array_layout(text: str) -> tuple[str, str] | None:
+    """Return (the ``[[...]]`` array, the wall symbol) of the first "Maze layout:" block of an ai prompt that a
+    "Symbol legend:" naming the wall follows, else None; one forward scan (``str.find``), linear in the text."""
+    start = text.find(_LAYOUT + "[[")
+    if start < 0:
+        return None
+    begin = start + len(_LAYOUT)
+    end = text.find(_LEGEND, begin)
+    while end >= 0:
+        wall = end + len(_LEGEND)
+        if wall < len(text) and text.startswith(": Wall", wall + 1):
+            return text[begin:end + 2], text[wall]
+        end = text.find(_LEGEND, end + 1)
+    return None
+
+
+def _coordinates(match: re.Match, shape: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Return the (row, col) pairs of ``match``'s groups; raises ``MazeFormatError`` unless each is in ``shape``."""
+    cells = []
+    for row, col in zip(match.groups()[::2], match.groups()[1::2], strict=True):
+        cell = (int(row) if len(row) <= 9 else -1, int(col) if len(col) <= 9 else -1)
+        if not (0 <= cell[0] < shape[0] and 0 <= cell[1] < shape[1]):
+            raise MazeFormatError(f"cell ({row[:12]}, {col[:12]}) is outside the "
+                                  f"{shape[0]}x{shape[1]} grid", field="start/goal")
+        cells.append(cell)
+    return cells
+
+
+def _listed_blocks(listed: str) -> np.ndarray:
+    """Return the 0/1 block grid of a text2d prompt's listed grid; raises ``MazeFormatError`` unless it is a
+    non-empty rectangular list of lists of 0 and 1."""
+    try:
+        rows = json.loads(listed)
+    except ValueError:
+        raise MazeFormatError(f"the listed grid {brief_repr(listed, 60)} is not a list of lists",
+                              field="grid") from None
+    if not rows or not all(isinstance(row, list) and row for row in rows) or len({len(row) for row in rows}) != 1:
+        raise MazeFormatError("the listed grid is not a rectangle of rows", field="grid")
+    if not all(type(value) is int and value in (0, 1) for row in rows for value in row):
+        raise MazeFormatError("the listed grid holds values other than 0 and 1", field="grid")
+    return np.array(rows, dtype=np.uint8)
 
 
 def _listed_maze(text: str) -> TextMaze | None:
-    """Return the maze of a MazeBench text2d or ai prompt (a listed grid or a numpy symbol array), else None."""
+    """Return the maze of a MazeBench text2d or ai prompt (a listed grid or a numpy symbol array), else None.
+
+    Raises ``MazeFormatError`` when the prompt has such a maze that cannot be one (not a rectangle, values other
+    than 0/1, a start, goal or position outside it).
+    """
     grid, ends = _LISTED_GRID.search(text), _LISTED_ENDS.search(text)
     if grid and ends:
-        blocks = np.array(json.loads(grid[1]), dtype=np.uint8)
-        agent = None
-    else:
-        array, ends = _ARRAY.search(text), _ARRAY_ENDS.search(text)
-        if not (array and ends):
-            return None
-        rows = [re.findall(r"'(.*?)'", row) for row in re.findall(r"\[([^\[\]]*)\]", array[1])]
-        if not rows or len({len(r) for r in rows}) != 1:
-            return None
-        blocks = (np.array(rows) == array[2]).astype(np.uint8)
-        agent = (int(ends[1]), int(ends[2]))
-    r0, c0, r1, c1 = (int(v) for v in ends.groups())
-    return TextMaze(blocks, np.ones(blocks.shape, dtype=bool), (r0, c0), (r1, c1), agent)
+        blocks = _listed_blocks(grid[1])
+        start, goal = _coordinates(ends, blocks.shape)
+        return TextMaze(blocks, np.ones(blocks.shape, dtype=bool), start, goal, None)
+    layout, ends = _array_layout(text), _ARRAY_ENDS.search(text)
+    if not (layout and ends):
+        return None
+    rows = [_ARRAY_SYMBOL.findall(row) for row in _ARRAY_ROW.findall(layout[0])]
+    if not rows or not rows[0] or len({len(r) for r in rows}) != 1:
+        raise MazeFormatError("the maze layout is not a rectangle of quoted symbols", field="grid")
+    blocks = (np.array(rows) == layout[1]).astype(np.uint8)
+    agent, goal = _coordinates(ends, blocks.shape)
+    return TextMaze(blocks, np.ones(blocks.shape, dtype=bool), agent, goal, agent)
 
 
 class TextOnlyPolicy:

@@ -5,7 +5,10 @@ and ``GET /v1/models``, well enough for the official ``openai`` client, without 
 carries ``system_fingerprint = "maze-envs-local-embedded"`` and the model listing says it is the local
 embedded server, so results produced through it say so. It runs on uvicorn + Starlette through
 ``maze_envs.serving.app``; a request that is not a well-formed chat request gets HTTP 400 with an
-OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``.
+OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``: so does an image part whose header
+declares more than ``MAX_DECODED_PIXELS`` (refused before decoding). Bodies over ``MAX_BODY`` get 413; a foreign
+``Host`` or ``Origin``, a non-JSON body or a missing key are refused before any route runs
+(``maze_envs.serving.guard``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any, Callable, Union
+from typing import Any, Callable, Sequence, Union
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -27,12 +30,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from maze_envs.core.errors import brief_repr
+from maze_envs.core.errors import MazeFormatError, brief_repr
+from maze_envs.core.images import MAX_DECODED_PIXELS, check_pixels, image_size
 from maze_envs.serving.app import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
     HTTPError,
     LoopbackServer,
+    check_size,
     check_timeout,
     json_app,
     json_response,
@@ -42,7 +47,9 @@ from maze_envs.serving.app import (
 from .client import LOCAL_FINGERPRINT
 
 SERVER_NOTE = "maze-envs local embedded server (offline policy, not a hosted model)"
-MAX_BODY = 256 << 20  # chat requests carry base64 images and videos
+# The largest chat request the project sends: a video as 16 sampled frames (the default video_frames), each a
+# 1024x1024 RGB PNG that does not compress at all (3 MiB), in base64 (4/3): 16 x 4 MiB = 64 MiB.
+MAX_BODY = 64 << 20
 ROLES = ("system", "user", "assistant", "tool", "developer")
 log = logging.getLogger(__name__)
 
@@ -147,9 +154,24 @@ def _check_part(part: Any, at: str) -> None:
     url = value.get("url")
     if isinstance(url, str) and url.startswith("data:") and ";base64," in url:
         try:
-            base64.b64decode(url.split(";base64,", 1)[1], validate=True)
+            data = base64.b64decode(url.split(";base64,", 1)[1], validate=True)
         except (binascii.Error, ValueError):
             raise HTTPError(400, f"{at}.url: the data URL's base64 payload is malformed", param=f"{at}.url") from None
+        if part["type"] == "image_url":
+            _check_image_pixels(data, f"{at}.url")
+
+
+def _check_image_pixels(data: bytes, at: str) -> None:
+    """Return None unless ``data`` is an image whose header declares more than ``MAX_DECODED_PIXELS``; then raise
+    ``HTTPError`` 400 naming ``at`` (bytes that are no image are left to the policy)."""
+    try:
+        width, height = image_size(data, source=at)
+    except MazeFormatError:
+        return
+    try:
+        check_pixels(width, height, MAX_DECODED_PIXELS, source=at)
+    except MazeFormatError as exc:
+        raise HTTPError(400, str(exc), param=at) from None
 
 
 @dataclass(frozen=True)
@@ -195,19 +217,16 @@ def _app(owner: "ModelServer") -> Starlette:
         return json_response(_models(owner))
 
     async def chat_completions(request: Request) -> Response:
-        if owner.api_key is not None:
-            given = request.headers.get("api-key") or request.headers.get("authorization", "").removeprefix("Bearer ")
-            if given != owner.api_key:
-                raise HTTPError(401, "invalid API key", kind="authentication_error")
-        body = await read_json_body(request, max_bytes=MAX_BODY, timeout=owner.body_timeout)
-        chat = ChatRequest.from_body(body, owner.model_name)
+        body = await read_json_body(request, max_bytes=owner.max_body, timeout=owner.body_timeout)
+        chat = await run_in_threadpool(ChatRequest.from_body, body, owner.model_name)
         owner._enter(chat)
         try:
             try:
                 answer = await run_in_threadpool(owner.policy, chat)
-            except Exception as exc:  # the policy is user code: report its failure as a server error
+            except Exception as exc:  # the policy is user code: its failure is a server error, its text is logged
                 log.exception("policy %s failed", owner.policy_name)
-                raise HTTPError(500, f"policy {owner.policy_name} failed: {type(exc).__name__}: {exc}") from exc
+                raise HTTPError(500, f"policy {owner.policy_name} failed ({type(exc).__name__}); the server log "
+                                     "has the details") from exc
             reply = PolicyReply(answer) if isinstance(answer, str) else answer
             if reply.delay:
                 await asyncio.sleep(reply.delay)
@@ -229,7 +248,10 @@ def _app(owner: "ModelServer") -> Starlette:
 class ModelServer:
     """The local model server; ``start()`` serves in a background thread and returns its base URL.
 
-    ``api_key`` (None = accept any) is the key clients must send. ``request_count`` and ``max_in_flight``
+    ``api_key`` (None = accept any) is the key clients must send (``Authorization: Bearer`` or ``api-key``) on
+    every route; ``allow_hosts`` are host names accepted in ``Host`` besides the bound address (and its loopback
+    names; ``maze_envs.serving.guard``). A request body over ``max_body`` bytes gets HTTP 413.
+    ``request_count`` and ``max_in_flight``
     count the chat requests received; with ``keep_requests`` (for tests) ``requests`` also keeps each one,
     media included, so long-running servers leave it off. A request body that has not fully arrived
     ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed; so is a connection
@@ -240,7 +262,8 @@ class ModelServer:
 
     def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model_name: str = "maze-envs-local",
                  policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True,
-                 body_timeout: float = BODY_TIMEOUT, header_timeout: float = HEADER_TIMEOUT):
+                 body_timeout: float = BODY_TIMEOUT, header_timeout: float = HEADER_TIMEOUT,
+                 allow_hosts: Sequence[str] = (), max_body: int = MAX_BODY):
         self.policy = policy
         self.policy_name = policy_name or getattr(policy, "name", None) or getattr(policy, "__name__", "custom")
         self.model_name = model_name
@@ -249,6 +272,8 @@ class ModelServer:
         self.keep_requests = keep_requests
         self.body_timeout = check_timeout(body_timeout, "body_timeout")
         self.header_timeout = check_timeout(header_timeout, "header_timeout")
+        self.allow_hosts = tuple(allow_hosts)
+        self.max_body = check_size(max_body, "max_body")
         self.requests: list[ChatRequest] = []
         self.request_count = 0
         self.max_in_flight = 0
@@ -282,7 +307,8 @@ class ModelServer:
         """
         if self._http is None:
             self._http = LoopbackServer(_app(self), self.host, self.port, verb="serve",
-                                        header_timeout=self.header_timeout)
+                                        header_timeout=self.header_timeout, allow_hosts=self.allow_hosts,
+                                        api_key=self.api_key)
         return self.base_url
 
     def start(self) -> str:

@@ -154,13 +154,19 @@ def abot_colmap_extrinsics(x: float, y: float, z: float, roll: float, pitch: flo
     return "1 " + " ".join(str(v) for v in values) + " 1 image_1.jpg"
 
 
+# Any camera number past this (pixels for intrinsics, metres or a quaternion component for extrinsics) is absurd
+# for the scenes served, and squares of it still fit in float32 (the renderers' arithmetic).
+MAX_CAMERA_VALUE = 1e6
+
+
 def _numbers(words: list[str], field: str) -> list[float]:
     try:
         values = [float(w) for w in words]
     except ValueError:
         raise RenderRequestError(f"{field}: expected numbers, got {brief_repr(' '.join(words))}") from None
-    if not all(np.isfinite(values)):
-        raise RenderRequestError(f"{field}: values must be finite, got {brief_repr(' '.join(words))}")
+    if not all(math.isfinite(v) and abs(v) <= MAX_CAMERA_VALUE for v in values):
+        raise RenderRequestError(f"{field}: values must be finite numbers within +-{MAX_CAMERA_VALUE:g}, got "
+                                 f"{brief_repr(' '.join(words))}")
     return values
 
 

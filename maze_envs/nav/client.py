@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.core.images import decode_image
 
 from .backends import renderer_factory
 from .camera import (
@@ -117,9 +118,9 @@ class _PoseRenderer(ABC):
         for index, (name, line) in enumerate(view_extrinsics(pose, self.num_views, self.request_format)):
             _, body = self._post(self.request_body(line, scene_id))
             try:
-                image = Image.open(io.BytesIO(body)).convert("RGB")
-            except (UnidentifiedImageError, OSError) as exc:
-                raise RenderFailureError(f"the {name} view of {scene_id!r} is not an image: {exc}") from exc
+                image = decode_image(body)
+            except MazeFormatError as exc:
+                raise RenderFailureError(f"the {name} view of {scene_id!r} is not an image: {exc.detail}") from exc
             images.append(image)
             if save_dir is not None and (save_img_idx is None or index in save_img_idx):
                 Path(save_dir).mkdir(parents=True, exist_ok=True)
@@ -134,10 +135,10 @@ class _PoseRenderer(ABC):
         _, raw = self._post(self.request_body(np.asarray(pose, float), scene_id, depth=True))
         try:
             doc = json.loads(raw)
-            rgb = Image.open(io.BytesIO(base64.b64decode(doc["image"]))).convert("RGB")
+            rgb = decode_image(base64.b64decode(doc["image"]), source="image")
             depth = np.load(io.BytesIO(base64.b64decode(doc["depth_npz"])))["depth"]
-            jet = Image.open(io.BytesIO(base64.b64decode(doc["depth_img"]))).convert("RGB")
-        except (ValueError, KeyError, TypeError, OSError, UnidentifiedImageError) as exc:
+            jet = decode_image(base64.b64decode(doc["depth_img"]), source="depth_img")
+        except (ValueError, KeyError, TypeError, OSError) as exc:  # MazeFormatError is a ValueError
             raise RenderFailureError(f"the depth answer for {scene_id!r} is malformed: "
                                      f"{type(exc).__name__}: {exc}") from exc
         return rgb, depth, jet
@@ -148,17 +149,20 @@ class GaussianRenderer(_PoseRenderer):
 
     A failed request (connection error, timeout, HTTP 5xx) is retried ``max_retries`` times, sleeping
     ``retry_backoff * 2**attempt`` seconds between tries (1 s, 2 s, 4 s by default); HTTP 4xx means the
-    request itself is wrong and fails at once. Failures raise ``RenderFailureError`` naming the URL.
+    request itself is wrong and fails at once. Failures raise ``RenderFailureError`` naming the URL. ``api_key``
+    is sent as ``Authorization: Bearer`` to a server started with ``--require-key-env``.
     """
 
     def __init__(self, render_url: str, camera_config: CameraConfig | None = None, num_views: int = 3,
                  timeout: float = 30, max_retries: int = 3, retry_backoff: float = 1.0,
-                 request_format: str = "default"):
+                 request_format: str = "default", api_key: str | None = None):
         super().__init__(camera_config, num_views, request_format)
         import requests
 
         self._requests = requests
         self._session = requests.Session()
+        if api_key:
+            self._session.headers["Authorization"] = f"Bearer {api_key}"
         self.render_url = render_url
         self.timeout = timeout
         self.max_retries = max_retries

@@ -19,8 +19,10 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from maze_envs.core.paths import resolves_inside
+
 from .backends import renderer_factory
-from .camera import view_from_request
+from .camera import PinholeView, view_from_request
 from .errors import NavDataError, RenderRequestError
 from .ply import GaussianCloud, read_ply
 
@@ -28,6 +30,23 @@ MAX_PIXELS = 4096 * 4096
 MAX_SCALE = 4.0
 MAX_SCENE_ID = 255  # the longest file name most file systems allow
 _SCENE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """A checked render request: the scene, the ``view`` to render (supersampled), the ``size`` (W, H) to answer
+    and which depth encodings to add."""
+
+    scene_id: str
+    view: PinholeView
+    size: tuple[int, int]
+    depth_img: bool = False
+    depth_npz: bool = False
+
+    @property
+    def pixels(self) -> int:
+        """Return the pixels the job holds at its largest: the rendered view or the answer, whichever is bigger."""
+        return max(self.view.width * self.view.height, self.size[0] * self.size[1])
 
 
 @dataclass
@@ -52,9 +71,12 @@ def depth_to_jet(depth: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.applyColorMap(scaled, cv2.COLORMAP_JET), cv2.COLOR_BGR2RGB)
 
 
-def load_scene_cloud(scene_dir: Path) -> GaussianCloud:
-    """Return all Gaussians of ``scene_dir/gs/<block>/*.ply`` (and ``gs/*.ply``) as one cloud."""
-    files = sorted((scene_dir / "gs").glob("*.ply")) + sorted((scene_dir / "gs").glob("*/*.ply"))
+def load_scene_cloud(scene_dir: Path, root: Path | None = None) -> GaussianCloud:
+    """Return all Gaussians of ``scene_dir/gs/<block>/*.ply`` (and ``gs/*.ply``) as one cloud; a file that resolves
+    outside ``root`` (default ``scene_dir``) through a symlink is left out, never read."""
+    top = root or scene_dir
+    files = [f for f in sorted((scene_dir / "gs").glob("*.ply")) + sorted((scene_dir / "gs").glob("*/*.ply"))
+             if resolves_inside(f, top)]
     if not files:
         raise NavDataError("no Gaussian PLY files under gs/", source=scene_dir)
     return GaussianCloud.concatenate([read_ply(f) for f in files])
@@ -82,12 +104,13 @@ class RenderService:
         self._lock = threading.Lock()
 
     def scene_ids(self) -> list[str]:
-        """Return the ids of the scenes that have a ``gs/`` folder."""
-        return sorted(p.name for p in self.root.iterdir() if (p / "gs").is_dir())
+        """Return the ids of the scenes that have a ``gs/`` folder inside the root (no symlink out of it)."""
+        return sorted(p.name for p in self.root.iterdir()
+                      if (p / "gs").is_dir() and resolves_inside(p / "gs", self.root))
 
     def scene_dir(self, scene_id: Any) -> Path:
         """Return the directory of ``scene_id``; raises ``RenderRequestError`` if missing, unknown or escaping the
-        root."""
+        root (a name with a path in it, or a symlink out of it). Messages do not show where the root is."""
         if not isinstance(scene_id, str) or not scene_id:
             raise RenderRequestError("scene_id: a non-empty string is required")
         if len(scene_id) > MAX_SCENE_ID or not _SCENE_ID.fullmatch(scene_id) or scene_id in (".", ".."):
@@ -95,11 +118,11 @@ class RenderService:
                                      f"of at most {MAX_SCENE_ID} characters")
         try:
             path = (self.root / scene_id).resolve()
-            known = path.parent == self.root and (path / "gs").is_dir()
+            known = path.parent == self.root and (path / "gs").is_dir() and resolves_inside(path / "gs", self.root)
         except OSError:  # e.g. a name the file system refuses
             known = False
         if not known:
-            raise RenderRequestError(f"scene_id: unknown scene {scene_id!r} under {self.root}")
+            raise RenderRequestError(f"scene_id: unknown scene {scene_id!r} (GET /scenes lists the scenes)")
         return path
 
     def renderer(self, scene_id: Any):
@@ -107,11 +130,12 @@ class RenderService:
         path = self.scene_dir(scene_id)
         with self._lock:
             if scene_id not in self._cache:
-                self._cache[scene_id] = self.factory(load_scene_cloud(path))
+                self._cache[scene_id] = self.factory(load_scene_cloud(path, self.root))
             return self._cache[scene_id]
 
-    def handle(self, payload: Any) -> RenderResponse:
-        """Return the answer to a ``/render_gs`` request body; raises ``RenderRequestError`` on bad input."""
+    def prepare(self, payload: Any) -> RenderJob:
+        """Return the checked job of a ``/render_gs`` request body (nothing rendered yet); raises
+        ``RenderRequestError`` on bad input."""
         if not isinstance(payload, Mapping):
             raise RenderRequestError("the request body must be a JSON object")
         scale = check_render_scale(payload.get("render_scale", self.render_scale))
@@ -119,20 +143,30 @@ class RenderService:
         view = base.scaled(scale) if scale != 1 else base
         if view.width * view.height > MAX_PIXELS:
             raise RenderRequestError(f"render size {view.width}x{view.height} exceeds {MAX_PIXELS} pixels")
-        out_w, out_h = base.width, base.height
-        image = self.renderer(payload.get("scene_id")).render(view)
+        scene_id = payload.get("scene_id")
+        self.scene_dir(scene_id)
+        return RenderJob(scene_id, view, (base.width, base.height), bool(payload.get("return_depth_img")),
+                         bool(payload.get("return_depth_npz")))
+
+    def run(self, job: RenderJob) -> RenderResponse:
+        """Return the encoded answer of ``job``: a JPEG, or JSON with the JPEG and the depth encodings asked for."""
+        image = self.renderer(job.scene_id).render(job.view)
         rgb, depth = image.to_uint8(), image.depth
-        if (view.width, view.height) != (out_w, out_h):
-            rgb = cv2.resize(rgb, (out_w, out_h), interpolation=cv2.INTER_AREA)
-            depth = cv2.resize(depth, (out_w, out_h), interpolation=cv2.INTER_NEAREST)
-        want_img, want_npz = bool(payload.get("return_depth_img")), bool(payload.get("return_depth_npz"))
-        if not (want_img or want_npz):
+        if (job.view.width, job.view.height) != job.size:
+            rgb = cv2.resize(rgb, job.size, interpolation=cv2.INTER_AREA)
+            depth = cv2.resize(depth, job.size, interpolation=cv2.INTER_NEAREST)
+        if not (job.depth_img or job.depth_npz):
             return RenderResponse("image/jpeg", encode_jpeg(rgb))
         doc = {"image": base64.b64encode(encode_jpeg(rgb)).decode("ascii")}
-        if want_img:
+        if job.depth_img:
             doc["depth_img"] = base64.b64encode(encode_jpeg(depth_to_jet(depth))).decode("ascii")
-        if want_npz:
+        if job.depth_npz:
             buf = io.BytesIO()
             np.savez_compressed(buf, depth=depth.astype(np.float32))
             doc["depth_npz"] = base64.b64encode(buf.getvalue()).decode("ascii")
         return RenderResponse("application/json", json.dumps(doc).encode("utf-8"))
+
+    def handle(self, payload: Any) -> RenderResponse:
+        """Return the answer to a ``/render_gs`` request body (``prepare``, then ``run``); raises
+        ``RenderRequestError`` on bad input."""
+        return self.run(self.prepare(payload))

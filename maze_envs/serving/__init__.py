@@ -1,2 +1,3 @@
-"""Loopback HTTP servers on uvicorn + Starlette: the shared plumbing (``app``) and the navigation render server
-(``render``)."""
+"""Loopback HTTP servers on uvicorn + Starlette: the shared plumbing (``app``), the checks every request passes
+(``guard``: Host, Origin, JSON bodies, an optional bearer key), connection deadlines (``deadlines``), a budget of
+work in flight (``budget``), the error handlers raise (``errors``) and the navigation render server (``render``)."""

@@ -12,14 +12,18 @@ and Starlette. What this module adds:
   ``HTTPError``: 413 over ``max_bytes``, 408 when the whole body has not arrived within ``timeout`` seconds
   (default ``BODY_TIMEOUT``, 30 s; so a client that promises a body and stalls cannot hold the request
   forever), 400 when it is empty or not JSON (including nesting too deep to parse and integers past
-  Python's digit limit).
-- ``LoopbackServer(app, host, port, header_timeout=...)`` binds at once through ``bind_socket`` (port 0 = a
-  free port, reported by ``port``/``url``; a bad port or a failed bind raises ``MazeConfigError``), then
-  ``start()`` serves in a background thread and returns once it accepts connections, ``serve_forever()``
-  serves in the calling thread (Ctrl-C and SIGTERM stop it gracefully), and ``stop()`` stops it, waits for
-  its thread and releases the port. Its connections keep the deadlines of ``maze_envs.serving.deadlines``:
-  headers within ``header_timeout`` seconds (default 10), and a connection is closed after any answer sent
-  before its request body was read to the end.
+  Python's digit limit). The body is parsed in the thread pool, off the event loop.
+- ``LoopbackServer(app, host, port, header_timeout=..., allow_hosts=..., api_key=...)`` binds at once through
+  ``bind_socket`` (port 0 = a free port, reported by ``port``/``url``; a bad port or a failed bind raises
+  ``MazeConfigError``), then ``start()`` serves in a background thread and returns once it accepts
+  connections, ``serve_forever()`` serves in the calling thread (Ctrl-C and SIGTERM stop it gracefully), and
+  ``stop()`` stops it, waits for its thread and releases the port. Its connections keep the deadlines of
+  ``maze_envs.serving.deadlines``: headers within ``header_timeout`` seconds (default 10), and a connection is
+  closed after any answer sent before its request body was read to the end. Its requests pass
+  ``maze_envs.serving.guard.RequestGuard``: a foreign ``Host`` (400) or ``Origin`` (403), a missing ``api_key``
+  (401) and a non-JSON body (415) are refused.
+- ``relative_names(text, root)`` rewrites the paths under ``root`` in an error message relative to it.
+- ``HTTPError`` (``maze_envs.serving.errors``) is what a handler raises to answer with a status.
 
 A handler runs on the server's event loop: blocking work (a model policy, a render, disk reads) goes
 through ``starlette.concurrency.run_in_threadpool`` so that it does not hold up other requests.
@@ -37,36 +41,29 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+from maze_envs.core.errors import MazeConfigError
 
 from .deadlines import HEADER_TIMEOUT, CloseUnreadBody, header_deadline_protocol
+from .errors import HTTPError
+from .guard import RequestGuard, allowed_hosts
 
 BODY_TIMEOUT = 30.0
 STOP_GRACE = 2
-
-
-class HTTPError(MazeEnvsError):
-    """An error answered with HTTP ``status`` and a JSON body: ``message``, the request ``param`` at fault
-    (or None) and its ``kind`` (``invalid_request_error`` for 4xx, ``server_error`` for 5xx)."""
-
-    def __init__(self, status: int, message: str, *, param: str | None = None, kind: str | None = None):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.param = param
-        self.kind = kind or ("server_error" if status >= 500 else "invalid_request_error")
 
 
 def json_response(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -85,7 +82,7 @@ def json_app(routes: Sequence[BaseRoute],
     """Return a Starlette app serving ``routes`` whose every error answer is ``error_body(HTTPError)`` as JSON."""
 
     def answer(error: HTTPError, headers: dict[str, str] | None = None) -> Response:
-        return json_response(error_body(error), error.status, headers)
+        return json_response(error_body(error), error.status, {**error.headers, **(headers or {})})
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         return answer(exc)
@@ -98,12 +95,15 @@ def json_app(routes: Sequence[BaseRoute],
     async def on_bug(request: Request, exc: Exception) -> Response:
         return answer(HTTPError(500, f"internal server error: {type(exc).__name__}"))
 
-    return Starlette(routes=list(routes), exception_handlers={
+    app = Starlette(routes=list(routes), exception_handlers={
         HTTPError: on_http_error, HTTPException: on_starlette_error, Exception: on_bug})
+    app.state.answer_error = answer
+    return app
 
 
 async def read_json_body(request: Request, *, max_bytes: int, timeout: float = BODY_TIMEOUT) -> Any:
-    """Return the parsed JSON body of ``request``.
+    """Return the parsed JSON body of ``request``, parsed in the thread pool so that a big body does not hold up
+    the event loop.
 
     Raises ``HTTPError``: 413 when it is (or announces) more than ``max_bytes`` bytes, 408 when it has not
     fully arrived within ``timeout`` seconds, 400 when it is empty, cut off or not JSON.
@@ -111,13 +111,16 @@ async def read_json_body(request: Request, *, max_bytes: int, timeout: float = B
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > max_bytes:
         raise HTTPError(413, f"the request body is {declared} bytes, over the limit of {max_bytes}")
-    body = bytearray()
+    chunks: list[bytes] = []
+    size = 0
 
     async def receive_all() -> None:
+        nonlocal size
         async for chunk in request.stream():
-            body.extend(chunk)
-            if len(body) > max_bytes:
+            size += len(chunk)
+            if size > max_bytes:
                 raise HTTPError(413, f"the request body is over the limit of {max_bytes} bytes")
+            chunks.append(chunk)
 
     try:
         await asyncio.wait_for(receive_all(), timeout)
@@ -125,7 +128,9 @@ async def read_json_body(request: Request, *, max_bytes: int, timeout: float = B
         raise HTTPError(408, f"the request body did not arrive within {timeout:g} s") from None
     except ClientDisconnect:
         raise HTTPError(400, "the client closed the connection before sending the whole body") from None
-    return parse_json_body(bytes(body))
+    raw = b"".join(chunks)
+    chunks.clear()
+    return await run_in_threadpool(parse_json_body, raw)
 
 
 def parse_json_body(raw: bytes) -> Any:
@@ -146,6 +151,14 @@ def check_timeout(seconds: Any, parameter: str = "body_timeout") -> float:
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
         raise MazeConfigError(f"must be a number of seconds above 0, got {seconds!r}", parameter=parameter)
     return float(seconds)
+
+
+def check_size(value: Any, parameter: str) -> int:
+    """Return ``value`` when it is a whole number above 0 (a byte or pixel limit); raise ``MazeConfigError`` naming
+    ``parameter``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise MazeConfigError(f"must be a whole number above 0, got {value!r}", parameter=parameter)
+    return value
 
 
 def check_port(port: Any) -> int:
@@ -180,24 +193,47 @@ def bind_socket(host: str, port: int, verb: str = "listen") -> socket.socket:
     return sock
 
 
+def _error_answer(app: Any) -> Callable[[HTTPError], Response]:
+    """Return how ``app`` answers an ``HTTPError`` (what ``json_app`` made it with; else ``{"error": message}``)."""
+    state = getattr(app, "state", None)
+    return getattr(state, "answer_error", None) or (
+        lambda error: json_response(plain_error_body(error), error.status, error.headers))
+
+
+def relative_names(text: str, root: str | os.PathLike) -> str:
+    """Return ``text`` with every path under ``root`` written relative to it (``root`` itself as ``.``), so that an
+    answer to a client names a file without showing where the server keeps its files."""
+    for form in {str(Path(root)), str(Path(root).resolve())}:
+        if form not in (".", ""):
+            text = text.replace(form + os.sep, "").replace(form, ".")
+    return text
+
+
 class LoopbackServer:
     """``app`` served by uvicorn on ``host``:``port``, bound at construction; ``url`` is its base URL.
 
     ``stop_grace`` is how many seconds ``stop()`` lets requests in flight finish before cancelling them. A
     connection whose request headers have not all arrived ``header_timeout`` seconds after it opened (or after
     its last answer) is closed, with a 408 when part of them came; one answered before its request body was
-    read to the end is closed after the answer (``maze_envs.serving.deadlines``). Use as a context manager to
-    start and stop it.
+    read to the end is closed after the answer (``maze_envs.serving.deadlines``). Every request passes
+    ``maze_envs.serving.guard.RequestGuard`` first: a ``Host`` or ``Origin`` other than ``host`` (its loopback
+    names when it is a loopback or wildcard address) or one of ``allow_hosts`` (``*`` = any) is refused, so is a
+    body that is not JSON, and, with ``api_key``, a request without ``Authorization: Bearer <api_key>``. Use as a
+    context manager to start and stop it.
     """
 
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, *, verb: str = "listen",
-                 stop_grace: int = STOP_GRACE, header_timeout: float = HEADER_TIMEOUT):
+                 stop_grace: int = STOP_GRACE, header_timeout: float = HEADER_TIMEOUT,
+                 allow_hosts: Sequence[str] = (), api_key: str | None = None):
         self.app = app
         self.host = host
         self.header_timeout = check_timeout(header_timeout, "header_timeout")
+        if api_key is not None and (not isinstance(api_key, str) or not api_key):
+            raise MazeConfigError("must be a non-empty string or None", parameter="api_key")
+        guard = RequestGuard(app, allowed_hosts(host, allow_hosts), _error_answer(app), api_key)
         self._socket: socket.socket | None = bind_socket(host, port, verb)
         self.port: int = self._socket.getsockname()[1]
-        self._config = uvicorn.Config(CloseUnreadBody(app), http=header_deadline_protocol(self.header_timeout),
+        self._config = uvicorn.Config(CloseUnreadBody(guard), http=header_deadline_protocol(self.header_timeout),
                                       log_config=None, access_log=False, lifespan="off", server_header=False,
                                       timeout_graceful_shutdown=stop_grace)
         self._server: uvicorn.Server | None = None

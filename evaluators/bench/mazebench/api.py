@@ -11,7 +11,8 @@
 - ``/info`` is its ``get_info()`` (no ``maze_name``); ``available_actions`` are the moves into free cells.
 
 Not reproduced: MazeBench answers 500 to a body that is not JSON or a maze file it cannot read; here that stays a
-400, and a name with a path separator is not looked up outside the directory (404).
+400 naming the file relative to the mazes directory, a name with a path separator is not looked up outside the
+directory (404), and a file that resolves outside it through a symlink is neither listed nor read (404).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Any
 from starlette.applications import Starlette
 
 from maze_envs.core.errors import MazeEnvsError
-from maze_envs.serving.app import HTTPError
+from maze_envs.core.paths import resolves_inside
+from maze_envs.serving.app import HTTPError, relative_names
 
 from ..mazes import load_bench_maze
 from ..sandbox.api import SandboxService, service_app
@@ -31,9 +33,12 @@ from .sandbox import MOVES, MazeBenchEnv
 
 
 def flat_maze_names(mazes_dir: str | os.PathLike) -> list[str]:
-    """Return the stems of the ``*.json`` files directly in ``mazes_dir`` (MazeBench's ``list_available_mazes``)."""
+    """Return the stems of the ``*.json`` files directly in ``mazes_dir`` (MazeBench's ``list_available_mazes``),
+    leaving out any that resolves outside ``mazes_dir`` through a symlink."""
     root = Path(mazes_dir)
-    return sorted(p.stem for p in root.glob("*.json") if p.is_file()) if root.is_dir() else []
+    if not root.is_dir():
+        return []
+    return sorted(p.stem for p in root.glob("*.json") if p.is_file() and resolves_inside(p, root))
 
 
 class MazeBenchService(SandboxService):
@@ -50,12 +55,14 @@ class MazeBenchService(SandboxService):
         """Load ``<mazes_dir>/<name>.json`` (404 when missing or outside the directory, 400 when unreadable)."""
         name = str(name)
         path = self.mazes_dir / f"{name}.json"
-        if "/" in name or "\\" in name or name in ("", ".", "..") or not path.is_file():
+        if ("/" in name or "\\" in name or name in ("", ".", "..") or not path.is_file()
+                or not resolves_inside(path, self.mazes_dir)):
             raise HTTPError(404, f"Maze '{name}' not found", param="maze_name")
         try:
             self.game = MazeBenchEnv(load_bench_maze(path, path.parent.name))
-        except MazeEnvsError as exc:
-            raise HTTPError(400, f"cannot load maze '{name}': {exc}", param="maze_name") from None
+        except (MazeEnvsError, OSError) as exc:
+            raise HTTPError(400, f"cannot load maze '{name}': {relative_names(str(exc), self.mazes_dir)}",
+                            param="maze_name") from None
         return {"message": f"Maze '{name}' loaded successfully", "maze_info": self.game.info()}
 
     def reset(self) -> dict:

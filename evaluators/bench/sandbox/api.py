@@ -3,8 +3,10 @@
 Routes, fields and status codes follow MazeBench (https://github.com/Aileen-90/MazeBench, ``sandbox/api.py``):
 ``GET /health``, ``GET /mazes``, ``POST /load {maze_name}``, ``POST /reset``, ``POST /step {action}``,
 ``GET /state``, ``GET /info`` and ``GET /render?show_path=true``. Every route but the first three answers 400
-``No maze loaded. Use /load first`` before a maze is loaded. A bad body, a missing field or an unknown action
-is a 400 and an unknown maze a 404, each with ``{"error": ...}``; nothing a client sends gives a 500.
+``No maze loaded. Use /load first`` before a maze is loaded. A bad body, a missing field, an unknown action or a
+maze file that cannot be read is a 400 and an unknown maze a 404, each with ``{"error": ...}``; nothing a client
+sends gives a 500, and no answer shows where the mazes directory is. A file that resolves outside the mazes
+directory through a symlink is not listed and not read.
 
 Every protocol's sandbox serves the one route table of ``service_app``: a protocol supplies a ``SandboxService``
 (what each route answers) and ``sandbox_app(mazes_dir, protocol)`` builds the app of the protocol's
@@ -24,8 +26,10 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from maze_envs import protocols
+from maze_envs.core.errors import MazeEnvsError
 from maze_envs.core.mazebench_files import MAZEBENCH_NAME
-from maze_envs.serving.app import HTTPError, json_app, json_response, read_json_body
+from maze_envs.core.paths import resolves_inside
+from maze_envs.serving.app import HTTPError, json_app, json_response, read_json_body, relative_names
 
 from ..mazes import load_bench_maze
 from .game import ACTIONS, SandboxGame
@@ -35,9 +39,11 @@ SERVICE = "MazeBench Sandbox API"
 
 
 def maze_files(mazes_dir: str | os.PathLike) -> dict[str, Path]:
-    """Return every benchmark maze file under ``mazes_dir`` (one level of size directories, or flat) by stem."""
+    """Return every benchmark maze file under ``mazes_dir`` (one level of size directories, or flat) by stem,
+    leaving out any that resolves outside ``mazes_dir`` through a symlink."""
     root = Path(mazes_dir)
-    files = sorted(p for pattern in ("*.json", "*/*.json") for p in root.glob(pattern) if MAZEBENCH_NAME.match(p.name))
+    files = sorted(p for pattern in ("*.json", "*/*.json") for p in root.glob(pattern)
+                   if MAZEBENCH_NAME.match(p.name) and resolves_inside(p, root))
     return {p.stem: p for p in files}
 
 
@@ -162,7 +168,11 @@ class DefaultService(SandboxService):
         path = maze_files(self.mazes_dir).get(name)
         if path is None:
             raise HTTPError(404, f"maze {name[:100]!r} not found", param="maze_name")
-        self.game = SandboxGame(load_bench_maze(path, path.parent.name))
+        try:
+            self.game = SandboxGame(load_bench_maze(path, path.parent.name))
+        except (MazeEnvsError, OSError) as exc:
+            raise HTTPError(400, f"cannot load maze {name!r}: {relative_names(str(exc), self.mazes_dir)}",
+                            param="maze_name") from None
         return {"message": f"Maze {name} loaded", "maze_info": self.game.info()}
 
     def reset(self) -> dict:

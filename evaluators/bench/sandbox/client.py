@@ -20,12 +20,15 @@ class SandboxAPIError(MazeEnvsError):
 
 class SandboxClient:
     """Talks to a sandbox API at ``base_url`` (e.g. ``http://127.0.0.1:5000``); every method returns the JSON
-    answer and raises ``SandboxAPIError`` on a 4xx/5xx."""
+    answer and raises ``SandboxAPIError`` on a 4xx/5xx. ``api_key`` is sent as ``Authorization: Bearer`` to a
+    server started with ``--require-key-env``."""
 
-    def __init__(self, base_url: str, *, timeout: float = 30.0):
+    def __init__(self, base_url: str, *, timeout: float = 30.0, api_key: str | None = None):
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.session = requests.Session()
+        if api_key:
+            self.session.headers["Authorization"] = f"Bearer {api_key}"
 
     def _call(self, method: str, route: str, **kwargs: Any) -> dict[str, Any]:
         answer = self.session.request(method, self.base_url + route, timeout=self.timeout, **kwargs)
