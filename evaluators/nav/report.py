@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import choice
 from maze_envs.envs.nav.config import PROTOCOLS
 
 TASKS = ("point", "poi")
@@ -40,9 +41,7 @@ class MetricsSettings:
         """Raise ``MazeConfigError`` naming the first setting out of range."""
         if self.task not in TASKS:
             raise MazeConfigError(f"must be point or poi, got {self.task!r}", parameter="task")
-        if self.protocol not in PROTOCOLS:
-            raise MazeConfigError(f"must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}",
-                                  parameter="protocol")
+        choice(self.protocol, PROTOCOLS, parameter="protocol")
 
 
 def report(result_dir: str | os.PathLike, settings: MetricsSettings | None = None) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from typing import Iterable, Literal
 
 import numpy as np
 
+from .validate import choice
+
 Interval = Literal["normal", "wilson", "t"]
 INTERVALS = ("normal", "wilson", "t")
 Z95 = 1.959964
@@ -32,8 +34,7 @@ def summarise(values: Iterable[float], *, interval: Interval = "normal") -> Metr
     """Return the summary of ``values`` (every value counts, zeros included) with a 95% interval of the mean:
     ``normal`` mean +- 1.96 s/sqrt(n), ``wilson`` the Wilson score interval of a rate of 0/1 values (clipped to
     [0, 1]), ``t`` mean +- t(0.975, n-1) s/sqrt(n)."""
-    if interval not in INTERVALS:
-        raise ValueError(f"interval must be one of {', '.join(INTERVALS)}, got {interval!r}")
+    choice(interval, INTERVALS, name="interval", error=ValueError)
     x = np.asarray(list(values), dtype=float)
     n = x.size
     if n == 0:

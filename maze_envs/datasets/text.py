@@ -22,6 +22,7 @@ from maze_envs.core.mazebench_generator import (
     mazebench_json,
     mazebench_maze,
 )
+from maze_envs.core.validate import choice, positive_int
 from maze_envs.runs import RunOptions, WorkItem
 
 from .writer import Dataset, WriteSummary, write_dataset
@@ -59,10 +60,8 @@ def generate_text_mazes(sizes: Sequence[str], count: int, seed: int, output_dir:
     uses seed ``seed + i``. Return the summary (``records``: ``{"file"}`` per maze). ``protocol`` ``mazebench``
     writes MazeBench's generator's files (algorithms dfs and prim only). ``options`` and ``overwrite`` as for
     ``write_dataset``."""
-    if count < 1:
-        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
-    if protocol not in PROTOCOLS:
-        raise MazeConfigError(f"must be one of {', '.join(PROTOCOLS)}, got {protocol!r}", parameter="protocol")
+    positive_int(count, parameter="count")
+    choice(protocol, PROTOCOLS, parameter="protocol")
     check_options(algorithm, placement)
     if protocol == "mazebench" and algorithm not in ALGORITHMS:
         raise MazeConfigError(f"MazeBench's generator has {' and '.join(ALGORITHMS)} only, got {algorithm!r}",

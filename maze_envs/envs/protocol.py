@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.validate import choice
 
 PROTOCOL_DEFAULT = "protocol"  # an option left at this value takes the protocol's own default
 
@@ -47,6 +47,5 @@ PROTOCOLS: dict[str, Protocol] = {
 
 def protocol_named(name: Any) -> Protocol:
     """Return the protocol called ``name``; raise ``MazeConfigError`` naming ``protocol`` otherwise."""
-    if not isinstance(name, str) or name not in PROTOCOLS:
-        raise MazeConfigError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {brief_repr(name)}")
+    choice(name, PROTOCOLS, name="protocol")
     return PROTOCOLS[name]

@@ -50,6 +50,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+from maze_envs.core.validate import number
 
 from .deadlines import HEADER_TIMEOUT, CloseUnreadBody, header_deadline_protocol
 
@@ -143,9 +144,7 @@ def parse_json_body(raw: bytes) -> Any:
 def check_timeout(seconds: Any, parameter: str = "body_timeout") -> float:
     """Return ``seconds`` as a float when it is a finite number above 0; raise ``MazeConfigError`` naming
     ``parameter``."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
-        raise MazeConfigError(f"must be a number of seconds above 0, got {seconds!r}", parameter=parameter)
-    return float(seconds)
+    return float(number(seconds, 0, low_open=True, parameter=parameter))
 
 
 def check_port(port: Any) -> int:
