@@ -27,7 +27,7 @@ from maze_envs.core.jsonfiles import read_jsonl
 from maze_envs.core.layout_files import load_layout, save_layout
 from maze_envs.core.mazebench_files import write_mazebench
 from maze_envs.datasets import LOG_NAME, generate_tasks, write_openings_dataset
-from maze_envs.llm.config import load_model_config
+from maze_envs.llm import load_model_config
 from maze_envs.nav.ply import GaussianCloud, read_ply, write_ply
 from maze_envs.nav.scene import Episode, Task, parse_meta
 from maze_envs.openings.dataset import OpeningsDatasetConfig, maze_from_record

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.llm import SERVER_NOTE, ModelServer, load_policy
+from maze_envs.llm.environment import read_variable
 from maze_envs.llm.policies import POLICIES
 
 
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; return the exit status 0."""
     key = None
     if args.require_key_env:
-        key = os.environ.get(args.require_key_env)
+        key = read_variable(args.require_key_env)
         if not key:
             raise MazeConfigError(f"--require-key-env: environment variable {args.require_key_env} is not set")
     policy = load_policy(args.policy, script=args.script, mode=args.oracle_mode)
