@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import GENERATORS
-from maze_envs.core.validate import choice, integer, positive_int
+from maze_envs.core.validate import choice, integer, number, positive_int
 from maze_envs.core.validate import size as check_size
 from maze_envs.core.yamlfiles import deep_merge, read_yaml
 from maze_envs.llm.environment import model_settings
@@ -201,8 +201,8 @@ def resolve_config(flags: Mapping[str, Any], *, config: str | os.PathLike | None
         if not hasattr(defaults, name):
             raise MazeConfigError(f"unknown benchmark setting {name!r}")
         expected = type(getattr(defaults, name))
-        if expected in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise MazeConfigError(f"must be a number, got {value!r}", parameter=name)
+        if expected in (int, float):
+            number(value, parameter=name)
         if expected is bool and not isinstance(value, bool):
             raise MazeConfigError(f"must be true or false, got {value!r}", parameter=name)
     return replace(defaults, **values).validated()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.validate import positive_int
+from maze_envs.core.validate import number, positive_int
 from maze_envs.runs.command import OneLineErrorParser, run_command
 from maze_envs.runs.flags import add_run_flags, run_options
 
@@ -109,8 +109,7 @@ def _check(args: argparse.Namespace) -> None:
     for name in ("num_frames", "frame_workers", "tolerance_pixels", "wall_erosion", "dilation_size"):
         positive_int(getattr(args, name, None), optional=True, parameter=name)
     for name in ("min_crossing_ratio", "position_tolerance"):
-        if getattr(args, name) < 0:
-            raise MazeConfigError(f"must not be negative, got {getattr(args, name)}", parameter=name)
+        number(getattr(args, name), 0, parameter=name)
 
 
 def run(args: argparse.Namespace, kind: Kind) -> int:

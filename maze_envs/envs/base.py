@@ -15,12 +15,11 @@ import numpy as np
 from maze_envs.core.batch_dfs import DfsTrees, compiled
 from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import WALL
-from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
+from maze_envs.core.errors import reject_unknown_arguments
 from maze_envs.core.maze import Cell, Grid
-from maze_envs.core.numbers import is_finite_number
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
-from maze_envs.core.validate import choice, positive_int
+from maze_envs.core.validate import choice, number, positive_int
 
 from .keys import keys_to_action
 from .layouts import LayoutLike, LayoutSource
@@ -33,9 +32,7 @@ RENDER_MODES = ("human", "rgb_array", "ansi")
 
 
 def _number(name: str, value: Any) -> float:
-    if not is_finite_number(value):
-        raise MazeConfigError(f"{name} must be a finite number, got {brief_repr(value)}")
-    return float(value)
+    return float(number(value, name=name))
 
 
 def check_idle_limit(limit: Any) -> None:

@@ -70,8 +70,8 @@ class OpeningsDatasetConfig:
                 raise MazeConfigError(f"low {low} is above high {high}", parameter=name)
         for name in ("rows", "cols"):
             integer(getattr(self, name)[0], 3, parameter=name)
-        if self.openings[0] < 2 or self.openings[1] > 26:
-            raise MazeConfigError(f"must lie in [2, 26], got {self.openings}", parameter="openings")
+        for count in self.openings:
+            integer(count, 2, 26, parameter="openings")
         check_style(self.style, self.openings[1])
         check_request(self.rows[1], self.cols[1], self.openings[0])  # even the largest grid cannot hold them
 

@@ -50,7 +50,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError
-from maze_envs.core.validate import number
+from maze_envs.core.validate import integer, number
 
 from .deadlines import HEADER_TIMEOUT, CloseUnreadBody, header_deadline_protocol
 
@@ -149,9 +149,7 @@ def check_timeout(seconds: Any, parameter: str = "body_timeout") -> float:
 
 def check_port(port: Any) -> int:
     """Return ``port`` when it is an int in 0-65535 (0 = a free port); raise ``MazeConfigError`` naming ``port``."""
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise MazeConfigError(f"must be 0-65535, got {port!r}", parameter="port")
-    return port
+    return integer(port, 0, 65535, parameter="port")
 
 
 def bind_socket(host: str, port: int, verb: str = "listen") -> socket.socket:
