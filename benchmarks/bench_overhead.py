@@ -25,7 +25,7 @@ from maze_envs.evaluators.bench.config import resolve_config  # noqa: E402
 from maze_envs.evaluators.bench.mazes import prepare_mazes  # noqa: E402
 from maze_envs.evaluators.bench.oneshot import one_shot_trial, prompt_for, show  # noqa: E402
 from maze_envs.evaluators.bench.run import run_bench  # noqa: E402
-from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy, PolicyReply  # noqa: E402
+from maze_envs.llm import ModelServer, OraclePolicy, PolicyReply, local_client  # noqa: E402
 from maze_envs.runs import RunOptions  # noqa: E402
 
 PARAMS = {"temperature": 0.1, "max_tokens": 1000}
@@ -63,7 +63,7 @@ def main() -> None:
         prompt = prompt_for("text2d", show(maze, presentation), presentation)
         with ModelServer(OraclePolicy()) as server:
             bare = openai.OpenAI(base_url=server.base_url, api_key="none", max_retries=0)
-            client = ChatClient(ModelConfig(model="local", base_url=server.base_url))   # no cache
+            client = local_client(server.base_url, "local")   # no cache
             bare_s = per_call(lambda: bare.chat.completions.create(
                 model="local", messages=[{"role": "user", "content": prompt}], **PARAMS), args.calls)
             harness_s = per_call(lambda: one_shot_trial(client, maze, presentation, mode="text2d", scoring="v2",
@@ -73,7 +73,7 @@ def main() -> None:
 
         oracle = OraclePolicy()
         with ModelServer(lambda request: PolicyReply(oracle(request).text, delay=args.latency)) as server:
-            clients = {"local": ChatClient(ModelConfig(model="local", base_url=server.base_url))}
+            clients = {"local": local_client(server.base_url, "local")}
             began = time.perf_counter()
             result = run_bench(config, {args.size: [maze]}, clients,
                                options=RunOptions(workers=args.workers))

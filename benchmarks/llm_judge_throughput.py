@@ -17,7 +17,7 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from maze_envs.evaluators.judge import JudgeItem, math_task, run_judge  # noqa: E402
-from maze_envs.llm import ChatClient, ModelConfig, ModelServer, PolicyReply, ResponseCache  # noqa: E402
+from maze_envs.llm import ModelServer, PolicyReply, ResponseCache, local_client  # noqa: E402
 from maze_envs.runs import RunOptions  # noqa: E402
 
 REPLY = "INTERMEDIATE_CORRECT: 1\nFINAL_CORRECT: 1\nACTION_REFLECTION: 0\nEXPLANATION: fine"
@@ -38,8 +38,7 @@ def main() -> None:
         rates = {}
         with ModelServer(lambda request: PolicyReply(REPLY, delay=args.latency)) as server:
             for workers in (1, 4, 8):
-                client = ChatClient(ModelConfig(model="bench", base_url=server.base_url),
-                                    cache=ResponseCache(root / f"cache{workers}"))
+                client = local_client(server.base_url, "bench", cache=ResponseCache(root / f"cache{workers}"))
                 began = time.perf_counter()
                 run_judge(math_task(), items, client, root / f"out{workers}", options=RunOptions(workers=workers))
                 rates[f"workers={workers}"] = args.items / (time.perf_counter() - began)

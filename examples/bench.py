@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from maze_envs.evaluators.bench.config import BenchConfig  # noqa: E402
 from maze_envs.evaluators.bench.mazes import prepare_mazes  # noqa: E402
 from maze_envs.evaluators.bench.run import run_bench  # noqa: E402
-from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy  # noqa: E402
+from maze_envs.llm import ModelServer, OraclePolicy, local_client  # noqa: E402
 
 MODEL = "maze-envs-local"
 
@@ -34,7 +34,7 @@ def main(out: Path) -> int:
     mazes = prepare_mazes(config)
     print(f"1. {sum(map(len, mazes.values()))} mazes in {config.mazes_dir}")
     with ModelServer(OraclePolicy(), model_name=MODEL, policy_name="oracle") as server:
-        client = ChatClient(ModelConfig(model=MODEL, base_url=server.base_url, timeout=10))
+        client = local_client(server.base_url, MODEL, timeout=10)
         run = run_bench(config, mazes, {MODEL: client})
     print(f"2. {len(run.records)} trials in {run.results_path}")
     for size, stats in run.summary["models"][MODEL].items():

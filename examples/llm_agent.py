@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -27,22 +26,22 @@ import gymnasium as gym  # noqa: E402
 import maze_envs  # noqa: E402,F401  (registers the ids)
 from maze_envs.agents.llm.agent import LLMAgent  # noqa: E402
 from maze_envs.agents.llm.episode import run_llm_episode  # noqa: E402
-from maze_envs.llm import ChatClient, ModelServer, OraclePolicy, load_model_config  # noqa: E402
-from maze_envs.llm.config import ENV_VARS  # noqa: E402
+from maze_envs.llm import ChatClient, ModelServer, OraclePolicy, chat_client, local_client  # noqa: E402
+from maze_envs.llm.environment import model_settings  # noqa: E402
 
 LOCAL_MODEL = "maze-envs-local"
 ENVS = (("Maze-PartialObs-v0", {"visibility": 2}), ("Maze-v0", {}))
 
 
 @contextlib.contextmanager
-def chat_client(base_url: str | None, model: str | None) -> Iterator[ChatClient]:
+def model_client(base_url: str | None, model: str | None) -> Iterator[ChatClient]:
     """Yield a client of ``base_url`` and ``model`` (flags, else the environment), or of the local server's
     oracle when no endpoint is given anywhere."""
-    if base_url or os.environ.get(ENV_VARS["base_url"]):
-        yield ChatClient(load_model_config(model=model, base_url=base_url))
+    if base_url or "base_url" in model_settings():
+        yield chat_client(model=model, base_url=base_url)
         return
     with ModelServer(OraclePolicy(), model_name=LOCAL_MODEL, policy_name="oracle", keep_requests=False) as server:
-        yield ChatClient(load_model_config(model=model or LOCAL_MODEL, base_url=server.base_url, timeout=10))
+        yield local_client(server.base_url, model or LOCAL_MODEL, timeout=10)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-calls", type=int, default=40, help="model calls per episode (default 40)")
     options = parser.parse_args(argv)
 
-    with chat_client(options.base_url, options.model) as client:
+    with model_client(options.base_url, options.model) as client:
         print(f"model {client.config.model} at {client.config.describe()['base_url']}")
         for env_id, kwargs in ENVS:
             env = gym.make(env_id, rows=options.size, cols=options.size, protocol="mazebench", **kwargs)

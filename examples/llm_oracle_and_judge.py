@@ -14,12 +14,12 @@ from maze_envs.core import generate, validate_path
 from maze_envs.core.render import render_text
 from maze_envs.core.replies import read_path
 from maze_envs.evaluators.judge import JudgeItem, math_task, run_judge
-from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy, ScriptedPolicy
+from maze_envs.llm import ModelServer, OraclePolicy, ScriptedPolicy, local_client
 from maze_envs.llm.policies import script_entry
 
 maze = generate(4, 6, "wilson", seed=1)
 with ModelServer(OraclePolicy()) as server:
-    client = ChatClient(ModelConfig(model="maze-envs-local", base_url=server.base_url))
+    client = local_client(server.base_url, "maze-envs-local")
     reply = client.chat(f"Path from S to G as (row,col) pairs:\n{render_text(maze)}")
 path = read_path(reply.text).cells
 print(f"oracle path of {len(path)} blocks, valid: {validate_path(maze.to_grid(), path).valid}, "
@@ -34,7 +34,7 @@ with tempfile.TemporaryDirectory() as tmp:
     script = ScriptedPolicy([script_entry("INTERMEDIATE_CORRECT: 1\nFINAL_CORRECT: 1\nACTION_REFLECTION: 0\n"
                                           "EXPLANATION: matches the ground truth.")])
     with ModelServer(script) as server:
-        client = ChatClient(ModelConfig(model="maze-envs-local", base_url=server.base_url))
+        client = local_client(server.base_url, "maze-envs-local")
         run = run_judge(math_task(), [item], client, Path(tmp) / "judge")
     print(f"math judge accuracy {run.summary['metrics']['overall']['accuracy']}, "
           f"tokens {run.summary['usage']['total_tokens']}")

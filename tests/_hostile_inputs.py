@@ -27,7 +27,7 @@ from maze_envs.datasets import LOG_NAME, generate_tasks, write_openings_dataset
 from maze_envs.evaluators.judge.manifest import read_records
 from maze_envs.evaluators.judge.maze_task import load_tasks, maze_items_from_manifest
 from maze_envs.evaluators.pixel.reference import metadata_geometries
-from maze_envs.llm.config import load_model_config
+from maze_envs.llm import load_model_config
 from maze_envs.nav.ply import GaussianCloud, read_ply, write_ply
 from maze_envs.nav.scene import Episode, Task, parse_meta
 from maze_envs.openings.dataset import OpeningsDatasetConfig, maze_from_record

@@ -65,12 +65,12 @@ def _cli(*args):
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["generate", "tasks", "--count", "0", "--out", "x"], "--count: must be at least 1"),
-    (["generate", "text", "--sizes", "9by9", "--out", "x"], "expected a size like 9x9"),
-    (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px: must be positive, got -3"),
-    (["generate", "tasks", "--wall-px", "0", "--out", "x"], "--wall-px: must be positive, got 0"),
+    (["generate", "tasks", "--count", "0", "--out", "x"], "--count: must be a positive integer, got 0"),
+    (["generate", "text", "--sizes", "9by9", "--out", "x"], "must be a size HxW such as 9x9, got '9by9'"),
+    (["generate", "tasks", "--cell-px", "-3", "--out", "x"], "--cell-px: must be a positive integer, got -3"),
+    (["generate", "tasks", "--wall-px", "0", "--out", "x"], "--wall-px: must be a positive integer, got 0"),
     (["generate", "tasks", "--cell-px", "16", "--image-px", "256", "--out", "x"], "--image-px: cannot be combined"),
-    (["generate", "tasks", "--image-px", "8", "--out", "x"], "--image-px: must be at least 16, got 8"),
+    (["generate", "tasks", "--image-px", "8", "--out", "x"], "--image-px: must be an integer of at least 16, got 8"),
 ])
 def test_bad_values_give_one_line_errors(tmp_path, args, needle):
     result = _cli(*args)
@@ -119,12 +119,12 @@ def test_library_errors_name_parameters_and_the_cli_names_their_flags(tmp_path, 
     from maze_envs.nav.procedural import SceneParams
     from maze_envs.tasks.spec import task_specs
 
-    with pytest.raises(MazeConfigError, match="^count: must be at least 1, got 0$"):
+    with pytest.raises(MazeConfigError, match="^count: must be a positive integer, got 0$"):
         task_specs(["dfs"], ["easy"], 0, 0)
-    with pytest.raises(MazeConfigError, match="^num_landmarks: must be at least 1, got 0$"):
+    with pytest.raises(MazeConfigError, match="^num_landmarks: must be a positive integer, got 0$"):
         SceneParams(num_landmarks=0).check()
     assert main(["generate", "nav-scenes", "--landmarks", "0", "--out", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == "maze-envs generate: error: --landmarks: must be at least 1, got 0\n"
+    assert capsys.readouterr().err == "maze-envs generate: error: --landmarks: must be a positive integer, got 0\n"
 
 
 def test_every_subcommand_has_help():

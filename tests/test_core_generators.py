@@ -101,7 +101,7 @@ def test_random_placement_gives_distinct_cells():
 @pytest.mark.parametrize("kwargs, message", [
     ({"rows": 0, "cols": 3}, "at least 1x1"),
     ({"rows": 3, "cols": 3, "algorithm": "nope"}, "unknown algorithm 'nope'"),
-    ({"rows": 3, "cols": 3, "loops": 1.5}, "loops must be in"),
+    ({"rows": 3, "cols": 3, "loops": 1.5}, "loops must be a finite number from 0 to 1"),
     ({"rows": 3, "cols": 3, "placement": "middle"}, "unknown placement"),
 ])
 def test_bad_arguments_raise_config_errors(kwargs, message):

@@ -212,9 +212,9 @@ def test_model_config_from_yaml_env_and_flags(tmp_path, monkeypatch):
     monkeypatch.setenv("MAZE_ENVS_BASE_URL", "http://env.example/v1")
     path = tmp_path / "model.yaml"
     path.write_text("model: yaml-model\ntimeout: 5\nprice_prompt: 1.5\n")
-    config = load_model_config(path, timeout=7.0, provider=None)
-    assert (config.model, config.base_url, config.timeout, config.price_prompt) == \
-        ("yaml-model", "http://env.example/v1", 7.0, 1.5)
+    config = load_model_config(path, timeout=7.0, provider=None)   # flag > environment > file > default
+    assert (config.model, config.base_url, config.timeout, config.price_prompt, config.provider) == \
+        ("env-model", "http://env.example/v1", 7.0, 1.5, "openai")
     path.write_text("model: m\napi_key: sk-in-a-file\n")
     with pytest.raises(Exception, match="api_key.*not allowed"):
         load_model_config(path)
@@ -222,7 +222,7 @@ def test_model_config_from_yaml_env_and_flags(tmp_path, monkeypatch):
     with pytest.raises(Exception, match="unknown field"):
         load_model_config(path)
     path.write_text("model: m\ntimeout: soon\n")
-    with pytest.raises(MazeConfigError, match=r"model\.yaml: timeout must be a number, got 'soon'"):
+    with pytest.raises(MazeConfigError, match=r"model\.yaml: timeout: must be a number, got 'soon'"):
         load_model_config(path)
     path.write_text("model: [m\n")
     with pytest.raises(MazeConfigError, match="cannot read model config") as err:

@@ -56,12 +56,12 @@ def test_credentials_in_the_model_config_are_refused_at_any_depth(tmp_path, text
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("model: m\ntimeout: .nan\n", "timeout must be a finite float"),
-    ("model: m\nbackoff_max: .inf\n", "backoff_max must be a finite float"),
+    ("model: m\ntimeout: .nan\n", "timeout: must be a finite number from 0 to 86400, got nan"),
+    ("model: m\nbackoff_max: .inf\n", "backoff_max: must be a finite number from 0 to 86400, got inf"),
     ("model: m\nmax_retries: " + "7" * 5000 + "\n", "cannot read model config: Exceeds the limit"),
     ("model: m\n1: 2\n", "field names must be strings"),
-    ("model: [a, b]\n", "model must be a string"),
-    ("model: m\nvideo_frames: 100000000\n", "video_frames must be 1-1024"),
+    ("model: [a, b]\n", "model: must be a string"),
+    ("model: m\nvideo_frames: 100000000\n", "video_frames: must be an integer from 1 to 1024, got 100000000"),
     ("a: &a [*a]\n", "unknown field"),
     ("[" * 10_000 + "]" * 10_000, "nested too deeply"),
 ])

@@ -185,7 +185,7 @@ def test_backends(root):
 
 
 def test_bad_server_settings_raise_one_line_errors_naming_them(root):
-    with pytest.raises(MazeConfigError, match="^port: must be 0-65535"):
+    with pytest.raises(MazeConfigError, match="^port: must be an integer from 0 to 65535"):
         make_server(root, port=70000, backend="cpu")
     with pytest.raises(MazeConfigError, match="render_scale"):
         make_server(root, port=0, backend="cpu", render_scale=0.0)

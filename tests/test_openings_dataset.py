@@ -103,9 +103,9 @@ def test_failed_samples_are_recorded_and_the_run_goes_on(tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["--rows", "8", "9", "10"], "--rows takes one value or LOW HIGH"),
     (["--variant", "small-grids", "large-grids"], "exclude each other"),
-    (["--openings", "1", "3"], "--openings: must lie in"),
+    (["--openings", "1", "3"], "--openings: must be an integer from 2 to 26, got 1"),
     (["--cell-size", "8", "--wall-width", "2"], "cell size 8"),
-    (["--count", "0"], "--count: must be at least 1"),
+    (["--count", "0"], "--count: must be a positive integer, got 0"),
     (["--rows", "3", "--cols", "3", "--openings", "6"], "fewer than the 6 asked"),
 ])
 def test_bad_flags_fail_with_one_line(tmp_path, capsys, argv, message):

@@ -101,7 +101,7 @@ def test_a_stalled_body_gets_408_and_its_connection_is_closed(server):
 
 
 def test_bind_names_the_port_or_the_address():
-    with pytest.raises(MazeConfigError, match="^port: must be 0-65535, got 70000"):
+    with pytest.raises(MazeConfigError, match="^port: must be an integer from 0 to 65535, got 70000"):
         LoopbackServer(APP, port=70000)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -197,7 +197,7 @@ def test_the_openai_client_sees_a_bad_request(model_server):
 
 
 def test_a_body_timeout_must_be_a_positive_number(render_server):
-    with pytest.raises(MazeConfigError, match="^body_timeout: must be a number of seconds above 0"):
+    with pytest.raises(MazeConfigError, match="^body_timeout: must be a finite positive number"):
         ModelServer(OraclePolicy(), body_timeout=0)
     with pytest.raises(MazeConfigError, match="^body_timeout"):
         make_server(render_server.service.root, port=0, backend="cpu", body_timeout=float("nan"))

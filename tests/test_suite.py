@@ -179,7 +179,7 @@ def test_killed_suite_resumes_without_losing_or_duplicating(tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--sizes", "2x2"], "--sizes: a maze needs at least 3x3 blocks"),
+    (["--sizes", "2x2"], "--sizes: must be a size HxW such as 9x9 of at least 3x3, got '2x2'"),
     (["--models", "policy"], "--policy: the 'policy' player needs a trained policy file"),
     (["--models", "local:"], "--models: 'local:': name the local server's policy"),
     (["--generations", "{tmp}/missing"], "--generations: {tmp}/missing: not a directory"),

@@ -36,6 +36,7 @@ from maze_envs.core.maze import MOVE_NAMES, Cell, Grid, move_index
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_moves, read_path
 from maze_envs.core.solve import path_faults
+from maze_envs.core.validate import choice, integer, positive_int
 from maze_envs.envs.agent import AgentStopped
 from maze_envs.envs.grid.partial import PartialObsMazeEnv
 from maze_envs.llm import ChatClient
@@ -64,14 +65,9 @@ class InvalidOutputPolicy:
     default_move: str = "up"
 
     def __post_init__(self) -> None:
-        if self.mode not in INVALID_OUTPUT_MODES:
-            raise MazeConfigError(f"invalid_output mode must be one of {', '.join(INVALID_OUTPUT_MODES)}, "
-                                  f"got {brief_repr(self.mode)}")
-        if isinstance(self.allowance, bool) or not isinstance(self.allowance, int) or self.allowance < 0:
-            raise MazeConfigError(f"invalid_output allowance must be an integer >= 0, got {brief_repr(self.allowance)}")
-        if self.default_move not in MOVE_NAMES:
-            raise MazeConfigError(f"invalid_output default_move must be one of {', '.join(MOVE_NAMES)}, "
-                                  f"got {brief_repr(self.default_move)}")
+        choice(self.mode, INVALID_OUTPUT_MODES, name="invalid_output mode")
+        integer(self.allowance, 0, name="invalid_output allowance")
+        choice(self.default_move, MOVE_NAMES, name="invalid_output default_move")
 
 
 @dataclass(frozen=True)
@@ -133,8 +129,7 @@ class LLMAgent:
                  reading_rule: str | ReadingRule = "strict") -> None:
         if isinstance(memory, bool) or not isinstance(memory, int) or memory < -1:
             raise MazeConfigError(f"memory must be -1 (all), 0 (none) or a positive integer, got {brief_repr(memory)}")
-        if isinstance(max_calls, bool) or not isinstance(max_calls, int) or max_calls < 1:
-            raise MazeConfigError(f"max_calls must be a positive integer, got {brief_repr(max_calls)}")
+        positive_int(max_calls, name="max_calls")
         self.env = env.unwrapped
         self.partial = isinstance(self.env, PartialObsMazeEnv)
         self.client = client

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from maze_envs.llm import ChatClient, ModelConfig, ResponseCache
+from maze_envs.llm import ChatClient, ResponseCache, chat_client
 from maze_envs.nav.interface.poi_goal import BasePoiGoalAgent, PoiGoalObservation
 from maze_envs.nav.interface.point_goal import BasePointGoalAgent, Observation, WaypointPrediction
 
@@ -24,6 +24,7 @@ _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _PAIR = re.compile(rf"\[\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\]")
 _WAYPOINT_LINE = re.compile(rf"waypoints?\W*[:=]\s*((?:\[\s*{_NUMBER}\s*,\s*{_NUMBER}\s*\][\s,]*)+)", re.I)
 _ARRIVE_LINE = re.compile(r"arrive[d]?\W*[:=]\s*\"?(true|false|yes|no|1|0)", re.I)
+AGENT_DEFAULTS = {"model": "local", "max_retries": 2}
 PROMPT = (
     "You are a robot navigating a building. The three images are your left, front and right camera views "
     "(left = 90 degrees to your left). {goal} Coordinates are metres in your own frame: [front, left], so "
@@ -65,18 +66,20 @@ def parse_reply(text: str) -> tuple[np.ndarray | None, bool]:
 
 
 class VLMPointGoalAgent(BasePointGoalAgent):
-    """Asks a chat model for each step. ``model``, ``base_url``, ``api_key_env``, ``timeout`` and
-    ``max_retries`` configure the endpoint (see ``maze_envs.llm.ModelConfig``); ``image_size`` is the longest
-    side the views are shrunk to; ``cache_dir`` caches replies; ``temperature`` and ``max_tokens`` go with
-    each request."""
+    """Asks a chat model for each step. ``client`` is the chat client to ask; without one, ``model``,
+    ``base_url``, ``api_key_env``, ``timeout`` and ``max_retries`` (None: not given) configure the endpoint,
+    then the environment, then the ``model_config`` YAML file, then the defaults (model ``local``, 2 retries,
+    as ``maze_envs.llm.factory`` orders them); ``image_size`` is the longest side the views are shrunk to;
+    ``cache_dir`` caches replies; ``temperature`` and ``max_tokens`` go with each request."""
 
-    def __init__(self, model: str = "local", base_url: str | None = None, api_key_env: str | None = None,
-                 timeout: float = 60.0, max_retries: int = 2, temperature: float = 0.0, max_tokens: int = 200,
-                 max_step: float = 2.0, arrive_threshold: float = 0.5, image_size: int = 256,
-                 cache_dir: str | None = None, **_: object):
-        config = ModelConfig(model=model, base_url=base_url, api_key_env=api_key_env, timeout=timeout,
-                             max_retries=max_retries)
-        self.client = ChatClient(config, cache=ResponseCache(cache_dir) if cache_dir else None)
+    def __init__(self, model: str | None = None, base_url: str | None = None, api_key_env: str | None = None,
+                 timeout: float | None = None, max_retries: int | None = None, temperature: float = 0.0,
+                 max_tokens: int = 200, max_step: float = 2.0, arrive_threshold: float = 0.5, image_size: int = 256,
+                 cache_dir: str | None = None, model_config: str | None = None, client: ChatClient | None = None,
+                 **_: object):
+        self.client = client or chat_client(model_config, cache=ResponseCache(cache_dir) if cache_dir else None,
+                                            defaults=AGENT_DEFAULTS, model=model, base_url=base_url,
+                                            api_key_env=api_key_env, timeout=timeout, max_retries=max_retries)
         self.params = {"temperature": temperature, "max_tokens": max_tokens}
         self.max_step = max_step
         self.arrive_threshold = arrive_threshold

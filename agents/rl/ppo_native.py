@@ -37,6 +37,7 @@ import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.codes import NUM_CODES
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import choice
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMap, EgocentricMapVector
@@ -155,8 +156,7 @@ class Agent(nn.Module):
     def __init__(self, observation_space: spaces.Space, action_space: spaces.Space, hidden: int,
                  network: str = "mlp") -> None:
         super().__init__()
-        if network not in NETWORKS:
-            raise MazeConfigError(f"network must be one of {', '.join(NETWORKS)}, got {network!r}")
+        choice(network, NETWORKS, name="network")
         if network == "cnn" and not (isinstance(observation_space, spaces.Box) and len(observation_space.shape) == 2):
             raise MazeConfigError(f"network 'cnn' needs a 2-D Box observation (e.g. --ego-map), "
                                   f"got {observation_space}")

@@ -30,6 +30,7 @@ import numpy as np
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
+from maze_envs.core.validate import choice
 
 from ..evaluate import EvaluationTable, evaluate
 from ..oracle import OracleAgent
@@ -172,8 +173,7 @@ def plot_curve(curve: list[tuple[int, float]], title: str, path: Path) -> Path:
 
 def run(config: TrainConfig) -> TrainResult:
     """Train ``config.algo``, evaluate it with random and oracle on the held-out seeds, write everything to ``out``."""
-    if config.algo not in ALGOS:
-        raise ValueError(f"algo must be one of {', '.join(ALGOS)}, got {config.algo!r}")
+    choice(config.algo, ALGOS, name="algo", error=ValueError)
     if config.sample_eval and config.algo == "q":
         raise MazeConfigError("sample_eval needs a stochastic policy; algo 'q' is greedy")
     out = ensure_directory(config.out, "out")

@@ -21,18 +21,17 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from maze_envs import protocols
-from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr, warn_deprecated
+from maze_envs.core.errors import MazeConfigError, warn_deprecated
 from maze_envs.core.generators import GENERATORS
-from maze_envs.core.mazebench_files import parse_size
+from maze_envs.core.validate import choice, integer, number, positive_int
+from maze_envs.core.validate import size as check_size
 from maze_envs.core.yamlfiles import deep_merge, read_yaml
+from maze_envs.llm.environment import model_settings
 
 from .scores import SCORINGS
 
 MODES = ("text2d", "image2d", "ai", "partial-observe")
 START_GOAL = ("corner", "random")
-# Environment variables, in order of preference for each setting.
-ENVIRONMENT = {"models": ("MAZE_ENVS_MODEL",), "base_url": ("MAZE_ENVS_BASE_URL", "OPENAI_API_BASE"),
-               "provider": ("MAZE_ENVS_PROVIDER", "PROVIDER")}
 # MazeBench keys this benchmark has no use for; they are accepted and ignored.
 IGNORED_KEYS = {"enable_thinking", "run_evaluation", "log_level", "log_file", "OPENAI_API_KEY", "AZURE_OPENAI_API_KEY",
                 "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_VERSION", "AZURE_OPENAI_DEPLOYMENT", "ARK_API_KEY",
@@ -86,11 +85,11 @@ class BenchConfig:
     def validated(self) -> "BenchConfig":
         """Return the settings after checking every field, with ``protocol`` under its canonical name; raises
         ``MazeConfigError`` naming the bad field."""
-        _choice("mode", self.mode, MODES)
+        choice(self.mode, MODES, parameter="mode")
         spec = protocols.protocol(self.protocol, "bench")
-        _choice("scoring", self.scoring, SCORINGS)
-        _choice("algorithm", self.algorithm, tuple(GENERATORS))
-        _choice("start_goal", self.start_goal, START_GOAL)
+        choice(self.scoring, SCORINGS, parameter="scoring")
+        choice(self.algorithm, GENERATORS, parameter="algorithm")
+        choice(self.start_goal, START_GOAL, parameter="start_goal")
         if not self.models:
             raise MazeConfigError("give at least one model (or 'model'/'models' in the config, or MAZE_ENVS_MODEL)",
                                   parameter="models")
@@ -98,18 +97,11 @@ class BenchConfig:
             raise MazeConfigError("give at least one size such as 9x9 (or 'sizes' or text2d.size in the config)",
                                   parameter="sizes")
         for size in self.sizes:
-            try:
-                parse_size(size)
-            except MazeFormatError as exc:
-                raise MazeConfigError(exc.detail, parameter="sizes") from None
+            check_size(size, parameter="sizes")
         for name, low in (("trials", 1), ("workers", 1), ("maze_count", 1), ("max_calls", 1), ("max_tokens", 1),
                           ("cell_px", 2), ("visibility", 1), ("max_no_exploration_steps", 1)):
-            if getattr(self, name) < low:
-                raise MazeConfigError(f"must be at least {low}, got {getattr(self, name)}", parameter=name)
-        moves = self.max_moves
-        if moves is not None and (isinstance(moves, bool) or not isinstance(moves, int) or moves < 1):
-            raise MazeConfigError(f"must be a whole number of at least 1 (or null), got {moves!r}",
-                                  parameter="max_moves")
+            integer(getattr(self, name), low, parameter=name)
+        positive_int(self.max_moves, optional=True, parameter="max_moves")
         if self.memory < -1:
             raise MazeConfigError(f"must be -1 (all), 0 (none) or a positive count, got {self.memory}",
                                   parameter="memory")
@@ -118,11 +110,6 @@ class BenchConfig:
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as a JSON-ready dict."""
         return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
-
-
-def _choice(name: str, value: str, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise MazeConfigError(f"must be one of {', '.join(choices)}, got {brief_repr(value)}", parameter=name)
 
 
 def read_config_file(path: Path) -> dict[str, Any]:
@@ -204,13 +191,13 @@ def _renamed(values: dict[str, Any]) -> dict[str, Any]:
     return {"max_calls": old, **values}
 
 
-def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Return the settings the environment variables of ``ENVIRONMENT`` give."""
-    out: dict[str, Any] = {}
-    for name, variables in ENVIRONMENT.items():
-        value = next((environ[v] for v in variables if environ.get(v)), None)
-        if value is not None:
-            out[name] = tuple(value.split(",")) if name == "models" else value
+def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Return the settings the model variables of ``maze_envs.llm.environment`` give in ``environ`` (default
+    ``os.environ``): ``models`` (``MAZE_ENVS_MODEL``, comma-separated), ``base_url`` and ``provider``."""
+    found = model_settings(environ)
+    out: dict[str, Any] = {k: found[k] for k in ("base_url", "provider") if k in found}
+    if "model" in found:
+        out["models"] = tuple(found["model"].split(","))
     return out
 
 
@@ -223,7 +210,7 @@ def resolve_config(flags: Mapping[str, Any], *, config: str | os.PathLike | None
     for path in files:
         doc = deep_merge(doc, read_config_file(path), source=path)
     values = from_yaml(doc, " + ".join(str(p) for p in files) or "config")
-    values.update(from_environment(os.environ if environ is None else environ))
+    values.update(from_environment(environ))
     values.update(_renamed({k: v for k, v in flags.items() if v is not None}))
     values = {k: tuple(str(x) for x in v) if isinstance(v, (list, tuple)) else v for k, v in values.items()}
     defaults = BenchConfig()
@@ -231,8 +218,8 @@ def resolve_config(flags: Mapping[str, Any], *, config: str | os.PathLike | None
         if not hasattr(defaults, name):
             raise MazeConfigError(f"unknown benchmark setting {name!r}")
         expected = type(getattr(defaults, name))
-        if expected in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise MazeConfigError(f"must be a number, got {value!r}", parameter=name)
+        if expected in (int, float):
+            number(value, parameter=name)
         if expected is bool and not isinstance(value, bool):
             raise MazeConfigError(f"must be true or false, got {value!r}", parameter=name)
     return replace(defaults, **values).validated()

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
-from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Cell
+from maze_envs.core.validate import choice
 
 from .validate import Validation
 
@@ -51,8 +51,7 @@ def path_similarity(path: Sequence[Cell], shortest: Sequence[Cell]) -> float:
 
 def score(validation: Validation, path: Sequence[Cell], shortest: Sequence[Cell], scoring: str = "v2") -> Scores:
     """Return the scores of ``path`` given its ``validation`` under ``scoring`` (``v1`` or ``v2``)."""
-    if scoring not in SCORINGS:
-        raise MazeConfigError(f"must be one of {', '.join(SCORINGS)}, got {scoring!r}", parameter="scoring")
+    choice(scoring, SCORINGS, parameter="scoring")
     if not validation.valid:
         return Scores(scoring, 0.0, 0.0, 0.0, None if scoring == "v1" else 0.0, 0.0, 0.0)
     s = q = 100.0

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import choice
 
 from .math_task import math_items, math_task
 from .maze_task import maze_items_from_dir, maze_items_from_manifest, maze_task
@@ -24,8 +25,7 @@ def judge_inputs(judge: str, *, manifest: str | os.PathLike | None = None,
     matched by file name to ``tasks``, a task directory or ``metadata.jsonl``). Raises ``MazeConfigError``
     naming the parameter at fault.
     """
-    if judge not in JUDGES:
-        raise MazeConfigError(f"must be one of {', '.join(JUDGES)}, got {judge!r}", parameter="task")
+    choice(judge, JUDGES, parameter="task")
     if (manifest is None) == (input_dir is None):
         raise MazeConfigError("give exactly one of manifest and input_dir", parameter="manifest")
     if judge == "math":

@@ -17,6 +17,7 @@ import numpy as np
 from maze_envs.core.errors import MazeFormatError, brief_repr
 from maze_envs.core.jsonfiles import read_jsonl
 from maze_envs.core.render import PixelGeometry
+from maze_envs.core.validate import integer
 
 from .colours import ColourThresholds, dark_mask, to_hsv
 from .errors import MediaReadError, PixelEvalError
@@ -157,10 +158,8 @@ def _geometry(value: object, where: str, path: Path) -> PixelGeometry:
                               source=path, field="geometry")
     for name in names:
         low = 1 if name in ("rows", "cols", "cell_px", "width", "height") else 0
-        number = value[name]
-        if isinstance(number, bool) or not isinstance(number, int) or not low <= number <= MAX_GEOMETRY_PX:
-            raise MazeFormatError(f"{where}: expected an integer in [{low}, {MAX_GEOMETRY_PX}], got "
-                                  f"{brief_repr(number)}", source=path, field=f"geometry.{name}")
+        integer(value[name], low, MAX_GEOMETRY_PX, error=lambda message, name=name: MazeFormatError(
+            f"{where}: {message}", source=path, field=f"geometry.{name}"))
     return PixelGeometry(**value)
 
 

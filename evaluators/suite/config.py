@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import GENERATORS
-from maze_envs.core.mazebench_files import parse_size
+from maze_envs.core.validate import choice, integer
+from maze_envs.core.validate import size as check_size
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,9 @@ class SuiteConfig:
     sub-folder per generation model, each file named as the pixel evaluator expects
     (``<task>_targeted_solution.png``, ``<task>.mp4``; the tasks are written to ``<output_dir>/tasks``);
     ``judge_model`` (a player-style name) judges them too. ``policy`` is the ``model.pt`` of the ``policy``
-    player. Chat models other than ``local:`` ones use ``base_url``/``provider``/``api_key_env``.
+    player. Chat models other than ``local:`` ones use ``base_url``/``provider``/``api_key_env``/``timeout``, each
+    None unless given, and then from the environment, the ``model_config`` YAML file or the default, in that order
+    (``maze_envs.llm.factory``).
     ``max_calls`` is the API-call budget of an interactive trial, ``max_no_exploration`` its run of decisions
     without a new cell, ``memory`` the past turns recalled in each prompt, ``explored_map`` whether partial-view
     prompts also show the map explored so far, ``visibility`` the partial view's radius; ``nav_view`` the 3D
@@ -126,9 +129,10 @@ class SuiteConfig:
     anti_cheat: bool = True
     scoring: str = "v2"
     base_url: str | None = None
-    provider: str = "openai"
+    provider: str | None = None
     api_key_env: str | None = None
-    timeout: float = 60.0
+    timeout: float | None = None
+    model_config: str | None = None
     temperature: float = 0.0
     max_tokens: int = 1000
     cell_px: int = 16
@@ -152,27 +156,13 @@ class SuiteConfig:
         if not self.sizes:
             raise MazeConfigError("give at least one size such as 7x7", parameter="sizes")
         for size in self.sizes:
-            try:
-                height, width = parse_size(size)
-            except ValueError as exc:
-                raise MazeConfigError(str(exc).split(": ", 1)[-1], parameter="sizes") from None
-            if height < 3 or width < 3:
-                raise MazeConfigError(f"a maze needs at least 3x3 blocks, got {size}", parameter="sizes")
-        unknown = [m for m in self.modalities if m not in MODALITIES]
-        if unknown:
-            raise MazeConfigError(f"unknown modality {unknown[0]!r}; choose from {', '.join(MODALITIES)}",
-                                  parameter="modalities")
-        if self.algorithm not in GENERATORS:
-            raise MazeConfigError(f"must be one of {', '.join(GENERATORS)}, got {self.algorithm!r}",
-                                  parameter="algorithm")
+            check_size(size, 3, parameter="sizes")
+        for modality in self.modalities:
+            choice(modality, MODALITIES, parameter="modalities")
+        choice(self.algorithm, GENERATORS, parameter="algorithm")
         for name, low in (("count", 1), ("trials", 1), ("max_calls", 1), ("max_tokens", 1), ("cell_px", 4),
                           ("visibility", 1), ("max_no_exploration", 1), ("nav_view", 16), ("nav_max_steps", 1)):
-            value = getattr(self, name)
-            if value is None and name == "nav_max_steps":
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise MazeConfigError(f"must be a whole number of at least {low}, got {brief_repr(value)}",
-                                      parameter=name)
+            integer(getattr(self, name), low, optional=name == "nav_max_steps", parameter=name)
         return self
 
     @property

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
-from maze_envs.llm import SERVER_NOTE, ChatClient, ModelConfig, ModelServer, load_policy
+from maze_envs.llm import SERVER_NOTE, ChatClient, ModelServer, chat_client, load_policy, local_client
 from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
 from maze_envs.tasks.files import media_of
 
@@ -91,15 +91,14 @@ def chat_clients(config: SuiteConfig, cast: list[Player]) -> Iterator[tuple[dict
 
     def client_of(player: Player) -> ChatClient:
         if player.policy is None:
-            return ChatClient(ModelConfig(model=player.name, base_url=config.base_url, provider=config.provider,
-                                          api_key_env=config.api_key_env, timeout=config.timeout))
+            return chat_client(config.model_config, model=player.name, base_url=config.base_url,
+                               provider=config.provider, api_key_env=config.api_key_env, timeout=config.timeout)
         if player.policy not in servers:
             policy = load_policy(player.policy, flag="models")
             servers[player.policy] = ModelServer(policy, model_name=player.name, policy_name=player.policy,
                                                  keep_requests=False)
             servers[player.policy].start()
-        return ChatClient(ModelConfig(model=player.name, base_url=servers[player.policy].base_url,
-                                      timeout=config.timeout))
+        return local_client(servers[player.policy].base_url, player.name, timeout=config.timeout)
     try:
         clients = {p.name: client_of(p) for p in cast if p.chat}
         judge = None

@@ -363,7 +363,7 @@ def bench_step(out_dir: Path, settings: DemoSettings) -> BenchResult:
     from maze_envs.evaluators.bench.config import BenchConfig
     from maze_envs.evaluators.bench.mazes import prepare_mazes
     from maze_envs.evaluators.bench.run import run_bench
-    from maze_envs.llm import ChatClient, ModelConfig, ModelServer, OraclePolicy
+    from maze_envs.llm import ModelServer, OraclePolicy, local_client
 
     root = out_dir / "bench"
     config = BenchConfig(mode="text2d", models=(LOCAL_MODEL,), sizes=settings.bench_sizes,
@@ -372,7 +372,7 @@ def bench_step(out_dir: Path, settings: DemoSettings) -> BenchResult:
                          seed=settings.seed).validated()
     mazes = prepare_mazes(config)
     with ModelServer(OraclePolicy(), model_name=LOCAL_MODEL, policy_name="oracle", keep_requests=False) as server:
-        client = ChatClient(ModelConfig(model=LOCAL_MODEL, base_url=server.base_url, timeout=10))
+        client = local_client(server.base_url, LOCAL_MODEL, timeout=10)
         run = run_bench(config, mazes, {LOCAL_MODEL: client})
     per_size = run.summary["models"][LOCAL_MODEL]
     sizes = tuple(BenchSize(size, per_size[size]["trials"], per_size[size]["success"]["mean"],
@@ -399,7 +399,7 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
     from maze_envs.evaluators.pixel.image import ImageParams
     from maze_envs.evaluators.pixel.synthetic import write_synthetic_dataset
     from maze_envs.evaluators.pixel.video import VideoParams
-    from maze_envs.llm import ChatClient, ModelConfig, ModelServer
+    from maze_envs.llm import ModelServer, local_client
 
     root = out_dir / "generations"
     specs = task_specs(["dfs", "wilson"], ["easy"], max(1, settings.generations // 2), settings.seed)
@@ -421,7 +421,7 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
     items, _ = maze_items_from_dir(images, solutions)
     with ModelServer(case_judge(cases_by_maze(solutions, cases)), model_name=LOCAL_MODEL, policy_name="case_judge",
                      keep_requests=False) as server:
-        client = ChatClient(ModelConfig(model=LOCAL_MODEL, base_url=server.base_url, timeout=10))
+        client = local_client(server.base_url, LOCAL_MODEL, timeout=10)
         run = run_judge(maze_task(), items, client, root / "judge", params={"temperature": 0},
                         extra_summary=lambda records: {"agreement": agreement_report(records, results["image"])})
     agreement = run.summary["agreement"]["success"]

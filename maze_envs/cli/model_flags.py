@@ -1,5 +1,6 @@
-"""Flags every command that talks to a chat model shares, and building its client (and an in-process
-local server when ``--local-policy`` asks for one)."""
+"""Flags every command that talks to a chat model shares, and building its client through
+``maze_envs.llm.factory`` (flag, then environment variable, then ``--model-config``, then default), with an
+in-process local server when ``--local-policy`` asks for one."""
 
 from __future__ import annotations
 
@@ -8,14 +9,27 @@ import contextlib
 from pathlib import Path
 from typing import Iterator
 
-from maze_envs.llm import ChatClient, ModelServer, ResponseCache, default_cache_dir, load_model_config, load_policy
-from maze_envs.llm.config import PROVIDERS
+from maze_envs.llm import (
+    ChatClient,
+    ModelServer,
+    ResponseCache,
+    chat_client,
+    default_cache_dir,
+    load_policy,
+    local_client,
+)
+from maze_envs.llm.config import PROVIDERS, VIDEO_MODES
 from maze_envs.llm.policies import POLICIES
+
+# The ModelConfig field each endpoint flag sets (its dest in the parsed arguments).
+MODEL_FLAG_FIELDS = ("model", "base_url", "provider", "api_key_env", "api_version", "timeout", "max_retries",
+                     "backoff_base", "video_frames", "video_mode")
 
 
 def add_model_flags(parser: argparse.ArgumentParser) -> None:
     """Add the model, endpoint, retry, cache and worker flags to ``parser``."""
-    group = parser.add_argument_group("model endpoint (API keys come only from environment variables)")
+    group = parser.add_argument_group("model endpoint (flag > environment variable > --model-config > default; "
+                                      "API keys come only from environment variables)")
     group.add_argument("--model", help="model name (Azure: deployment name); env MAZE_ENVS_MODEL")
     group.add_argument("--base-url", help="OpenAI-compatible base URL (vLLM, Ollama, LM Studio, Gemini, ...) or the "
                                           "Azure resource endpoint; env MAZE_ENVS_BASE_URL (default: OpenAI)")
@@ -31,7 +45,7 @@ def add_model_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--backoff", type=float, dest="backoff_base",
                        help="first retry wait in seconds, doubling each retry (default 1)")
     group.add_argument("--video-frames", type=int, help="frames sampled from each video (default 16)")
-    group.add_argument("--video-mode", choices=["frames", "native"],
+    group.add_argument("--video-mode", choices=VIDEO_MODES,
                        help="send videos as sampled frames (default) or as a video_url part")
     group.add_argument("--no-cache", action="store_true", help="bypass the on-disk response cache")
     group.add_argument("--cache-dir", help="response cache directory (default $MAZE_ENVS_CACHE or "
@@ -41,26 +55,28 @@ def add_model_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--local-script", help="JSONL replies for --local-policy scripted")
 
 
+def model_flags(args: argparse.Namespace) -> dict:
+    """Return the ``ModelConfig`` fields the endpoint flags in ``args`` give (None where a flag is not given)."""
+    return {name: getattr(args, name, None) for name in MODEL_FLAG_FIELDS}
+
+
 @contextlib.contextmanager
 def model_client(args: argparse.Namespace) -> Iterator[ChatClient]:
     """Yield the client the flags describe; with ``--local-policy`` a local server runs for the duration."""
-    server = None
-    base_url, model = args.base_url, args.model
-    if args.local_policy:
-        policy = load_policy(args.local_policy, script=args.local_script, flag="--local-policy",
-                             script_flag="--local-script")
-        server = ModelServer(policy, policy_name=args.local_policy, keep_requests=False)
-        base_url = server.start()
-        model = model or "maze-envs-local"
+    # Local policies answer for free and may change between runs: cache them only into an explicit --cache-dir.
+    use_cache = not args.no_cache and (args.cache_dir or not args.local_policy)
+    cache = ResponseCache(Path(args.cache_dir) if args.cache_dir else default_cache_dir()) if use_cache else None
+    flags = model_flags(args)
+    if not args.local_policy:
+        yield chat_client(args.model_config, cache=cache, **flags)
+        return
+    policy = load_policy(args.local_policy, script=args.local_script, flag="--local-policy",
+                         script_flag="--local-script")
+    server = ModelServer(policy, policy_name=args.local_policy, keep_requests=False)
+    base_url = server.start()
     try:
-        config = load_model_config(args.model_config, model=model, base_url=base_url, provider=args.provider,
-                                   api_key_env=args.api_key_env, api_version=args.api_version, timeout=args.timeout,
-                                   max_retries=args.max_retries, backoff_base=args.backoff_base,
-                                   video_frames=args.video_frames, video_mode=args.video_mode)
-        # Local policies answer for free and may change between runs: cache them only into an explicit --cache-dir.
-        use_cache = not args.no_cache and (args.cache_dir or not args.local_policy)
-        cache = ResponseCache(Path(args.cache_dir) if args.cache_dir else default_cache_dir()) if use_cache else None
-        yield ChatClient(config, cache=cache)
+        others = {k: v for k, v in flags.items() if k not in ("model", "base_url", "provider")}
+        yield local_client(base_url, flags["model"] or "maze-envs-local", path=args.model_config, cache=cache,
+                           **others)
     finally:
-        if server is not None:
-            server.stop()
+        server.stop()

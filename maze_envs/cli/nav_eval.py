@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Sequence
 
 from maze_envs.cli.protocol_flag import add_protocol_flag
-from maze_envs.cli.run_flags import positive_workers
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
+from maze_envs.core.validate import flag_type, positive_int, size
 from maze_envs.envs.nav.config import build_eval_config, camera_for_size
 from maze_envs.evaluators.nav.loop import EvalOutcome, agent_spec, ensure_procedural_scenes, new_run_dir, run_evaluation
 from maze_envs.evaluators.nav.report import MetricsSettings, report
@@ -27,14 +27,9 @@ METRICS_DESCRIPTION = ("Aggregate every result.json under --result-dir into eval
 
 
 def _maze_size(text: str) -> tuple[int, int]:
-    rows, sep, cols = text.lower().partition("x")
-    try:
-        size = (int(rows), int(cols)) if sep else (int(rows), int(rows))
-    except ValueError:
-        size = (0, 0)
-    if min(size) < 2:
-        raise argparse.ArgumentTypeError(f"expected ROWSxCOLS of at least 2x2, got {text[:40]!r}")
-    return size
+    """Return ``(rows, cols)`` of ``ROWSxCOLS`` (or ``N`` for NxN) of at least 2x2; raise
+    ``argparse.ArgumentTypeError`` with the size check's message."""
+    return size(text if "x" in text.lower() else f"{text}x{text}", 2, error=argparse.ArgumentTypeError)
 
 
 def _add_metric_flags(p: argparse.ArgumentParser) -> None:
@@ -104,7 +99,7 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     run = p.add_argument_group("running")
     run.add_argument("--backend", choices=("local", "ray"), default="local",
                      help="local: worker processes on this machine; ray: Ray tasks (extra 'ray')")
-    run.add_argument("--workers", type=positive_workers, default=1, help="tasks played at once (default 1)")
+    run.add_argument("--workers", type=flag_type(positive_int), default=1, help="tasks played at once (default 1)")
     run.add_argument("--ray-address", default=None, help="with --backend ray: 'auto' or 'ray://HOST:PORT'")
     run.add_argument("--no-retry-errors", dest="retry_errors", action="store_false",
                      help="with --resume-dir, keep error/render_error tasks instead of playing them again")

@@ -13,6 +13,7 @@ from typing import Sequence
 from maze_envs.cli.command import OneLineErrorParser, run_command
 from maze_envs.cli.run_flags import add_run_flags, run_options
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import number, positive_int
 from maze_envs.evaluators.pixel.batch import BatchConfig, Kind, evaluate_batch, setup_logging
 from maze_envs.evaluators.pixel.colours import ColourThresholds
 from maze_envs.evaluators.pixel.image import ImageParams
@@ -106,12 +107,9 @@ def _params(args: argparse.Namespace, kind: Kind) -> ImageParams | VideoParams:
 
 def _check(args: argparse.Namespace) -> None:
     for name in ("num_frames", "frame_workers", "tolerance_pixels", "wall_erosion", "dilation_size"):
-        value = getattr(args, name, None)
-        if value is not None and value < 1:
-            raise MazeConfigError(f"must be at least 1, got {value}", parameter=name)
+        positive_int(getattr(args, name, None), optional=True, parameter=name)
     for name in ("min_crossing_ratio", "position_tolerance"):
-        if getattr(args, name) < 0:
-            raise MazeConfigError(f"must not be negative, got {getattr(args, name)}", parameter=name)
+        number(getattr(args, name), 0, parameter=name)
 
 
 def run(args: argparse.Namespace, kind: Kind) -> int:

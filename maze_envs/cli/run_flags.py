@@ -5,18 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from maze_envs.core.validate import flag_type, positive_int
 from maze_envs.runs.engine import RunOptions
-
-
-def positive_workers(text: str) -> int:
-    """Return ``text`` as a worker count; raise ``argparse.ArgumentTypeError`` unless it is an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text[:40]!r}")
-    return value
 
 
 def add_run_flags(parser: argparse.ArgumentParser, *, workers: int = 1, resume_help: str | None = None) -> None:
@@ -25,7 +15,7 @@ def add_run_flags(parser: argparse.ArgumentParser, *, workers: int = 1, resume_h
     group.add_argument("--backend", choices=("local", "ray"), default="local",
                        help="local: threads or processes on this machine, by kind of work; ray: Ray tasks "
                             "(extra 'ray') on a local runtime or the cluster of --ray-address (default local)")
-    group.add_argument("--workers", type=positive_workers, default=workers,
+    group.add_argument("--workers", type=flag_type(positive_int), default=workers,
                        help=f"items run at once (default {workers})")
     group.add_argument("--ray-address", default=None, metavar="ADDRESS",
                        help="with --backend ray: 'auto' or 'ray://HOST:PORT' joins an existing cluster "

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.llm.environment import read_variable
 
 
 def add_access_flags(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def access_options(args: argparse.Namespace) -> dict[str, Any]:
     """
     key = None
     if args.require_key_env:
-        key = os.environ.get(args.require_key_env)
+        key = read_variable(args.require_key_env)
         if not key:
             raise MazeConfigError(f"--require-key-env: environment variable {args.require_key_env} is not set")
     return {"allow_hosts": tuple(args.allow_hosts), "api_key": key}

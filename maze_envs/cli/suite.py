@@ -10,6 +10,7 @@ from maze_envs.cli.run_flags import add_run_flags, run_options
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``suite`` subcommand."""
     from maze_envs.evaluators.suite import DEFAULT_MODELS, MODALITIES, SuiteConfig
+    from maze_envs.llm.config import PROVIDERS
 
     defaults = SuiteConfig()
     parser = sub.add_parser(
@@ -41,11 +42,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                         "(plays as the player 'policy')")
     parser.add_argument("--no-anti-cheat", dest="anti_cheat", action="store_false",
                         help="show the mazes as they are (no symmetry, symbols or nonce)")
-    endpoint = parser.add_argument_group("model endpoint (API keys come only from environment variables)")
-    endpoint.add_argument("--base-url", help="OpenAI-compatible base URL of the chat models that are not local:")
-    endpoint.add_argument("--provider", choices=("openai", "azure"), default="openai", help="default openai")
-    endpoint.add_argument("--api-key-env", help="environment variable holding the API key")
-    endpoint.add_argument("--timeout", type=float, default=defaults.timeout, help="seconds per request (default 60)")
+    endpoint = parser.add_argument_group("model endpoint of the chat models that are not local: (flag > environment "
+                                         "variable > --model-config > default; API keys come only from "
+                                         "environment variables)")
+    endpoint.add_argument("--base-url", help="OpenAI-compatible base URL; env MAZE_ENVS_BASE_URL (default: OpenAI)")
+    endpoint.add_argument("--provider", choices=PROVIDERS, help="env MAZE_ENVS_PROVIDER (default openai)")
+    endpoint.add_argument("--api-key-env", help="environment variable holding the API key (default OPENAI_API_KEY)")
+    endpoint.add_argument("--timeout", type=float, help="seconds per request (default 60)")
+    endpoint.add_argument("--model-config", help="YAML file of ModelConfig fields (base_url, provider, timeout, "
+                                                 "prices, ...)")
     add_run_flags(parser, workers=2, resume_help="keep the items already in OUTPUT_DIR/results.jsonl and run the rest")
     parser.set_defaults(func=run)
 
@@ -60,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
                          output_dir=args.output_dir, modalities=tuple(args.modalities or ()), trials=args.trials,
                          generations=args.generations, judge_model=args.judge_model, policy=args.policy,
                          anti_cheat=args.anti_cheat, base_url=args.base_url, provider=args.provider,
-                         api_key_env=args.api_key_env, timeout=args.timeout)
+                         api_key_env=args.api_key_env, timeout=args.timeout,
+                         model_config=args.model_config)
     result = run_suite(config, toolkit(args.policy), options=run_options(args))
     for player, table in result.summary["success"].items():
         cells = ", ".join(f"{m} {t['all']['solved']}/{t['all']['n']}" for m, t in table.items())

@@ -68,9 +68,7 @@ def nav_agent(player: Any, client: ChatClient | None, seed: int, options: dict) 
     from maze_envs.agents.nav.vlm import VLMPointGoalAgent
 
     if client is not None:
-        config = client.config
-        return VLMPointGoalAgent(model=config.model, base_url=client.base_url, api_key_env=config.api_key_env,
-                                 timeout=config.timeout, **options)
+        return VLMPointGoalAgent(client=client.counted_apart(), **options)
     if player.kind == "oracle":
         return OraclePointGoalAgent(**options)
     return RandomWalkPointGoalAgent(seed=seed)

@@ -21,9 +21,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import MazeConfigError
 from .generators import lattice_neighbours
 from .maze import Grid
+from .validate import choice
 
 FAST_PLACEMENTS = ("corner", "random")
 # Without numba, below this many mazes at once per-maze ``generate`` beats the lockstep numpy search.
@@ -95,8 +95,7 @@ def dfs_trees(rows: int, cols: int, rngs: Sequence[np.random.Generator], placeme
 
     With numba the search runs compiled maze by maze; without it in lockstep numpy over the batch.
     """
-    if placement not in FAST_PLACEMENTS:
-        raise MazeConfigError(f"placement must be one of {', '.join(FAST_PLACEMENTS)} for batch_dfs, got {placement!r}")
+    choice(placement, FAST_PLACEMENTS, name="batch_dfs placement")
     n = rows * cols
     b = len(rngs)
     table = lattice_neighbours(rows, cols)

@@ -13,6 +13,7 @@ import numpy as np
 
 from .errors import MazeConfigError
 from .maze import MOVES, Cell, Maze
+from .validate import number
 
 Seed = int | np.random.Generator | None
 Placement = Literal["corner", "random", "far"]
@@ -195,8 +196,7 @@ def braid(maze: Maze, loops: float, rng: np.random.Generator) -> Maze:
     Each chosen dead end (visited in random order, skipped if an earlier removal already
     cured it) loses one wall, preferring a neighbour that is itself a dead end.
     """
-    if not 0.0 <= loops <= 1.0:
-        raise MazeConfigError(f"loops must be in [0, 1], got {loops}")
+    number(loops, 0, 1, name="loops")
     out = maze.copy()
     dead = [cell for cell in out.cells() if len(out.neighbours(cell)) == 1]
     if not dead or loops == 0:

@@ -28,6 +28,7 @@ from .jsonfiles import write_json_atomic
 from .maze import Cell, Grid, Maze
 from .mazefile import array01, cell_pair, checked_grid, require_key
 from .solve import shortest_path, validate_path
+from .validate import size as check_size
 
 MAZEBENCH_NAME = re.compile(r"^(?:text2d_|image2d_)?maze_(\d+)x(\d+)_(\d+)\.json$")
 
@@ -160,10 +161,7 @@ def cells_for_size(height: int, width: int) -> tuple[int, int]:
 
 def parse_size(text: str) -> tuple[int, int]:
     """Return ``(height, width)`` of a size string ``"HxW"``; raises ``MazeFormatError`` naming the size."""
-    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
-    if not match or int(match[1]) < 1 or int(match[2]) < 1:
-        raise MazeFormatError(f"expected a size like 9x9, got {brief_repr(text)}", field="size")
-    return int(match[1]), int(match[2])
+    return check_size(text, error=lambda message: MazeFormatError(message, field="size"))
 
 
 def size_directory(mazes_dir: str | os.PathLike, size: str) -> Path:

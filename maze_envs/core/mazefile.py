@@ -16,6 +16,7 @@ import numpy as np
 from .errors import MazeFormatError, brief_repr
 from .maze import SIDES, Cell, Grid, Maze, Opening
 from .solve import shortest_path
+from .validate import positive_int
 
 MAZE_FORMAT = "maze-envs/maze"
 GRID_FORMAT = "maze-envs/grid"
@@ -79,8 +80,7 @@ def maze_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Maze:
     _check_header(doc, MAZE_FORMAT, source)
     rows, cols = (require_key(doc, k, source) for k in ("rows", "cols"))
     for key, value in (("rows", rows), ("cols", cols)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise MazeFormatError(f"expected a positive integer, got {brief_repr(value)}", source=source, field=key)
+        positive_int(value, error=lambda message, key=key: MazeFormatError(message, source=source, field=key))
     vertical = array01(require_key(doc, "vertical_walls", source), "vertical_walls", (rows, cols - 1), source)
     horizontal = array01(require_key(doc, "horizontal_walls", source), "horizontal_walls", (rows - 1, cols), source)
     openings = []

@@ -15,6 +15,8 @@ from typing import Iterable, Literal
 
 import numpy as np
 
+from .validate import choice
+
 Interval = Literal["wilson", "bootstrap"]
 INTERVALS = ("wilson", "bootstrap")
 Z95 = 1.959964
@@ -74,8 +76,7 @@ def summarise(values: Iterable[float], *, interval: Interval = "bootstrap") -> M
     """Return the summary of ``values`` (every value counts, zeros included) with a 95% interval of the mean:
     ``wilson`` for a rate of 0/1 values, ``bootstrap`` (the default) for any other quantity (see the module doc).
     Raises ``ValueError`` for another ``interval``, a value that is not finite, or a ``wilson`` value not 0 or 1."""
-    if interval not in INTERVALS:
-        raise ValueError(f"interval must be one of {', '.join(INTERVALS)}, got {interval!r}")
+    choice(interval, INTERVALS, name="interval", error=ValueError)
     x = np.asarray(list(values), dtype=float)
     if x.size == 0:
         return MetricSummary(math.nan, math.nan, math.nan, math.nan, 0)

@@ -7,8 +7,8 @@ from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 
-from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import check_options, generate
+from maze_envs.core.validate import positive_int
 from maze_envs.nav.procedural import SceneParams, scene_files, write_scene
 from maze_envs.runs import RunOptions, WorkItem
 
@@ -35,11 +35,9 @@ def generate_nav_scenes(output_dir: str | os.PathLike, count: int, rows: int, co
                         overwrite: bool = False) -> WriteSummary:
     """Write ``count`` scenes ``maze_000``... under ``output_dir`` (scene i from seed + i); return the summary
     (``records``: each scene's ``scene.json``). ``options`` and ``overwrite`` as for ``write_dataset``."""
-    if count < 1:
-        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
+    positive_int(count, parameter="count")
     for name, value in (("rows", rows), ("cols", cols)):
-        if value < 1:
-            raise MazeConfigError(f"must be at least 1, got {value}", parameter=name)
+        positive_int(value, parameter=name)
     params = params or SceneParams()
     params.check()
     check_options(algorithm, "corner")

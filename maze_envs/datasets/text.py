@@ -11,9 +11,9 @@ from functools import partial
 from typing import Sequence
 
 from maze_envs import protocols
-from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import Placement, check_options
 from maze_envs.core.mazebench_files import parse_size
+from maze_envs.core.validate import positive_int
 from maze_envs.runs import RunOptions, WorkItem
 
 from .writer import Dataset, WriteSummary, write_dataset
@@ -26,8 +26,7 @@ def generate_text_mazes(sizes: Sequence[str], count: int, seed: int, output_dir:
     uses seed ``seed + i``. Return the summary (``records``: ``{"file"}`` per maze). ``protocol`` names a
     protocol with ``text_mazes`` rules (``mazebench``: MazeBench's generator's files, algorithms dfs and prim
     only). ``options`` and ``overwrite`` as for ``write_dataset``."""
-    if count < 1:
-        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
+    positive_int(count, parameter="count")
     spec = protocols.protocol(protocol, "text_mazes")
     check_options(algorithm, placement)
     if spec.text_mazes.check is not None:

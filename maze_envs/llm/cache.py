@@ -10,6 +10,8 @@ from typing import Any
 
 from maze_envs.core.jsonfiles import write_json_atomic
 
+from .environment import CACHE_VARIABLE, read_variable
+
 
 def cache_key(model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
     """Return the SHA-256 hex digest of the canonical JSON of ``(model, messages, params)``."""
@@ -41,5 +43,5 @@ class ResponseCache:
 
 def default_cache_dir() -> Path:
     """Return ``$MAZE_ENVS_CACHE`` or ``~/.cache/maze-envs/llm``."""
-    env = os.environ.get("MAZE_ENVS_CACHE")
+    env = read_variable(CACHE_VARIABLE)
     return Path(env) if env else Path.home() / ".cache" / "maze-envs" / "llm"

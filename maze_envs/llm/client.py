@@ -137,6 +137,10 @@ class ChatClient:
         self._client: Any = None
         self._lock = threading.Lock()
 
+    def counted_apart(self) -> "ChatClient":
+        """Return a client of the same endpoint and cache whose ``stats`` count only its own replies."""
+        return ChatClient(self.config, cache=self.cache, sleep=self._sleep)
+
     def __getstate__(self) -> dict[str, Any]:
         """Return the picklable state (for worker processes and Ray tasks): no connection, lock or totals."""
         state = self.__dict__.copy()

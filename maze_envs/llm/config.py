@@ -1,25 +1,23 @@
-"""Where a chat model lives: model name, endpoint, provider, limits and prices (never the API key itself)."""
+"""Where a chat model lives: model name, endpoint, provider, limits and prices (never the API key itself), and
+reading them from a YAML file. Which source wins when several give a setting: ``maze_envs.llm.factory``."""
 
 from __future__ import annotations
 
 import math
 import os
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
 from maze_envs.core.errors import MazeConfigError, brief_repr
-from maze_envs.core.numbers import is_finite_number
+from maze_envs.core.validate import choice, integer, number, reject
 from maze_envs.core.yamlfiles import read_yaml
 
+from .environment import DEFAULT_KEY_ENV, read_variable
 from .errors import is_secret_name, redact, redact_url
 
 Provider = Literal["openai", "azure"]
 PROVIDERS: tuple[str, ...] = ("openai", "azure")
-
-# Environment variables read by ``load_model_config`` (flags and YAML values override them).
-ENV_VARS = {"model": "MAZE_ENVS_MODEL", "base_url": "MAZE_ENVS_BASE_URL", "provider": "MAZE_ENVS_PROVIDER",
-            "api_version": "OPENAI_API_VERSION"}
-DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "azure": "AZURE_OPENAI_API_KEY"}
+VIDEO_MODES: tuple[str, ...] = ("frames", "native")
 MAX_SECONDS = 86_400.0  # timeouts and backoffs longer than a day are typos
 
 
@@ -55,7 +53,7 @@ class ModelConfig:
 
     def api_key(self) -> str | None:
         """Return the API key from the environment (None if unset)."""
-        return os.environ.get(self.key_env) or None
+        return read_variable(self.key_env)
 
     def describe(self) -> dict[str, Any]:
         """Return the JSON-ready settings for reports (no key, only the variable's name)."""
@@ -66,43 +64,33 @@ class ModelConfig:
         return out
 
     def validated(self) -> "ModelConfig":
-        """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
+        """Return ``self`` after checking every field; raises ``MazeConfigError`` whose ``parameter`` is the bad
+        field."""
         for name in _TEXT_FIELDS:
             value = getattr(self, name)
             if not (isinstance(value, str) or (value is None and name in _OPTIONAL_TEXT)):
-                raise MazeConfigError(f"{name} must be a string, got {type(value).__name__}")
+                reject(f"must be a string, got {type(value).__name__}", parameter=name)
         if not self.model:
             raise MazeConfigError("required (or MAZE_ENVS_MODEL, or 'model' in the config file)",
                                   parameter="model")
-        if self.provider not in PROVIDERS:
-            raise MazeConfigError(f"unknown provider {brief_repr(self.provider)}; choose from {', '.join(PROVIDERS)}",
-                                  parameter="provider")
+        choice(self.provider, PROVIDERS, parameter="provider")
         if self.provider == "azure" and not self.base_url:
             raise MazeConfigError("the Azure resource endpoint is required with provider 'azure'",
                                   parameter="base_url")
-        if self.video_mode not in ("frames", "native"):
-            raise MazeConfigError(f"video_mode must be 'frames' or 'native', got {brief_repr(self.video_mode)}")
-        for name, kind in _NUMBER_FIELDS.items():
-            value = getattr(self, name)
-            accepted = (int, float) if kind is float else int
-            if isinstance(value, bool) or not isinstance(value, accepted) or not is_finite_number(value):
-                raise MazeConfigError(f"{name} must be a finite {kind.__name__}, got {brief_repr(value)}")
-            if value < 0:
-                raise MazeConfigError(f"{name} must not be negative, got {value}")
+        choice(self.video_mode, VIDEO_MODES, parameter="video_mode")
         for name in ("timeout", "backoff_base", "backoff_max"):
-            if getattr(self, name) > MAX_SECONDS:
-                raise MazeConfigError(f"{name} must be at most {MAX_SECONDS:g} seconds, got {getattr(self, name):g}")
-        if self.max_retries > MAX_RETRIES:
-            raise MazeConfigError(f"max_retries must be at most {MAX_RETRIES}, got {self.max_retries}")
-        if not 1 <= self.video_frames <= MAX_VIDEO_FRAMES:
-            raise MazeConfigError(f"video_frames must be 1-{MAX_VIDEO_FRAMES}, got {self.video_frames}")
+            number(getattr(self, name), 0, MAX_SECONDS, parameter=name)
+        for name in ("price_prompt", "price_completion"):
+            number(getattr(self, name), 0, parameter=name)
+        integer(self.max_retries, 0, MAX_RETRIES, parameter="max_retries")
+        integer(self.video_frames, 1, MAX_VIDEO_FRAMES, parameter="video_frames")
         return self
 
 
 MAX_RETRIES = 100
 MAX_VIDEO_FRAMES = 1024
-_NUMBER_FIELDS = {f.name: int if f.type == "int" else float for f in fields(ModelConfig) if f.type in ("int", "float")}
-_TEXT_FIELDS = tuple(f.name for f in fields(ModelConfig) if f.name not in _NUMBER_FIELDS)
+NUMBER_FIELDS = {f.name: int if f.type == "int" else float for f in fields(ModelConfig) if f.type in ("int", "float")}
+_TEXT_FIELDS = tuple(f.name for f in fields(ModelConfig) if f.name not in NUMBER_FIELDS)
 _OPTIONAL_TEXT = tuple(f.name for f in fields(ModelConfig) if "None" in str(f.type))
 
 
@@ -123,14 +111,15 @@ def _refuse_secrets(value: Any, path: str | os.PathLike, where: str) -> None:
             stack.append((child, name))
 
 
-def _as_number(value: Any, kind: type, name: str) -> Any:
+def as_number(value: Any, kind: type, name: str) -> Any:
     """Return ``value`` as ``kind`` when it is a number or numeric text of that kind; other values come back
-    unchanged for ``validated`` to reject. Raises ``MazeConfigError`` naming ``name`` for non-numeric text."""
+    unchanged for ``ModelConfig.validated`` to reject. Raises ``MazeConfigError`` about ``name`` for text that is
+    no number."""
     if isinstance(value, str):
         try:
             value = float(value) if kind is float else int(value)
         except ValueError:
-            raise MazeConfigError(f"{name} must be a number, got {brief_repr(value)}") from None
+            raise MazeConfigError(f"must be a number, got {brief_repr(value)}", parameter=name) from None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return value
     if kind is float:
@@ -141,30 +130,15 @@ def _as_number(value: Any, kind: type, name: str) -> Any:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
-def load_model_config(path: str | os.PathLike | None = None, **overrides: Any) -> ModelConfig:
-    """Return the config from environment variables, then the YAML file at ``path``, then non-None ``overrides``.
-
-    A credential-like field (``api_key``, ``token``, ``password``, ... at any depth) in the file is refused:
-    keys come only from the environment.
-    """
-    values: dict[str, Any] = {name: os.environ[var] for name, var in ENV_VARS.items() if os.environ.get(var)}
-    if path is not None:
-        doc = read_yaml(path, what="model config")
-        _refuse_secrets(doc, path, "")
-        known = {f.name for f in fields(ModelConfig)}
-        unknown = sorted(set(doc) - known)
-        if unknown:
-            names = ", ".join(brief_repr(name, 40) for name in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
-            raise MazeConfigError(f"{path}: unknown field(s) {names}; known: {', '.join(sorted(known))}")
-        values.update(doc)
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    where = f"{path}: " if path is not None else ""
-    for name, kind in _NUMBER_FIELDS.items():
-        if name in values:
-            values[name] = _as_number(values[name], kind, f"{where}{name}")
-    try:
-        return replace(ModelConfig(), **values).validated()
-    except MazeConfigError as exc:
-        if exc.parameter is not None or path is None:  # a flag's parameter: the CLI names the flag
-            raise
-        raise MazeConfigError(f"{path}: {exc}") from None
+def read_model_file(path: str | os.PathLike) -> dict[str, Any]:
+    """Return the ``ModelConfig`` fields in the YAML file at ``path``. Raises ``MazeConfigError`` naming the file
+    for a file that cannot be read, an unknown field, or a credential-like field (``api_key``, ``token``,
+    ``password``, ... at any depth): keys come only from the environment."""
+    doc = read_yaml(path, what="model config")
+    _refuse_secrets(doc, path, "")
+    known = {f.name for f in fields(ModelConfig)}
+    unknown = sorted(set(doc) - known)
+    if unknown:
+        names = ", ".join(brief_repr(name, 40) for name in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+        raise MazeConfigError(f"{path}: unknown field(s) {names}; known: {', '.join(sorted(known))}")
+    return dict(doc)

@@ -25,6 +25,7 @@ from PIL import Image
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.images import decode_image
+from maze_envs.core.validate import choice
 
 from .backends import renderer_factory
 from .camera import (
@@ -61,9 +62,7 @@ def view_extrinsics(pose: np.ndarray, num_views: int = 3, request_format: str = 
     """Return (view name, ``cam_extrinsics`` line) per view of a 4x4 pose: ``default`` writes each view pose with
     ``colmap_extrinsics``; ``abot`` offsets the pose's Euler yaw and writes ``abot_colmap_extrinsics``, as
     ABot-Navigation's client does. Raises ``MazeConfigError`` naming a bad argument."""
-    if request_format not in REQUEST_FORMATS:
-        raise MazeConfigError(f"must be one of {', '.join(REQUEST_FORMATS)}, got {request_format!r}",
-                              parameter="request_format")
+    choice(request_format, REQUEST_FORMATS, parameter="request_format")
     return REQUEST_FORMATS[request_format](pose, num_views)
 
 

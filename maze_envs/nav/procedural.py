@@ -32,6 +32,7 @@ from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.core.maze import Cell, Grid, Maze, cell_to_block
 from maze_envs.core.mazefile import maze_to_dict
 from maze_envs.core.solve import shortest_path
+from maze_envs.core.validate import integer, number, positive_int
 
 from .ply import GaussianCloud, write_ply
 from .scene import Episode, Task, parse_meta_text
@@ -70,8 +71,7 @@ class SceneParams:
     def check(self) -> None:
         """Raise ``MazeConfigError`` naming the first unusable value."""
         for name in ("cell_metres", "wall_metres", "wall_height", "surfel_spacing", "pixel_metres"):
-            if not getattr(self, name) > 0:
-                raise MazeConfigError(f"must be positive, got {getattr(self, name)}", parameter=name)
+            number(getattr(self, name), 0, low_open=True, parameter=name)
         if self.cell_metres < 1.0:
             raise MazeConfigError(f"must be at least 1.0 (room for a landmark), got {self.cell_metres}",
                                   parameter="cell_metres")
@@ -81,12 +81,8 @@ class SceneParams:
                 f"{self.cell_metres} leaves an occupancy corridor of {corridor:.2f} m between walls thickened "
                 f"for the protocol's dilation; use at least "
                 f"{self.cell_metres + MIN_OCCUPANCY_CORRIDOR - corridor:.2f}", parameter="cell_metres")
-        if self.num_landmarks < 1:
-            raise MazeConfigError(f"must be at least 1, got {self.num_landmarks}",
-                                  parameter="num_landmarks")
-        if self.num_trajectories < 0:
-            raise MazeConfigError(f"must be at least 0, got {self.num_trajectories}",
-                                  parameter="num_trajectories")
+        positive_int(self.num_landmarks, parameter="num_landmarks")
+        integer(self.num_trajectories, 0, parameter="num_trajectories")
 
 
 @dataclass

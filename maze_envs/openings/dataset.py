@@ -20,6 +20,7 @@ import numpy as np
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.maze import Maze, Opening
+from maze_envs.core.validate import choice, integer, positive_int
 
 from .puzzle import OpeningsPuzzle, check_request, generate_openings
 from .render import OpeningsRendering, OpeningsStyle, check_style, render_openings
@@ -62,17 +63,15 @@ class OpeningsDatasetConfig:
     extras: bool = True
 
     def __post_init__(self) -> None:
-        if self.count < 1:
-            raise MazeConfigError(f"must be at least 1, got {self.count}", parameter="count")
+        positive_int(self.count, parameter="count")
         for name in ("rows", "cols", "openings"):
             low, high = getattr(self, name)
             if low > high:
                 raise MazeConfigError(f"low {low} is above high {high}", parameter=name)
         for name in ("rows", "cols"):
-            if getattr(self, name)[0] < 3:
-                raise MazeConfigError(f"must be at least 3, got {getattr(self, name)}", parameter=name)
-        if self.openings[0] < 2 or self.openings[1] > 26:
-            raise MazeConfigError(f"must lie in [2, 26], got {self.openings}", parameter="openings")
+            integer(getattr(self, name)[0], 3, parameter=name)
+        for count in self.openings:
+            integer(count, 2, 26, parameter="openings")
         check_style(self.style, self.openings[1])
         check_request(self.rows[1], self.cols[1], self.openings[0])  # even the largest grid cannot hold them
 
@@ -87,9 +86,7 @@ class OpeningsDatasetConfig:
 def apply_variants(config: OpeningsDatasetConfig, variants: Sequence[str], **explicit: Any) -> OpeningsDatasetConfig:
     """Return ``config`` with each named variant applied, then the ``explicit`` (non-None) settings on top."""
     for name in variants:
-        if name not in VARIANTS:
-            raise MazeConfigError(f"unknown value {brief_repr(name)}; choose from {', '.join(VARIANTS)}",
-                                  parameter="variants")
+        choice(name, VARIANTS, parameter="variants")
     for a, b in VARIANT_GROUPS:
         if a in variants and b in variants:
             raise MazeConfigError(f"{a} and {b} exclude each other", parameter="variants")

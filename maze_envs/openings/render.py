@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError, brief_repr
 from maze_envs.core.maze import Maze
 from maze_envs.core.render import ImageStyle, PixelGeometry, upscale
+from maze_envs.core.validate import integer, positive_int
 
 from .fonts import DEJAVU_SANS
 from .puzzle import LABELS, OpeningsPuzzle
@@ -53,11 +54,9 @@ class OpeningsStyle:
 
     def __post_init__(self) -> None:
         for name in ("cell_size", "wall_width", "font_size"):
-            if getattr(self, name) < 1:
-                raise MazeConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
+            positive_int(getattr(self, name), name=name)
         for name in ("margin", "label_padding"):
-            if getattr(self, name) < 0:
-                raise MazeConfigError(f"{name} must be >= 0, got {getattr(self, name)}")
+            integer(getattr(self, name), 0, name=name)
 
     def geometry(self, rows: int, cols: int) -> PixelGeometry:
         """Return the pixel geometry of a ``rows x cols`` puzzle in this style."""

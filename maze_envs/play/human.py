@@ -13,8 +13,8 @@ import gymnasium as gym
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import positive_int
 from maze_envs.envs.grid.keys import key_bindings, move_action
-from maze_envs.envs.grid.layouts import positive_int
 from maze_envs.envs.window import Window
 
 
@@ -37,7 +37,7 @@ class PlaySession:
             raise ValueError("PlaySession needs an env made with render_mode='rgb_array'")
         self.env = env
         self.seed = seed
-        self.fps = positive_int("fps", fps)
+        self.fps = positive_int(fps, name="fps")
         self.window = Window(title, status_px=28)
         self.keys = key_bindings()
         self.show_path = False

@@ -14,7 +14,8 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal
 
-from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError, MissingExtraError
+from maze_envs.core.errors import FatalRunError, MazeEnvsError, MissingExtraError
+from maze_envs.core.validate import choice, positive_int
 
 from .socket_dir import socket_temp_dir
 
@@ -209,10 +210,8 @@ class RayBackend:
 def make_backend(backend: Backend, workers: int, kind: WorkKind, ray_address: str | None = None):
     """Return the backend to run with: ``local`` means threads for ``io`` work and processes for ``cpu`` work,
     and one worker runs inline. Raises ``MazeConfigError`` naming ``backend`` or ``workers`` when invalid."""
-    if backend not in BACKENDS:
-        raise MazeConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {str(backend)[:40]!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise MazeConfigError(f"workers must be a positive integer, got {str(workers)[:40]!r}")
+    choice(backend, BACKENDS, name="backend")
+    positive_int(workers, name="workers")
     if backend == "ray":
         return RayBackend(workers, ray_address)
     if backend == "local":

@@ -57,6 +57,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import integer, number
 
 from .deadlines import HEADER_TIMEOUT, CloseUnreadBody, header_deadline_protocol
 from .errors import HTTPError
@@ -148,9 +149,7 @@ def parse_json_body(raw: bytes) -> Any:
 def check_timeout(seconds: Any, parameter: str = "body_timeout") -> float:
     """Return ``seconds`` as a float when it is a finite number above 0; raise ``MazeConfigError`` naming
     ``parameter``."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
-        raise MazeConfigError(f"must be a number of seconds above 0, got {seconds!r}", parameter=parameter)
-    return float(seconds)
+    return float(number(seconds, 0, low_open=True, parameter=parameter))
 
 
 def check_size(value: Any, parameter: str) -> int:
@@ -163,9 +162,7 @@ def check_size(value: Any, parameter: str) -> int:
 
 def check_port(port: Any) -> int:
     """Return ``port`` when it is an int in 0-65535 (0 = a free port); raise ``MazeConfigError`` naming ``port``."""
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise MazeConfigError(f"must be 0-65535, got {port!r}", parameter="port")
-    return port
+    return integer(port, 0, 65535, parameter="port")
 
 
 def bind_socket(host: str, port: int, verb: str = "listen") -> socket.socket:

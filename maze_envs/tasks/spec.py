@@ -25,12 +25,13 @@ from typing import Sequence
 import numpy as np
 
 from maze_envs.core.atomic import save_image_atomic
-from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import GENERATORS, Placement, generate
 from maze_envs.core.maze import Maze
 from maze_envs.core.mazefile import maze_to_dict
 from maze_envs.core.render import ImageStyle
 from maze_envs.core.solve import shortest_path
+from maze_envs.core.validate import choice, integer, positive_int
 
 from .files import puzzle_name, solution_name, task_stem
 from .render import render_task
@@ -56,11 +57,8 @@ def task_specs(algos: Sequence[str], difficulties: Sequence[str], count: int, se
     for name, values, table in (("algos", algos, GENERATORS), ("difficulties", difficulties, DIFFICULTIES),
                                 ("variants", variants, VARIANTS)):
         for value in values:
-            if value not in table:
-                raise MazeConfigError(f"unknown value {brief_repr(value)}; choose from {', '.join(table)}",
-                                      parameter=name)
-    if count < 1:
-        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
+            choice(value, table, parameter=name)
+    positive_int(count, parameter="count")
     combos = [(a, d, i, v) for a in algos for d in difficulties for v in variants for i in range(count)]
     seeds = np.random.SeedSequence(seed).generate_state(len(combos), dtype=np.uint32)
     return [TaskSpec(a, d, i, v, int(s)) for (a, d, i, v), s in zip(combos, seeds, strict=False)]
@@ -80,8 +78,8 @@ def image_style(cell_px: int | None = None, wall_px: int | None = None,
     None when neither is given (then ``image_px``, when given, fits each image in a square of that size). Raises
     ``MazeConfigError`` naming the parameter when a size is below 1, ``image_px`` below 16, or ``image_px`` is
     combined with ``cell_px``/``wall_px``."""
-    if image_px is not None and image_px < MIN_IMAGE_PX:
-        raise MazeConfigError(f"must be at least {MIN_IMAGE_PX}, got {image_px}", parameter="image_px")
+    if image_px is not None:
+        integer(image_px, MIN_IMAGE_PX, parameter="image_px")
     if cell_px is None and wall_px is None:
         return None
     if image_px is not None:
@@ -91,8 +89,7 @@ def image_style(cell_px: int | None = None, wall_px: int | None = None,
     style = ImageStyle(defaults.cell_px if cell_px is None else cell_px,
                        defaults.wall_px if wall_px is None else wall_px)
     for name in ("cell_px", "wall_px"):
-        if getattr(style, name) < 1:
-            raise MazeConfigError(f"must be positive, got {getattr(style, name)}", parameter=name)
+        positive_int(getattr(style, name), parameter=name)
     return style
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, ContextManager, TextIO
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import positive_int
 from maze_envs.llm import ChatClient
 
 from ..episode import Budgets, Episode, bench_env, play_episode
@@ -45,9 +46,7 @@ class WatchSettings:
             raise MazeConfigError(f"must be -1 (all), 0 (none) or a positive count, got {self.memory}",
                                   parameter="memory")
         for name in ("max_calls", "max_moves", "max_no_exploration_steps", "visibility"):
-            value = getattr(self, name)
-            if value is not None and value < 1:
-                raise MazeConfigError(f"must be at least 1, got {value}", parameter=name)
+            positive_int(getattr(self, name), optional=True, parameter=name)
         return self
 
     def budgets(self, maze: BenchMaze) -> Budgets:

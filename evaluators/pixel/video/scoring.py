@@ -27,8 +27,8 @@ from typing import Iterable, Iterator
 import cv2
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.render import PixelGeometry
+from maze_envs.core.validate import choice
 
 from .. import metrics
 from ..colours import ColourThresholds, to_hsv
@@ -118,9 +118,7 @@ class VideoParams:
     frame_workers: int = 4
 
     def __post_init__(self) -> None:
-        if self.extraction_method not in EXTRACTION_METHODS:
-            raise MazeConfigError(f"unknown method {brief_repr(self.extraction_method)}; "
-                                  f"choose from {', '.join(EXTRACTION_METHODS)}", parameter="extraction_method")
+        choice(self.extraction_method, EXTRACTION_METHODS, parameter="extraction_method")
 
 
 @dataclass

@@ -15,16 +15,16 @@ import numpy as np
 from maze_envs.core.batch_dfs import DfsTrees, compiled
 from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import WALL
-from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
+from maze_envs.core.errors import reject_unknown_arguments
 from maze_envs.core.maze import Cell, Grid
-from maze_envs.core.numbers import is_finite_number
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
+from maze_envs.core.validate import choice, number, positive_int
 
 from ..protocol import grid_rules
 from ..window import Window
 from .keys import keys_to_action
-from .layouts import LayoutLike, LayoutSource, positive_int
+from .layouts import LayoutLike, LayoutSource
 from .rules import Board, EpisodeRules, path_length
 
 BYTES_PER_BLOCK = 16  # flat free list (8), codes, observation and per-episode masks of the padded grid
@@ -32,15 +32,12 @@ RENDER_MODES = ("human", "rgb_array", "ansi")
 
 
 def _number(name: str, value: Any) -> float:
-    if not is_finite_number(value):
-        raise MazeConfigError(f"{name} must be a finite number, got {brief_repr(value)}")
-    return float(value)
+    return float(number(value, name=name))
 
 
 def check_idle_limit(limit: Any) -> None:
     """Raise ``MazeConfigError`` naming ``max_no_exploration_steps`` unless ``limit`` is a positive integer or None."""
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1):
-        raise MazeConfigError(f"max_no_exploration_steps must be a positive integer or None, got {brief_repr(limit)}")
+    positive_int(limit, optional=True, name="max_no_exploration_steps")
 
 
 class MazeEnvBase(gym.Env):
@@ -69,12 +66,9 @@ class MazeEnvBase(gym.Env):
         if max_steps is None:
             max_steps = 4 * rows_c * cols_c
         self.rules = EpisodeRules(_number("goal_reward", goal_reward), _number("step_reward", step_reward),
-                                  positive_int("max_steps", max_steps), wall_reward=wall_reward)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise MazeConfigError(
-                f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {brief_repr(render_mode)}"
-            )
-        self.cell_px = positive_int("cell_px", cell_px)
+                                  positive_int(max_steps, name="max_steps"), wall_reward=wall_reward)
+        choice(render_mode, RENDER_MODES, optional=True, name="render_mode")
+        self.cell_px = positive_int(cell_px, name="cell_px")
         self.render_mode = render_mode
         self.shape = self.source.shape
         padded = (self.shape[0] + 2 * pad) * (self.shape[1] + 2 * pad)

@@ -10,32 +10,19 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from maze_envs.core.batch_dfs import FAST_PLACEMENTS, DfsTrees, dfs_trees
 from maze_envs.core.benchmark_frame import frame_of
-from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
+from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.generators import check_options, generate
 from maze_envs.core.layout_files import layout_from_dict, load_layout
 from maze_envs.core.maze import Grid, Maze, as_grid
 from maze_envs.core.mazebench_files import mazebench_files
+from maze_envs.core.validate import integer, number, positive_int
 
 LayoutLike = Maze | Grid | str | os.PathLike
-
-
-def positive_int(name: str, value: Any) -> int:
-    """Return ``value`` as an int; raise ``MazeConfigError`` naming ``name`` unless it is an integer >= 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
-        raise MazeConfigError(f"{name} must be a positive integer, got {brief_repr(value)}")
-    return int(value)
-
-
-def _non_negative_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 0:
-        raise MazeConfigError(f"{name} must be a non-negative integer, got {brief_repr(value)}")
-    return int(value)
 
 
 def to_grid(layout: LayoutLike | dict, *, name: str = "maze") -> Grid:
@@ -87,13 +74,12 @@ class LayoutSource:
     _levels: dict[int, Grid] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.rows = positive_int("rows", self.rows)
-        self.cols = positive_int("cols", self.cols)
+        self.rows = positive_int(self.rows, name="rows")
+        self.cols = positive_int(self.cols, name="cols")
         check_options(self.algorithm, self.placement)
-        if isinstance(self.loops, bool) or not isinstance(self.loops, (int, float)) or not 0 <= self.loops <= 1:
-            raise MazeConfigError(f"loops must be a number in [0, 1], got {brief_repr(self.loops)}")
-        self.num_levels = _non_negative_int("num_levels", self.num_levels)
-        self.start_level = _non_negative_int("start_level", self.start_level)
+        number(self.loops, 0, 1, name="loops")
+        self.num_levels = integer(self.num_levels, 0, name="num_levels")
+        self.start_level = integer(self.start_level, 0, name="start_level")
         if self.maze is not None:
             self.fixed = [to_grid(self.maze)]
         elif self.mazes_dir is not None:

@@ -12,6 +12,7 @@ from gymnasium import spaces
 from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import MASKED, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.validate import choice, positive_int
 
 from ..actions import checked_action, reset_needed
 from ..protocol import PROTOCOL_DEFAULT, grid_rules
@@ -24,10 +25,8 @@ ACTION_MODES = ("multi", "single")
 def check_partial_options(visibility: Any, action_mode: Any, max_no_exploration_steps: Any,
                           explored_map: Any = False) -> None:
     """Raise ``MazeConfigError`` naming the argument when a partial-observation option is invalid."""
-    if isinstance(visibility, bool) or not isinstance(visibility, (int, np.integer)) or visibility < 1:
-        raise MazeConfigError(f"visibility must be a positive integer (radius k), got {brief_repr(visibility)}")
-    if action_mode not in ACTION_MODES:
-        raise MazeConfigError(f"action_mode must be one of {', '.join(ACTION_MODES)}, got {brief_repr(action_mode)}")
+    positive_int(visibility, name="visibility")
+    choice(action_mode, ACTION_MODES, name="action_mode")
     check_idle_limit(max_no_exploration_steps)
     if not isinstance(explored_map, (bool, np.bool_)):
         raise MazeConfigError(f"explored_map must be True or False, got {brief_repr(explored_map)}")

@@ -25,9 +25,9 @@ from maze_envs.core.batch_dfs import LOCKSTEP_MIN, compiled
 from maze_envs.core.codes import AGENT, FREE, WALL
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
+from maze_envs.core.validate import positive_int
 
 from ..actions import checked_actions, reset_needed
-from .layouts import positive_int
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
 from .rules import explored_codes, idle_steps, look, move, newly_seen, path_length, walk
@@ -73,7 +73,7 @@ class _BatchedMazes(VectorEnv):
     render_mode: str | None = None
 
     def _setup(self, num_envs: int, max_episode_steps: int | None, kwargs: dict[str, Any]) -> None:
-        num_envs = positive_int("num_envs", num_envs)
+        num_envs = positive_int(num_envs, name="num_envs")
         self._set_render_mode(kwargs.get("render_mode"))
         self.template = self._single_class(**kwargs)
         t = self.template

@@ -17,6 +17,7 @@ from gymnasium import spaces
 from maze_envs.core.codes import AGENT, GOAL, MASKED, NUM_CODES, PALETTE, WALL, draw_codes
 from maze_envs.core.maze import MOVES
 from maze_envs.core.render import Symbols, upscale
+from maze_envs.core.validate import choice
 
 TEXT_CHARSET = "".join(sorted(set(string.ascii_letters + string.digits + string.punctuation + " \n█·")))
 
@@ -124,8 +125,7 @@ class TextObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
                  symbols: Symbols = Symbols()) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, format=format, key=key, symbols=symbols)
         gym.ObservationWrapper.__init__(self, env)
-        if format not in TEXT_FORMATS:
-            raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, got {format!r}")
+        choice(format, TEXT_FORMATS, name="format", error=ValueError)
         space = env.observation_space
         if isinstance(space, spaces.Dict) and key is None:
             self.keys: list[str | None] = sorted(space.spaces, key=lambda name: name != "view")

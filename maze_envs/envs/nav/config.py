@@ -20,7 +20,8 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from maze_envs import protocols
-from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import choice, integer, number, positive_int
 from maze_envs.nav.camera import CameraConfig
 from maze_envs.protocols import NavRules
 
@@ -75,20 +76,13 @@ class EvalConfig:
 
     def check(self) -> None:
         """Raise ``MazeConfigError`` naming the first setting out of range."""
-        if isinstance(self.max_steps, bool) or not isinstance(self.max_steps, int) or self.max_steps < 1:
-            raise MazeConfigError(f"must be an integer >= 1, got {self.max_steps!r}", parameter="max_steps")
+        positive_int(self.max_steps, parameter="max_steps")
         for name in ("arrive_threshold", "occ_dilation_meters", "history_resize_ratio", "render_retry_backoff",
                      "render_timeout"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise MazeConfigError(f"must be a number >= 0, got {brief_repr(value)}", parameter=name)
+            number(getattr(self, name), 0, parameter=name)
         for name in ("collision_threshold", "max_history_frames", "render_max_retries"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise MazeConfigError(f"must be an integer >= 0, got {brief_repr(value)}", parameter=name)
-        if self.waypoint_frame not in WAYPOINT_FRAMES:
-            raise MazeConfigError(f"must be one of {', '.join(WAYPOINT_FRAMES)}, got {self.waypoint_frame!r}",
-                                  parameter="waypoint_frame")
+            integer(getattr(self, name), 0, parameter=name)
+        choice(self.waypoint_frame, WAYPOINT_FRAMES, parameter="waypoint_frame")
         self.protocol = protocols.protocol(self.protocol, "nav").name
 
     @property
@@ -124,22 +118,15 @@ class PoiGoalEvalConfig(EvalConfig):
     def check(self) -> None:
         """Raise ``MazeConfigError`` naming the first setting out of range."""
         super().check()
-        if self.collision_mode not in COLLISION_MODES:
-            raise MazeConfigError(f"must be one of {', '.join(COLLISION_MODES)}, got {self.collision_mode!r}",
-                                  parameter="collision_mode")
-        if self.occ_obstacle_polarity not in ("dark", "light"):
-            raise MazeConfigError(f"must be dark or light, got {self.occ_obstacle_polarity!r}",
-                                  parameter="occ_obstacle_polarity")
-        if isinstance(self.robot_radius, bool) or not isinstance(self.robot_radius, (int, float)) \
-                or not self.robot_radius >= 0:
-            raise MazeConfigError(f"must be a number >= 0, got {self.robot_radius!r}", parameter="robot_radius")
+        choice(self.collision_mode, COLLISION_MODES, parameter="collision_mode")
+        choice(self.occ_obstacle_polarity, ("dark", "light"), parameter="occ_obstacle_polarity")
+        number(self.robot_radius, 0, parameter="robot_radius")
 
 
 def make_eval_config(mode: str = "outdoor", render_url: str | None = None, **kwargs: Any) -> EvalConfig:
     """Return a point-goal ``EvalConfig`` with the protocol values of ``mode`` (outdoor or indoor); ``kwargs``
     override any field (protocol values too, for ablations). Raises ``MazeConfigError`` naming a bad argument."""
-    if mode not in POINT_GOAL_PROTOCOL:
-        raise MazeConfigError(f"must be one of {', '.join(POINT_GOAL_PROTOCOL)}, got {mode!r}", parameter="mode")
+    choice(mode, POINT_GOAL_PROTOCOL, parameter="mode")
     names = {f.name for f in fields(EvalConfig)}
     unknown = sorted(set(kwargs) - names)
     if unknown:

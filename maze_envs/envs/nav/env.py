@@ -11,6 +11,7 @@ from gymnasium import spaces
 
 from maze_envs import protocols
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import choice, number, positive_int
 
 from ..actions import reset_needed
 from .config import EvalConfig, PoiGoalEvalConfig, make_eval_config
@@ -104,12 +105,9 @@ class GaussianNavEnv(gym.Env):
                  max_history_frames: int = 20, history_resize_ratio: float = 0.25, progress_reward: float = 1.0,
                  success_reward: float = 10.0, collision_penalty: float = 1.0, step_penalty: float = 0.01,
                  render_mode: str | None = None, backend: str = "cpu", **protocol: Any):
-        if render_mode not in (None, "rgb_array"):
-            raise MazeConfigError(f"must be None or 'rgb_array', got {render_mode!r}", parameter="render_mode")
-        if num_waypoints < 1:
-            raise MazeConfigError(f"must be at least 1, got {num_waypoints}", parameter="num_waypoints")
-        if not max_waypoint_metres > 0:
-            raise MazeConfigError(f"must be positive, got {max_waypoint_metres}", parameter="max_waypoint_metres")
+        choice(render_mode, ("rgb_array",), optional=True, parameter="render_mode")
+        positive_int(num_waypoints, parameter="num_waypoints")
+        number(max_waypoint_metres, 0, low_open=True, parameter="max_waypoint_metres")
         spec = protocols.protocol(protocol.get("protocol", protocols.DEFAULT), "nav")
         settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(
                             view_width, view_height, protocol=spec.name),

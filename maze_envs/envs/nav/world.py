@@ -11,6 +11,7 @@ from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.generators import generate
+from maze_envs.core.validate import positive_int
 from maze_envs.nav.client import CloudRenderer, GaussianRenderer, LocalGaussianRenderer
 from maze_envs.nav.procedural import SceneParams, build_scene
 from maze_envs.nav.scene import Episode, GaussianScene, Task
@@ -52,8 +53,7 @@ def procedural_world(config: EvalConfig, count: int = 8, rows: int = 4, cols: in
                      params: SceneParams | None = None, backend: str = "cpu") -> NavWorld:
     """Return ``count`` procedural scenes ``maze_000``... (scene i from seed + i) built in memory, with the embedded
     renderer; raises ``MazeConfigError`` naming a bad argument."""
-    if count < 1:
-        raise MazeConfigError(f"must be at least 1, got {count}", parameter="count")
+    positive_int(count, parameter="count")
     params = params or SceneParams()
     built = [build_scene(generate(rows, cols, "dfs", seed + i), f"maze_{i:03d}", params, seed + i)
              for i in range(count)]

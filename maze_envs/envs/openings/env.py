@@ -12,6 +12,7 @@ from gymnasium import spaces
 
 from maze_envs.core.budget import check_budget
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
+from maze_envs.core.validate import choice
 from maze_envs.openings.dataset import OpeningsDatasetConfig, puzzle_input, sample_sizes
 from maze_envs.openings.puzzle import LABELS, OpeningsPuzzle, generate_openings
 from maze_envs.openings.render import OpeningsStyle, render_openings
@@ -107,10 +108,7 @@ class OpeningsEnv(gym.Env):
                  opposite_sides: bool = False, balance: bool = True, cell_size: int = 32, wall_width: int = 5,
                  margin: int = 8, label_padding: int = 20, render_mode: str | None = None, **unknown: Any):
         reject_unknown_arguments(type(self).__name__, unknown)
-        if question not in QUESTION_FORMS:
-            raise MazeConfigError(
-                f"question: unknown form {brief_repr(question)}; choose from {', '.join(QUESTION_FORMS)}"
-            )
+        choice(question, QUESTION_FORMS, parameter="question")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise MazeConfigError(
                 f"render_mode: {brief_repr(render_mode)} is not one of {self.metadata['render_modes']}"

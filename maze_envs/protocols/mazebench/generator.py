@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import choice
 
 ALGORITHMS = ("dfs", "prim")
 START_GOAL = ("corner", "random")
@@ -133,8 +134,7 @@ def mazebench_maze(height: int, width: int, seed: int, *, algorithm: str = "dfs"
     if algorithm not in ALGORITHMS:
         raise MazeConfigError(f"must be one of {', '.join(ALGORITHMS)} under the mazebench protocol, "
                               f"got {algorithm!r}", parameter="algorithm")
-    if start_goal not in START_GOAL:
-        raise MazeConfigError(f"must be one of {', '.join(START_GOAL)}, got {start_goal!r}", parameter="start_goal")
+    choice(start_goal, START_GOAL, parameter="start_goal")
     if height < 1 or width < 1 or (start_goal == "random" and height * width < 2):
         raise MazeConfigError(f"size must be at least 1x1 (2 cells for random), got {height}x{width}",
                               parameter="sizes")
