@@ -15,6 +15,7 @@ from .errors import is_secret_name, redact, redact_url
 
 Provider = Literal["openai", "azure"]
 PROVIDERS: tuple[str, ...] = ("openai", "azure")
+APIS: tuple[str, ...] = ("chat", "responses")  # chat completions, or OpenAI's Responses API
 
 # Environment variables read by ``load_model_config`` (flags and YAML values override them).
 ENV_VARS = {"model": "MAZE_ENVS_MODEL", "base_url": "MAZE_ENVS_BASE_URL", "provider": "MAZE_ENVS_PROVIDER",
@@ -31,6 +32,7 @@ class ModelConfig:
     ``AZURE_OPENAI_API_KEY``); the key is read at request time and stored nowhere. For Azure,
     ``base_url`` is the resource endpoint and ``model`` the deployment. ``video_mode`` is ``frames``
     (send ``video_frames`` evenly sampled frames) or ``native`` (send the MP4 as a ``video_url`` part).
+    ``api`` is the request API: ``chat`` (chat completions) or ``responses`` (OpenAI's Responses API).
     Prices are US dollars per million tokens; ``backoff`` doubles from ``backoff_base`` up to ``backoff_max``.
     """
 
@@ -47,6 +49,7 @@ class ModelConfig:
     video_frames: int = 16
     price_prompt: float = 0.0
     price_completion: float = 0.0
+    api: Literal["chat", "responses"] = "chat"
 
     @property
     def key_env(self) -> str:
@@ -80,6 +83,8 @@ class ModelConfig:
         if self.provider == "azure" and not self.base_url:
             raise MazeConfigError("the Azure resource endpoint is required with provider 'azure'",
                                   parameter="base_url")
+        if self.api not in APIS:
+            raise MazeConfigError(f"must be one of {', '.join(APIS)}, got {brief_repr(self.api)}", parameter="api")
         if self.video_mode not in ("frames", "native"):
             raise MazeConfigError(f"video_mode must be 'frames' or 'native', got {brief_repr(self.video_mode)}")
         for name, kind in _NUMBER_FIELDS.items():

@@ -20,7 +20,7 @@ from ..episode import Budgets
 from ..interactive import interactive_trial
 from ..mazes import BenchMaze
 from ..scores import score
-from ..validate import validate_path
+from ..validate import grade_path
 from .sandbox import run_sandbox
 
 
@@ -65,7 +65,7 @@ def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: st
                          max_no_exploration=budgets.max_no_exploration)
     elapsed = time.perf_counter() - began
     walk = [tuple(c) for c in result.walk]
-    verdict = validate_path(maze.grid, maze.start, maze.goal, walk, maze.shortest_path, allow_revisits=True)
+    verdict = grade_path(maze.grid, maze.start, maze.goal, walk, maze.shortest_path, allow_revisits=True)
     usage = RunStats()
     for entry in log:
         usage.add(entry["reply"], client.config)

@@ -36,7 +36,7 @@ from maze_envs.protocols.mazebench.reading import output_filter
 
 from ..mazes import BenchMaze
 from ..scores import score
-from ..validate import validate_path
+from ..validate import grade_path
 
 SYSTEM = ("You are a helpful assistant that can help me solve mazes."
           "        横轴为x轴，竖轴为y轴，坐标用（y，x）来表示"
@@ -145,7 +145,7 @@ def strict_verdict(reply: str, shown: np.ndarray, maze: BenchMaze, scoring: str)
     reading = read_path(reply, "strict")
     path = reading.cells
     shortest = list(maze.shortest_path) if np.array_equal(shown, maze.grid) else bfs_path(shown, maze.start, maze.goal)
-    verdict = validate_path(shown, maze.start, maze.goal, path, shortest)
+    verdict = grade_path(shown, maze.start, maze.goal, path, shortest)
     return {"parsed_path": [list(c) for c in path], "reading": reading.to_dict(), "validation": verdict.to_dict(),
             "success": verdict.valid,
             "scores": score(verdict, path, shortest, scoring).to_dict()}
