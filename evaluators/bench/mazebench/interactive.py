@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from maze_envs.envs.agent import AgentStopped
 from maze_envs.llm import ChatClient, Reply, RunStats
 
 from ..anticheat import identity_presentation
@@ -34,8 +35,10 @@ class ReplayClient:
         self.used = 0
 
     def chat(self, messages: Any, **params: Any) -> Reply:
-        """Return the next recorded reply; raises ``IndexError`` when none is left (the agent's call budget
-        is the number of replies, so it stops first)."""
+        """Return the next recorded reply; raises ``AgentStopped`` (``max_calls``) when none is left (a call of
+        MazeBench's loop failed before it was answered)."""
+        if self.used >= len(self.replies):
+            raise AgentStopped("max_calls", f"the {len(self.replies)} recorded replies are used up")
         reply = self.replies[self.used]
         self.used += 1
         return reply
