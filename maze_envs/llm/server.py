@@ -5,8 +5,8 @@ OpenAI's Responses API ``POST /v1/responses`` (text and image input parts, ``maz
 request's ``ChatRequest.api`` says which) and ``GET /v1/models``, well enough for the official ``openai``
 client, without streaming. Every reply carries ``system_fingerprint = "maze-envs-local-embedded"`` and the
 model listing says it is the local embedded server, so results produced through it say so. It runs on
-uvicorn + Starlette through ``maze_envs.serving.app``; a request that is not a well-formed chat request gets HTTP 400 with an
-OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``.
+uvicorn + Starlette through ``maze_envs.serving.app``; a request that is not a well-formed chat request gets
+HTTP 400 with an OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``.
 """
 
 from __future__ import annotations
