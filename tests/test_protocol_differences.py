@@ -3,15 +3,24 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from _bench_support import write_mazes
 from _llm_support import client_for
 
 from maze_envs.agents.players import PLAYERS
+from maze_envs.core.errors import MazeFormatError
 from maze_envs.evaluators.bench.config import BenchConfig
-from maze_envs.evaluators.bench.trials import bench_trials, play
-from maze_envs.llm import LLMError, ModelServer, ScriptedPolicy
+from maze_envs.evaluators.bench.mazes import bench_mazes
+from maze_envs.evaluators.bench.trials import bench_trials, grade, play, present
+from maze_envs.llm import ChatRequest, LLMError, ModelServer, OraclePolicy, ScriptedPolicy
 from maze_envs.llm.policies import script_entry
+
+
+def oracle_reply(messages) -> str:
+    """Return the local server's oracle answer to ``messages`` (called directly)."""
+    return OraclePolicy()(ChatRequest("m", messages)).text
 
 
 @pytest.mark.parametrize("mode", ["ai", "partial-observe"])
@@ -37,3 +46,70 @@ def test_a_model_call_failing_mid_episode(tmp_path, mode):
     assert "HTTP 400" in record["mazebench"]["errors"][-1]["error_message"]
     assert record["cell_moves"] == record["mazebench"]["steps"]  # the steps made before the failure are kept
     assert isinstance(outcomes["default"], LLMError) and "HTTP 400" in str(outcomes["default"])
+
+
+def write_maze_without_path(root, name="maze_5x5_0"):
+    """Write a 5x5 benchmark maze file without ``shortest_path`` under ``root/5x5``; return the folder."""
+    folder = root / "5x5"
+    folder.mkdir(parents=True)
+    grid = [[0, 0, 0, 0, 0], [1, 1, 1, 1, 0], [0, 0, 0, 0, 0], [0, 1, 1, 1, 1], [0, 0, 0, 0, 0]]
+    (folder / f"{name}.json").write_text(json.dumps({"width": 5, "height": 5, "grid": grid, "start": [0, 0],
+                                                     "goal": [4, 4], "nonce": 0}), encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("scoring, reference", [("v1", {"total": 100.0, "O": 100}), ("v2", {"total": 80.0, "P": 0})])
+def test_a_maze_file_without_shortest_path(tmp_path, scoring, reference):
+    """MazeBench reads it as ``[]``: v1 gives O = 100, v2 P = 0 (total 80); ours computes the BFS path."""
+    mazes = write_maze_without_path(tmp_path / "mazes")
+    totals = {}
+    for protocol in ("mazebench", "default"):
+        config = BenchConfig(mode="text2d", protocol=protocol, models=("m",), sizes=("5x5",), scoring=scoring,
+                             anti_cheat=False, mazes_dir=str(mazes))
+        [trial] = bench_trials(config)
+        totals[protocol] = grade(trial, oracle_reply(present(trial)))
+    theirs, ours = totals["mazebench"], totals["default"]
+    assert {k: theirs.scores[k] for k in reference} == reference and theirs.success
+    assert theirs.strict["scores"]["total"] == ours.scores["total"]  # the strict verdict grades against BFS
+    assert ours.success and ours.record["validation"]["optimal_length"] == 16 and ours.scores["O"] == 100
+    assert ours.scores["total"] == 100.0 and (scoring == "v1" or ours.scores["P"] == 100.0)
+
+
+def test_a_stored_path_that_is_not_a_shortest_path(tmp_path):
+    """MazeBench scores against the path as stored; ours refuses the file, naming it and the field."""
+    mazes = write_maze_without_path(tmp_path / "mazes")
+    file = mazes / "5x5" / "maze_5x5_0.json"
+    doc = json.loads(file.read_text(encoding="utf-8"))
+    file.write_text(json.dumps({**doc, "shortest_path": [[0, 0], [0, 1]]}), encoding="utf-8")
+    theirs = bench_mazes(mazes, "5x5", stored_path=True)[0]
+    assert theirs.shortest_path == ((0, 0), (0, 1))
+    with pytest.raises(MazeFormatError, match="shortest_path"):
+        bench_mazes(mazes, "5x5")
+
+
+def test_sandbox_api_load_and_listing(tmp_path):
+    """MazeBench's ``/load`` reads a subfolder's maze (200) and ``/mazes`` lists in the folder's own order; ours
+    answers 404 to a subfolder's name and sorts."""
+    import requests
+
+    from maze_envs.evaluators.bench.sandbox import sandbox_app
+    from maze_envs.serving.app import LoopbackServer
+
+    mazes = write_maze_without_path(tmp_path / "mazes")
+    flat = mazes / "5x5"
+    for name in ("zeta", "alpha", "mid"):
+        (flat / f"{name}.json").write_text((flat / "maze_5x5_0.json").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "outside.json").write_text((flat / "alpha.json").read_text(encoding="utf-8"), encoding="utf-8")
+    with LoopbackServer(sandbox_app(mazes, "mazebench")) as server:
+        loaded = requests.post(server.url + "/load", json={"maze_name": "5x5/maze_5x5_0"}, timeout=10)
+        outside = requests.post(server.url + "/load", json={"maze_name": "../outside"}, timeout=10)
+    with LoopbackServer(sandbox_app(flat, "mazebench")) as server:
+        listed = requests.get(server.url + "/mazes", timeout=10).json()["mazes"]
+    assert loaded.status_code == 200 and loaded.json()["maze_info"]["goal"] == [4, 4]
+    assert outside.status_code == 404
+    assert listed == [p.stem for p in flat.glob("*.json")]
+    with LoopbackServer(sandbox_app(mazes, "default")) as server:
+        ours = requests.post(server.url + "/load", json={"maze_name": "5x5/maze_5x5_0"}, timeout=10)
+        names = requests.get(server.url + "/mazes", timeout=10).json()["mazes"]
+    assert ours.status_code == 404
+    assert names == sorted(names)

@@ -92,13 +92,16 @@ class BenchRules:
     -> dict``: the protocol's own figures, stored as ``summary.json[<protocol name>]`` (None: none).
     ``section(summary) -> str``: the report's HTML section of those figures (None: none). ``headline(summary)
     -> list[str]``: extra lines ``maze-envs bench`` prints (None: none). ``own_scores``: trials are scored by
-    the protocol's own rules (the report says so above its table)."""
+    the protocol's own rules (the report says so above its table). ``stored_paths``: a maze file's
+    ``shortest_path`` is used as stored, unchecked, and a missing one is empty (else a missing one is computed and a
+    given one must be a shortest path)."""
 
     trial: EntryPoint
     summary: EntryPoint | None = None
     section: EntryPoint | None = None
     headline: EntryPoint | None = None
     own_scores: bool = False
+    stored_paths: bool = False
     about: str = ""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from maze_envs.envs.agent import AgentStopped
@@ -23,6 +24,7 @@ from ..mazes import BenchMaze
 from ..scores import score
 from ..validate import grade_path
 from .sandbox import run_sandbox
+from .text2d import strict_shortest
 
 
 class ReplayClient:
@@ -74,7 +76,8 @@ def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: st
         usage.add(entry["reply"], client.config)
     replay = ReplayClient([e["reply"] for e in log], client)
     calls = min(len(log), budgets.max_calls)
-    strict = interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), maze, identity_presentation(),
+    graded = replace(maze, shortest_path=tuple(strict_shortest(maze.grid, maze)))
+    strict = interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), graded, identity_presentation(),
                                mode=mode, scoring=scoring, budgets=budgets, visibility=visibility, seed=seed,
                                client=replay)
     if strict.get("outcome") == "max_steps" and calls < budgets.max_calls:
