@@ -4,7 +4,8 @@
 - ``/mazes`` lists the stem of every ``*.json`` directly in the mazes directory (any name), in the folder's
   order (a glob, unsorted);
 - ``/load {maze_name}`` reads ``<mazes_dir>/<maze_name>.json``, in a subfolder too (``sub/maze_9x9_1``;
-  ``maze_name: 123`` is looked up as ``123.json`` and answers 404); ``{message: "Maze 'x' loaded successfully", maze_info}``;
+  ``maze_name: 123`` is looked up as ``123.json`` and answers 404);
+  ``{message: "Maze 'x' loaded successfully", maze_info}``;
 - ``/step`` answers ``{action, state, info, reward, success}`` with its env's info (``{success, position}``, a wall
   ``{error, position}``, the goal ``{success, message: "Congratulations! ..."}``, then ``{info: "Game ended"}``)
   and its rewards: -1 on an error, 100 whenever the game is done (again after the goal), else -0.1;
