@@ -10,7 +10,7 @@ from _bench_support import write_mazes
 from _llm_support import client_for
 
 from maze_envs.agents.players import PLAYERS
-from maze_envs.core.errors import MazeFormatError
+from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.evaluators.bench.config import BenchConfig
 from maze_envs.evaluators.bench.mazes import bench_mazes
 from maze_envs.evaluators.bench.trials import bench_trials, grade, play, present
@@ -113,3 +113,10 @@ def test_sandbox_api_load_and_listing(tmp_path):
         names = requests.get(server.url + "/mazes", timeout=10).json()["mazes"]
     assert ours.status_code == 404
     assert names == sorted(names)
+
+
+@pytest.mark.parametrize("protocol", ["mazebench", "default"])
+def test_an_unknown_generator_name_is_refused(protocol):
+    """MazeBench falls back to DFS without snapping; both protocols here refuse the name (kept, listed)."""
+    with pytest.raises(MazeConfigError, match="algorithm"):
+        BenchConfig(protocol=protocol, models=("m",), sizes=("5x5",), algorithm="wilson-typo").validated()
