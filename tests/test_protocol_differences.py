@@ -1,16 +1,20 @@
-"""The differences from MazeBench listed in README's Differences table: the reference's behaviour under
-``--protocol mazebench``, ours under the default protocol."""
+"""The differences from MazeBench and ABot-Navigation listed in README's Differences tables: the reference's
+behaviour under ``--protocol mazebench`` / ``abot``, ours under the default protocol."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from _bench_support import write_mazes
 from _llm_support import client_for
+from PIL import Image
 
 from maze_envs.agents.players import PLAYERS
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
+from maze_envs.envs.nav.config import nav_rules
+from maze_envs.envs.nav.memory import ShortMemory
 from maze_envs.evaluators.bench.config import BenchConfig
 from maze_envs.evaluators.bench.mazes import bench_mazes
 from maze_envs.evaluators.bench.trials import bench_trials, grade, play, present
@@ -120,3 +124,21 @@ def test_an_unknown_generator_name_is_refused(protocol):
     """MazeBench falls back to DFS without snapping; both protocols here refuse the name (kept, listed)."""
     with pytest.raises(MazeConfigError, match="algorithm"):
         BenchConfig(protocol=protocol, models=("m",), sizes=("5x5",), algorithm="wilson-typo").validated()
+
+
+@pytest.mark.parametrize("protocol, resample", [("abot", Image.Resampling.BICUBIC),
+                                                ("default", Image.Resampling.BILINEAR)])
+def test_history_views_are_shrunk_with_the_protocols_filter(protocol, resample):
+    """ABot's memory shrinks history views with Pillow's default filter (``img.resize(size)``: bicubic); ours with
+    bilinear."""
+    frames = [np.random.default_rng(k).integers(0, 256, (64, 72, 3), dtype=np.uint8) for k in range(2)]
+    memory = ShortMemory(resize_ratio=0.25, resample=nav_rules(protocol).history_resample)
+    for k, frame in enumerate(frames):
+        memory.add_frame([frame, frame, frame], np.eye(4) * (k + 1))
+    [shrunk] = memory.get_history_images()
+    expected = Image.fromarray(frames[0]).resize((18, 16), resample)
+    assert np.array_equal(np.asarray(shrunk), np.asarray(expected))
+    if protocol == "abot":
+        assert np.array_equal(np.asarray(shrunk), np.asarray(Image.fromarray(frames[0]).resize((18, 16))))
+    else:
+        assert not np.array_equal(np.asarray(shrunk), np.asarray(Image.fromarray(frames[0]).resize((18, 16))))

@@ -131,7 +131,8 @@ class NavRules:
     finite values). ``nonfinite_is_missing``: a non-finite distance also counts as ``missing_distance`` (POI
     metrics). ``poi_outdoor_excluded``: scenes left out of outdoor POI metrics by default.
     ``overwrite_agent_config``: injected settings replace the agent YAML's own. ``nonfinite_as_strings``: records
-    write inf/nan as strings (else null). ``summary_of_run_only``: the POI summary covers this run's tasks only."""
+    write inf/nan as strings (else null). ``summary_of_run_only``: the POI summary covers this run's tasks only.
+    ``history_resample``: the filter that shrinks history views (``bilinear`` or ``bicubic``)."""
 
     public_code: bool = False
     waypoint_frame: str = "front_left"
@@ -144,6 +145,7 @@ class NavRules:
     overwrite_agent_config: bool = False
     nonfinite_as_strings: bool = False
     summary_of_run_only: bool = False
+    history_resample: str = "bilinear"
     about: str = ""
 
 

@@ -88,8 +88,8 @@ class NavSession:
         self.abot = config.rules.public_code
         self._distance = abot_distance if self.abot else planar_distance
         self.save_dir = Path(save_dir) if save_dir is not None else None
-        self.memory = ShortMemory(config.max_history_frames, resize_ratio=config.history_resize_ratio) \
-            if config.provide_history else None
+        self.memory = ShortMemory(config.max_history_frames, resize_ratio=config.history_resize_ratio,
+                                  resample=config.rules.history_resample) if config.provide_history else None
         self.status: str | None = None
         self.error: str | None = None
         self.started = False
