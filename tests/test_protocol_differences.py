@@ -4,6 +4,8 @@ behaviour under ``--protocol mazebench`` / ``abot``, ours under the default prot
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -15,11 +17,14 @@ from maze_envs.agents.players import PLAYERS
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.envs.nav.config import nav_rules
 from maze_envs.envs.nav.memory import ShortMemory
+from maze_envs.envs.nav.session import heading
 from maze_envs.evaluators.bench.config import BenchConfig
 from maze_envs.evaluators.bench.mazes import bench_mazes
 from maze_envs.evaluators.bench.trials import bench_trials, grade, play, present
 from maze_envs.llm import ChatRequest, LLMError, ModelServer, OraclePolicy, ScriptedPolicy
 from maze_envs.llm.policies import script_entry
+from maze_envs.nav.interface.point_goal import Observation
+from maze_envs.nav.scene import Episode, GaussianScene
 
 
 def oracle_reply(messages) -> str:
@@ -142,3 +147,44 @@ def test_history_views_are_shrunk_with_the_protocols_filter(protocol, resample):
         assert np.array_equal(np.asarray(shrunk), np.asarray(Image.fromarray(frames[0]).resize((18, 16))))
     else:
         assert not np.array_equal(np.asarray(shrunk), np.asarray(Image.fromarray(frames[0]).resize((18, 16))))
+
+
+def test_observation_fields_come_in_the_public_evaluators_order():
+    """ABot's ``Observation`` is built positionally by some agents; ours has its field order (fixed: one order)."""
+    order = ("images", "target_position", "position", "rotation", "heading", "step_count", "distance_to_goal")
+    assert tuple(f.name for f in fields(Observation))[:7] == order
+    built = Observation({}, np.zeros(2, np.float32), np.zeros(3), np.eye(4), 0.5, 3, 7.0)
+    assert (built.heading, built.step_count, built.distance_to_goal) == (0.5, 3, 7.0)
+
+
+def test_heading_is_computed_as_the_protocol_does():
+    """ABot takes ``np.arctan2``, ours ``math.atan2``: an ulp apart for some poses."""
+    rng = np.random.default_rng(0)
+    pairs = rng.normal(size=(1000, 2))
+    y, x = next((y, x) for y, x in pairs if float(np.arctan2(y, x)) != math.atan2(y, x))
+    pose = np.eye(4)
+    pose[0, 0], pose[1, 0] = x, y
+    public = nav_rules("abot").public_code
+    assert heading(pose, public_code=public) == float(np.arctan2(y, x))
+    assert heading(pose, public_code=nav_rules("default").public_code) == math.atan2(y, x)
+    assert abs(heading(pose, public_code=True) - heading(pose)) <= 2 * math.ulp(math.atan2(y, x))
+
+
+def test_points_just_off_the_top_left_edge_map_as_the_protocol_rounds(tmp_path):
+    """ABot's ``convert_actual_to_pixel`` truncates with ``int()``: a point a quarter pixel beyond the left or top
+    edge lands on pixel 0 (free: no collision); ours floors it to pixel -1, off the map (a collision)."""
+    folder = tmp_path / "scene" / "map"
+    folder.mkdir(parents=True)
+    Image.fromarray(np.full((20, 40), 255, np.uint8)).save(folder / "occ_map.png")
+    (folder / "occ_map_meta.txt").write_text("Top Left: (10.0, 24.0)\nTop Right: (18.0, 24.0)\n"
+                                             "Bottom Left: (10.0, 20.0)\nBottom Right: (18.0, 20.0)\n"
+                                             "Image size in pixels: 40, 20\n")
+    episode = Episode.from_scene_dir(tmp_path / "scene")
+    off_left, off_top = {"x": 9.95, "y": 22.0}, {"x": 11.0, "y": 24.05}
+    abot, ours = nav_rules("abot").public_code, nav_rules("default").public_code
+    assert GaussianScene.convert_actual_to_pixel(9.95, 24.05, episode, truncate=abot) == (0, 0)
+    assert GaussianScene.convert_actual_to_pixel(9.95, 24.05, episode, truncate=ours) == (-1, -1)
+    for point in (off_left, off_top):
+        start = {"x": 12.0, "y": 22.0}
+        assert not GaussianScene.check_line_collision_fast(start, point, episode, truncate=abot)
+        assert GaussianScene.check_line_collision_fast(start, point, episode, truncate=ours)
