@@ -15,7 +15,7 @@ from maze_envs.evaluators.bench.anticheat import (
     choose_presentation,
     consistency,
 )
-from maze_envs.evaluators.bench.validate import validate_path
+from maze_envs.evaluators.bench.validate import grade_path
 
 
 @pytest.mark.parametrize("symmetry", list(SYMMETRIES))
@@ -55,7 +55,7 @@ def test_a_memorised_published_answer_fails_every_presentation_drawn():
         start = presentation.show_cell(doc["start"], grid.shape)
         goal = presentation.show_cell(doc["goal"], grid.shape)
         shown_shortest = shortest_path(Grid(shown, start, goal))
-        assert not validate_path(shown, start, goal, published, shown_shortest).valid
+        assert not grade_path(shown, start, goal, published, shown_shortest).valid
     assert seen == set(NON_IDENTITY)
 
 

@@ -21,7 +21,7 @@ from maze_envs.agents.oracle import OracleAgent
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json, read_jsonl
 from maze_envs.evaluators.bench.episode import Budgets, bench_env, play_episode
-from maze_envs.evaluators.bench.validate import validate_path
+from maze_envs.evaluators.bench.validate import grade_path
 
 REPO = Path(__file__).resolve().parents[1]
 GRID = np.array([[0, 0, 1], [1, 0, 1], [1, 0, 0]], dtype=np.uint8)
@@ -95,8 +95,8 @@ def test_cell_move_budget_is_apart_from_api_calls():
 def test_walks_may_revisit_cells_paths_may_not():
     walk = [(0, 0), (0, 1), (0, 0), (0, 1), (1, 1), (2, 1), (2, 2)]
     shortest = [(0, 0), (0, 1), (1, 1), (2, 1), (2, 2)]
-    assert validate_path(GRID, START, GOAL, walk, shortest).error == "loop"
-    verdict = validate_path(GRID, START, GOAL, walk, shortest, allow_revisits=True)
+    assert grade_path(GRID, START, GOAL, walk, shortest).error == "loop"
+    verdict = grade_path(GRID, START, GOAL, walk, shortest, allow_revisits=True)
     assert (verdict.valid, verdict.path_length, verdict.optimal_length) == (True, 6, 4)
 
 

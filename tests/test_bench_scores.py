@@ -5,7 +5,7 @@ import pytest
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.evaluators.bench.scores import path_similarity, score
-from maze_envs.evaluators.bench.validate import validate_path
+from maze_envs.evaluators.bench.validate import grade_path
 
 # 0 free, 1 wall; start (0, 0), goal (2, 2); the shortest path goes right then down.
 GRID = np.array([[0, 0, 0],
@@ -16,7 +16,7 @@ SHORTEST = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)]
 
 
 def check(path):
-    return validate_path(GRID, START, GOAL, path, SHORTEST)
+    return grade_path(GRID, START, GOAL, path, SHORTEST)
 
 
 @pytest.mark.parametrize("path, code, index", [
@@ -51,7 +51,7 @@ def test_longer_valid_path_is_scored_by_the_formulas():
     grid = np.zeros((2, 3), dtype=int)
     shortest = [(0, 0), (0, 1), (0, 2)]
     path = [(0, 0), (1, 0), (1, 1), (1, 2), (0, 2)]
-    verdict = validate_path(grid, (0, 0), (0, 2), path, shortest)
+    verdict = grade_path(grid, (0, 0), (0, 2), path, shortest)
     assert verdict.valid and (verdict.path_length, verdict.optimal_length) == (4, 2)
     v1 = score(verdict, path, shortest, "v1")
     assert v1.O == 50 and v1.A == pytest.approx((100 + 100 + 50) / 3, abs=1e-4)
@@ -71,7 +71,7 @@ def test_json_lists_as_the_shortest_path_do_not_crash():
 def test_invalid_path_scores_zero_and_start_equal_goal_scores_full_o():
     zero = score(check([]), [], SHORTEST, "v2")
     assert (zero.S, zero.Q, zero.O, zero.P, zero.A, zero.total) == (0, 0, 0, 0, 0, 0)
-    one = validate_path(np.zeros((1, 1), int), (0, 0), (0, 0), [(0, 0)], [(0, 0)])
+    one = grade_path(np.zeros((1, 1), int), (0, 0), (0, 0), [(0, 0)], [(0, 0)])
     assert score(one, [(0, 0)], [(0, 0)], "v1").O == 100
 
 

@@ -452,3 +452,30 @@ def test_nav_eval_help_names_the_protocol(capsys):
     assert main(["nav-eval", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--protocol {default,abot}" in out and "ABot-Navigation" in out
+
+
+class RaisingAgent(ScriptAgent):
+    """Plays its script, then raises on the next prediction (a bug in the agent)."""
+
+    def predict(self, observation):
+        if self.step >= 1:
+            raise RuntimeError("agent bug: division by zero in the planner")
+        return super().predict(observation)
+
+
+def test_an_agents_exception_text_goes_where_each_protocol_keeps_it(scenes, tmp_path, capsys):
+    """ABot's result.json has no field for it: under abot the text goes to the run log and stdout; our default
+    keeps it in result.json (and the run log)."""
+    for protocol in ("abot", "default"):
+        run_dir = tmp_path / protocol
+        capsys.readouterr()
+        run_evaluation(RaisingAgent(SCRIPT), _config(max_steps=3, protocol=protocol), scenes, run_dir=run_dir)
+        printed = capsys.readouterr().out
+        result = json.loads(next(run_dir.glob("maze_000/traj_0/result.json")).read_text())
+        log = [json.loads(line) for line in (run_dir / "run_log.jsonl").read_text().splitlines()]
+        logged = [r for r in log if r.get("episode_id") == "maze_000" and r.get("task_id") == "traj_0"]
+        assert result["status"] == "error" and "agent bug" in logged[-1]["error"]
+        if protocol == "abot":
+            assert "error" not in result and "maze_000/traj_0: error: agent.predict() raised RuntimeError" in printed
+        else:
+            assert "agent bug: division by zero" in result["error"] and "agent bug" not in printed

@@ -17,7 +17,7 @@ from .episode import Budgets, Episode, bench_env, play_episode
 from .mazes import BenchMaze
 from .oneshot import show
 from .scores import score
-from .validate import validate_path
+from .validate import grade_path
 
 AgentFactory = Callable[[gym.Env], Any]
 
@@ -40,7 +40,7 @@ def interactive_trial(make_agent: AgentFactory, maze: BenchMaze, presentation: P
         calls = list(getattr(agent, "calls", ()))
     finally:
         env.close()
-    verdict = validate_path(shown.grid, shown.start, shown.goal, episode.path, shown.shortest_path,
+    verdict = grade_path(shown.grid, shown.start, shown.goal, episode.path, shown.shortest_path,
                             allow_revisits=True)
     return {
         "presentation": presentation.to_dict(),

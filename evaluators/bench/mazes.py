@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from maze_envs import protocols
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.jsonfiles import read_json
 from maze_envs.core.maze import Cell, Grid
@@ -22,7 +23,8 @@ from .config import BenchConfig
 class BenchMaze:
     """One published maze: its ``name`` (file stem), the ``size`` it was asked for, its ``layout`` (a core
     ``Grid`` of the benchmark grid: 0 free, 1 wall, no outer ring, with start and goal), its BFS
-    ``shortest_path``, the ``file`` and its ``nonce``."""
+    ``shortest_path`` (as the file stores it under a protocol with ``BenchRules.stored_paths``: maybe empty),
+    the ``file`` and its ``nonce``."""
 
     name: str
     size: str
@@ -52,14 +54,16 @@ class BenchMaze:
         return self.layout.shape
 
 
-def load_bench_maze(path: str | os.PathLike, size: str) -> BenchMaze:
-    """Return the maze in the benchmark JSON file at ``path``; raises ``MazeFormatError`` naming the file."""
-    record = mazebench_from_dict(read_json(path), source=str(path))
+def load_bench_maze(path: str | os.PathLike, size: str, *, stored_path: bool = False) -> BenchMaze:
+    """Return the maze in the benchmark JSON file at ``path``; raises ``MazeFormatError`` naming the file.
+    ``stored_path`` keeps the file's ``shortest_path`` as stored (missing: empty), unchecked
+    (``mazebench_from_dict``)."""
+    record = mazebench_from_dict(read_json(path), source=str(path), stored_path=stored_path)
     return BenchMaze(Path(path).stem, size, record.grid, tuple(tuple(c) for c in record.shortest_path), str(path),
                      record.nonce)
 
 
-def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
+def bench_mazes(mazes_dir: str | os.PathLike, size: str, *, stored_path: bool = False) -> list[BenchMaze]:
     """Return every maze of ``size`` under ``mazes_dir`` in index order; raises if there are none (a missing
     directory is a ``MazeConfigError`` about ``mazes_dir``)."""
     if not Path(mazes_dir).is_dir():
@@ -69,16 +73,18 @@ def bench_mazes(mazes_dir: str | os.PathLike, size: str) -> list[BenchMaze]:
     if not files:
         raise MazeFormatError(f"no maze_<H>x<W>_<i>.json files for size {size}",
                               source=size_directory(mazes_dir, size))
-    return [load_bench_maze(path, size) for path in files]
+    return [load_bench_maze(path, size, stored_path=stored_path) for path in files]
 
 
 def prepare_mazes(config: BenchConfig) -> dict[str, list[BenchMaze]]:
     """Return the mazes of every size of ``config``, generating them first when ``generate_mazes`` is set
     (``maze_count`` per size into ``maze_output_dir`` or the mazes directory, maze i seeded ``seed + i``, replacing
-    what an earlier generation wrote there; under ``protocol`` ``mazebench`` MazeBench's generator's files)."""
+    what an earlier generation wrote there; under ``protocol`` ``mazebench`` MazeBench's generator's files), each
+file's ``shortest_path`` read as the protocol's ``BenchRules.stored_paths`` says)."""
     mazes_dir = config.mazes_dir
     if config.generate_mazes:
         mazes_dir = config.maze_output_dir or config.mazes_dir
         generate_text_mazes(config.sizes, config.maze_count, config.seed, mazes_dir, algorithm=config.algorithm,
                             placement=config.start_goal, overwrite=True, protocol=config.protocol)
-    return {size: bench_mazes(mazes_dir, size) for size in config.sizes}
+    stored = protocols.protocol(config.protocol, "bench").bench.stored_paths
+    return {size: bench_mazes(mazes_dir, size, stored_path=stored) for size in config.sizes}

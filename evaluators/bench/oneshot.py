@@ -21,7 +21,7 @@ from .anticheat import Presentation
 from .mazes import BenchMaze
 from .prompts import PROMPTS_DIR
 from .scores import score
-from .validate import validate_path
+from .validate import grade_path
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def one_shot_trial(client: ChatClient, maze: BenchMaze, presentation: Presentati
     latency = time.perf_counter() - began
     reading = read_path(reply.text, reading_rule)
     path = reading.cells
-    verdict = validate_path(shown.grid, shown.start, shown.goal, path, shown.shortest_path)
+    verdict = grade_path(shown.grid, shown.start, shown.goal, path, shown.shortest_path)
     scores = score(verdict, path, shown.shortest_path, scoring)
     usage = RunStats()
     usage.add(reply, client.config)

@@ -5,8 +5,6 @@ presentation, env and agent, and the chat clients are thread-safe."""
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Mapping
@@ -27,48 +25,21 @@ from .mazes import BenchMaze
 from .oneshot import one_shot_trial
 from .players import Players, baseline_name, check_players, require_players
 from .summary import summarise
+from .trials import BenchTrial, Trial, bench_trials, play, record_head, shared_settings, trial_seed
+
+__all__ = ["Trial", "default_trial", "run_bench", "run_trial", "shared_settings", "trial_budgets", "trial_seed"]
 
 LOG_NAME = "results.jsonl"
 SUMMARY_NAME = "summary.json"
 REPORT_NAME = "report.html"
 
 
-@dataclass(frozen=True)
-class Trial:
-    """One work item's payload: which ``model`` plays which ``maze`` (of ``size``) for the ``trial``-th time,
-    with ``seed`` (the same for every model, so models meet the same presentations)."""
-
-    model: str
-    size: str
-    maze: BenchMaze
-    trial: int
-    seed: int
-
-    @property
-    def id(self) -> str:
-        """Return the stable id of this trial."""
-        return f"{self.model}|{self.size}|{self.maze.name}|{self.trial}"
-
-
-def trial_seed(base: int, size: str, maze: str, trial: int) -> int:
-    """Return the seed of a trial: a stable hash of the base seed, size, maze name and trial number."""
-    digest = hashlib.sha256(f"{base}|{size}|{maze}|{trial}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
-
-
-def trials(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]]) -> list[Trial]:
-    """Return every trial of the run in model, size, maze, trial order."""
-    return [Trial(model, size, maze, k, trial_seed(config.seed, size, maze.name, k))
-            for model in config.models for size in config.sizes for maze in mazes[size]
-            for k in range(config.trials)]
-
-
 def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
               players: Players | None = None) -> dict[str, Any]:
-    """Return the record of one trial (its fields, then what the protocol's trial measured, ``BenchRules.trial``);
-    ``players`` build the agents of the ai and partial-observe modes. Raises the client's errors."""
-    play = protocols.load(protocols.protocol(config.protocol, "bench").bench.trial)
-    return {**_head(config, trial), **play(clients, config, trial, players)}
+    """Return the record of one trial (its fields, then what the protocol's trial measured, ``BenchRules.trial``,
+    played through the trial API: ``trials.play``); ``players`` build the agents of the ai and partial-observe
+    modes. Raises the client's errors."""
+    return play(BenchTrial(config, trial), clients.get(trial.model), players)
 
 
 def default_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
@@ -105,30 +76,9 @@ def player(players: Players, clients: Mapping[str, ChatClient], config: BenchCon
                        params={"temperature": config.temperature, "max_tokens": config.max_tokens})
 
 
-def shared_settings(config: BenchConfig) -> dict[str, Any]:
-    """Return the settings a trial's record must share with the run to be kept on resume: mode, scoring,
-    anti-cheat, the protocol (unless it is one that does not stamp its records, ``Protocol.stamp``) and, in the
-    ai/partial-observe modes, the budgets and the agent's memory (and the partial-observe visibility and explored
-    map)."""
-    out: dict[str, Any] = {"mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
-    if protocols.protocol(config.protocol).stamp:
-        out["protocol"] = config.protocol
-    if config.mode in MODE_ENVS:
-        out["budgets"] = {"max_calls": config.max_calls, "max_moves": config.max_moves,
-                          "max_no_exploration_steps": config.max_no_exploration_steps, "memory": config.memory}
-        if config.mode == "partial-observe":
-            out["budgets"].update(visibility=config.visibility, explored_map=config.explored_map)
-    return out
-
-
-def _head(config: BenchConfig, trial: Trial) -> dict[str, Any]:
-    return {"model": trial.model, "size": trial.size, "maze": trial.maze.name, "trial": trial.trial,
-            "seed": trial.seed, **shared_settings(config)}
-
-
 def _error_fields(config: BenchConfig):
     def fields(item: WorkItem, message: str) -> dict[str, Any]:
-        return _head(config, item.payload)
+        return record_head(config, item.payload)
     return fields
 
 
@@ -165,7 +115,7 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
         require_players(players, config.mode)
     out = Path(config.output_dir)
     summary_path, report_path = out / SUMMARY_NAME, out / REPORT_NAME
-    items = [WorkItem(t.id, t) for t in trials(config, mazes)]
+    items = [WorkItem(t.id, t.item) for t in bench_trials(config, mazes)]
     by_name = {(size, m.name): m for size, group in mazes.items() for m in group}
     with Run(out, items, options, log_name=LOG_NAME, accept=_accept(config)) as run:
         def save(failure: str | None = None) -> dict[str, Any]:

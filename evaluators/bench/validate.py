@@ -1,4 +1,5 @@
-"""The benchmark's path validator: a model's path checked on the exact grid it was shown.
+"""The benchmark's path grader (``grade_path``): a model's path checked on the exact grid it was shown (the one
+path check of the project is ``maze_envs.core.solve.validate_path``; this is the benchmark's verdict with its codes).
 
 Checks run in MazeBench's order (https://github.com/Aileen-90/MazeBench, ``core/validator.py``): non-empty,
 starts at the start, ends at the goal, every step 4-adjacent, every cell in bounds and free, no cell twice.
@@ -38,7 +39,7 @@ class Validation:
                 "path_length": self.path_length, "optimal_length": self.optimal_length}
 
 
-def validate_path(grid: np.ndarray, start: Cell, goal: Cell, path: Sequence[Cell],
+def grade_path(grid: np.ndarray, start: Cell, goal: Cell, path: Sequence[Cell],
                   shortest: Sequence[Cell], *, allow_revisits: bool = False) -> Validation:
     """Return the ``Validation`` of ``path`` on ``grid`` (0 free, 1 wall) from ``start`` to ``goal``.
 

@@ -4,9 +4,10 @@ Per task (the spec's loop): ``agent.reset()``, render the start, then ``observat
 step`` until arrival, a hard collision or ``max_steps``, and write ``<run>/<episode>/<task>/result.json``
 atomically (non-finite numbers as null, or as the strings "inf"/"nan" under ``protocol="abot"``, as
 ABot-Navigation writes them), renders in ``render_images/``. An agent exception or a malformed prediction ends
-that task with status ``error``, a failed render with ``render_error``; the run goes on. An
-``AgentConfigError`` (the agent cannot run as configured) stops the run with its message. A POI run also
-writes ``eval_summary.json`` (``poi_goal.metrics.run_summary``).
+that task with status ``error``, a failed render with ``render_error``; the run goes on, the failure's text in
+``result.json`` (``error``) and the run log (under ``protocol="abot"``, whose records have no field for it, in
+the run log and on stdout). An ``AgentConfigError`` (the agent cannot run as configured) stops the run with its
+message. A POI run also writes ``eval_summary.json`` (``poi_goal.metrics.run_summary``).
 The result files are the record: resuming a run directory skips the tasks whose ``result.json`` is there
 (retrying ``error`` and ``render_error`` ones unless ``retry_errors`` is off); the engine's log
 ``run_log.jsonl`` beside them holds the latest invocation's records.
@@ -190,9 +191,14 @@ def run_task(job: TaskJob) -> dict[str, Any]:
         result["occ_dilation_meters"] = config.occ_dilation_meters
     result = abot_json(result) if rules.nonfinite_as_strings else json_ready(result)
     write_json_atomic(folder / "result.json", result, indent=2)
-    return {"episode_id": job.episode_id, "task_id": job.task_id,
-            "status": "error" if result["status"] in RETRY_STATUSES else "ok",
-            "result_status": result["status"], "success": result["success"]}
+    record = {"episode_id": job.episode_id, "task_id": job.task_id,
+              "status": "error" if result["status"] in RETRY_STATUSES else "ok",
+              "result_status": result["status"], "success": result["success"]}
+    if session.error is not None:
+        record["error"] = session.error  # the run log keeps why the task failed under every protocol
+        if "error" not in result:  # a reference record without the text: say it on stdout as well
+            print(f"{job.episode_id}/{job.task_id}: {result['status']}: {session.error}", flush=True)
+    return record
 
 
 def finished_tasks(run_dir: str | os.PathLike, retry_errors: bool = True) -> set[tuple[str, str]]:

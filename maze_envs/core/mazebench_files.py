@@ -88,8 +88,13 @@ def _has_ring(blocks: np.ndarray, start: Cell, goal: Cell) -> bool:
     return bool(h % 2 and w % 2 and border.all() and odd)
 
 
-def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> MazeBenchRecord:
-    """Return the record of a benchmark JSON dict, checking shapes, endpoints, reachability and the path."""
+def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None,
+                        stored_path: bool = False) -> MazeBenchRecord:
+    """Return the record of a benchmark JSON dict, checking shapes, endpoints, reachability and the path.
+
+    ``shortest_path`` missing is computed (BFS); given, it must be a shortest start-to-goal path. With
+    ``stored_path`` (MazeBench's reading, ``doc.get('shortest_path', [])``) it is kept as stored, unchecked, and
+    a missing one is empty."""
     blocks = array01(require_key(doc, "grid", source), "grid", None, source)
     for key, size in (("height", blocks.shape[0]), ("width", blocks.shape[1])):
         if key in doc and (type(doc[key]) is not int or doc[key] != size):
@@ -103,7 +108,11 @@ def mazebench_from_dict(doc: dict[str, Any], *, source: str | None = None) -> Ma
     goal = cell_pair(require_key(doc, "goal", source), "goal", source)
     grid = checked_grid(blocks, start, goal, source, {})
     path = doc.get("shortest_path")
-    if path is None:
+    if stored_path:
+        if not isinstance(path if path is not None else [], list):
+            raise MazeFormatError("expected a list of [row, col]", source=source, field="shortest_path")
+        path = [cell_pair(p, "shortest_path", source) for p in path or []]
+    elif path is None:
         path = shortest_path(grid)
     else:
         if not isinstance(path, list):

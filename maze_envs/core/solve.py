@@ -145,7 +145,7 @@ def path_faults(cells: Sequence[Cell], contains: Callable[[Cell], bool], blocked
 
     ``contains(cell)`` says whether a cell is on the layout; ``blocked(previous, cell)`` whether the walk cannot
     enter ``cell`` (from ``previous``, None for the first cell), asked only of cells on the layout entered by a
-    4-adjacent move (or first). The one path check of the project: ``validate_path``, the benchmark's validator
+    4-adjacent move (or first). The one path check of the project: ``validate_path``, the benchmark's grader
     and the LLM agent's pre-move check each read these faults in their own order.
     """
     jump = outside = wall = None

@@ -12,6 +12,7 @@ from .cache import ResponseCache, cache_key
 from .config import ModelConfig
 from .errors import LLMAuthError, LLMConnectionError, LLMError, redact, redact_url
 from .media import ImageLike, image_part, video_parts
+from .responses import responses_input, responses_params
 
 # The local server marks every reply with this ``system_fingerprint`` so reports can say they used it.
 LOCAL_FINGERPRINT = "maze-envs-local-embedded"
@@ -190,7 +191,8 @@ class ChatClient:
              use_cache: bool = True, **params: Any) -> Reply:
         """Return the model's reply to ``messages`` with ``images`` / ``video`` attached.
 
-        ``params`` go to ``chat.completions.create`` (temperature, max_tokens, ...). With
+        ``params`` go to ``chat.completions.create`` (temperature, max_tokens, ...), or ``responses.create``
+        under their Responses names when ``config.api`` is ``responses``. With
         ``use_cache=False`` the cached reply is not read, and the fresh reply replaces it. Raises
         ``LLMAuthError`` when the key is rejected, ``LLMConnectionError`` when the endpoint stays
         unreachable or keeps timing out, ``LLMError`` for other failures.
@@ -221,7 +223,7 @@ class ChatClient:
                 self._sleep(min(self.config.backoff_max, self.config.backoff_base * 2 ** (attempt - 1)))
             began = time.perf_counter()
             try:
-                resp = client.chat.completions.create(model=self.config.model, messages=msgs, **params)
+                resp = API_CALLS[self.config.api][0](client, self.config.model, msgs, params)
             except openai.APITimeoutError:
                 failure, unreachable = f"timed out after {self.config.timeout:g}s", True
                 continue
@@ -240,16 +242,43 @@ class ChatClient:
                     continue
                 raise LLMError(redact(f"{where}: {failure}", self._secrets())) from None
             latency = time.perf_counter() - began
-            raw = resp.model_dump(mode="json")
-            if not resp.choices:
-                raise LLMError(f"{where}: reply has no choices")
-            usage = resp.usage
-            counts = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0, usage.total_tokens or 0) \
-                if usage is not None else Usage()
-            return Reply(resp.choices[0].message.content or "", counts, latency, raw, attempts=attempt + 1)
+            text, counts = API_CALLS[self.config.api][1](resp, where)
+            return Reply(text, counts, latency, resp.model_dump(mode="json"), attempts=attempt + 1)
         kind = LLMConnectionError if unreachable else LLMError
         raise kind(redact(f"{where}: {failure} (gave up after {self.config.max_retries + 1} attempts)",
                           self._secrets()))
+
+
+def _chat_create(client: Any, model: str, msgs: list[Message], params: dict[str, Any]) -> Any:
+    return client.chat.completions.create(model=model, messages=msgs, **params)
+
+
+def _chat_read(resp: Any, where: str) -> tuple[str, Usage]:
+    """Return the text and usage of a chat completion; raises ``LLMError`` naming ``where`` when it has no choice."""
+    if not resp.choices:
+        raise LLMError(f"{where}: reply has no choices")
+    usage = resp.usage
+    counts = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0, usage.total_tokens or 0) \
+        if usage is not None else Usage()
+    return resp.choices[0].message.content or "", counts
+
+
+def _responses_create(client: Any, model: str, msgs: list[Message], params: dict[str, Any]) -> Any:
+    return client.responses.create(model=model, input=responses_input(msgs), **responses_params(params))
+
+
+def _responses_read(resp: Any, where: str) -> tuple[str, Usage]:
+    """Return the text and usage of a Responses API response; raises ``LLMError`` naming ``where`` when it failed."""
+    if getattr(resp, "error", None) is not None:
+        raise LLMError(f"{where}: response failed: {resp.error.message}")
+    usage = resp.usage
+    counts = Usage(usage.input_tokens or 0, usage.output_tokens or 0, usage.total_tokens or 0) \
+        if usage is not None else Usage()
+    return resp.output_text or "", counts
+
+
+# ModelConfig.api -> (send the request, read the reply)
+API_CALLS = {"chat": (_chat_create, _chat_read), "responses": (_responses_create, _responses_read)}
 
 
 def _one_line(text: object) -> str:

@@ -18,6 +18,7 @@ from .errors import is_secret_name, redact, redact_url
 Provider = Literal["openai", "azure"]
 PROVIDERS: tuple[str, ...] = ("openai", "azure")
 VIDEO_MODES: tuple[str, ...] = ("frames", "native")
+APIS: tuple[str, ...] = ("chat", "responses")  # chat completions, or OpenAI's Responses API
 MAX_SECONDS = 86_400.0  # timeouts and backoffs longer than a day are typos
 
 
@@ -29,6 +30,7 @@ class ModelConfig:
     ``AZURE_OPENAI_API_KEY``); the key is read at request time and stored nowhere. For Azure,
     ``base_url`` is the resource endpoint and ``model`` the deployment. ``video_mode`` is ``frames``
     (send ``video_frames`` evenly sampled frames) or ``native`` (send the MP4 as a ``video_url`` part).
+    ``api`` is the request API: ``chat`` (chat completions) or ``responses`` (OpenAI's Responses API).
     Prices are US dollars per million tokens; ``backoff`` doubles from ``backoff_base`` up to ``backoff_max``.
     """
 
@@ -45,6 +47,7 @@ class ModelConfig:
     video_frames: int = 16
     price_prompt: float = 0.0
     price_completion: float = 0.0
+    api: Literal["chat", "responses"] = "chat"
 
     @property
     def key_env(self) -> str:
@@ -77,6 +80,7 @@ class ModelConfig:
         if self.provider == "azure" and not self.base_url:
             raise MazeConfigError("the Azure resource endpoint is required with provider 'azure'",
                                   parameter="base_url")
+        choice(self.api, APIS, parameter="api")
         choice(self.video_mode, VIDEO_MODES, parameter="video_mode")
         for name in ("timeout", "backoff_base", "backoff_max"):
             number(getattr(self, name), 0, MAX_SECONDS, parameter=name)

@@ -1,13 +1,14 @@
 """A local OpenAI-compatible chat server on 127.0.0.1 that answers from a pluggable policy.
 
-It implements ``POST /v1/chat/completions`` (also Azure's ``/openai/deployments/<name>/chat/completions``)
-and ``GET /v1/models``, well enough for the official ``openai`` client, without streaming. Every reply
-carries ``system_fingerprint = "maze-envs-local-embedded"`` and the model listing says it is the local
-embedded server, so results produced through it say so. It runs on uvicorn + Starlette through
-``maze_envs.serving.app``; a request that is not a well-formed chat request gets HTTP 400 with an
-OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``: so does an image part whose header
-declares more than ``MAX_DECODED_PIXELS`` (refused before decoding). Bodies over ``MAX_BODY`` get 413; a foreign
-``Host`` or ``Origin``, a non-JSON body or a missing key are refused before any route runs
+It implements ``POST /v1/chat/completions`` (also Azure's ``/openai/deployments/<name>/chat/completions``),
+OpenAI's Responses API ``POST /v1/responses`` (text and image input parts, ``maze_envs.llm.responses``; the
+request's ``ChatRequest.api`` says which) and ``GET /v1/models``, well enough for the official ``openai``
+client, without streaming. Every reply carries ``system_fingerprint = "maze-envs-local-embedded"`` and the
+model listing says it is the local embedded server, so results produced through it say so. It runs on
+uvicorn + Starlette through ``maze_envs.serving.app``; a request that is not a well-formed chat request gets
+HTTP 400 with an OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``: so does an image part
+whose header declares more than ``MAX_DECODED_PIXELS`` (refused before decoding). Bodies over ``MAX_BODY`` get 413;
+a foreign ``Host`` or ``Origin``, a non-JSON body or a missing key are refused before any route runs
 (``maze_envs.serving.guard``).
 """
 
@@ -45,6 +46,7 @@ from maze_envs.serving.app import (
 )
 
 from .client import LOCAL_FINGERPRINT
+from .responses import chat_body, response_object
 
 SERVER_NOTE = "maze-envs local embedded server (offline policy, not a hosted model)"
 # The largest chat request the project sends: a video as 16 sampled frames (the default video_frames), each a
@@ -56,14 +58,16 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class ChatRequest:
-    """What the server was asked: the model name, the messages and the other request parameters."""
+    """What the server was asked: the model name, the messages and the other request parameters, and through
+    which ``api`` (``chat`` completions or ``responses``; a Responses request is read as its chat equivalent)."""
 
     model: str
     messages: list[dict[str, Any]]
     params: dict[str, Any] = field(default_factory=dict)
+    api: str = "chat"
 
     @classmethod
-    def from_body(cls, doc: Any, default_model: str) -> "ChatRequest":
+    def from_body(cls, doc: Any, default_model: str, *, api: str = "chat") -> "ChatRequest":
         """Return the request of an OpenAI chat request body ``doc`` (``model`` defaults to ``default_model``).
 
         Raises ``HTTPError`` 400 naming the field at fault unless ``doc`` is an object whose ``messages`` is a
@@ -83,7 +87,7 @@ class ChatRequest:
             raise HTTPError(400, "messages: a non-empty list of message objects is required", param="messages")
         for index, message in enumerate(messages):
             _check_message(message, f"messages[{index}]")
-        return cls(model, messages, params)
+        return cls(model, messages, params, api)
 
     def text(self, *, last_user_only: bool = True) -> str:
         """Return the text parts of the last user message (or of every message), joined by newlines."""
@@ -216,9 +220,11 @@ def _app(owner: "ModelServer") -> Starlette:
     async def list_models(request: Request) -> Response:
         return json_response(_models(owner))
 
-    async def chat_completions(request: Request) -> Response:
+    async def answer(request: Request, api: str) -> Response:
+        """Answer one request of ``api`` (``chat`` or ``responses``) through the same checks and policy."""
         body = await read_json_body(request, max_bytes=owner.max_body, timeout=owner.body_timeout)
-        chat = await run_in_threadpool(ChatRequest.from_body, body, owner.model_name)
+        chat = await run_in_threadpool(ChatRequest.from_body, chat_body(body) if api == "responses" else body,
+                                       owner.model_name, api=api)
         owner._enter(chat)
         try:
             try:
@@ -232,9 +238,19 @@ def _app(owner: "ModelServer") -> Starlette:
                 await asyncio.sleep(reply.delay)
             if reply.status != 200:
                 raise HTTPError(reply.status, reply.text or HTTPStatus(reply.status).phrase)
-            return json_response(_completion(chat, reply))
+            completion = _completion(chat, reply)
+            if api == "responses":
+                return json_response(response_object(chat.model, reply.text, completion["usage"], LOCAL_FINGERPRINT,
+                                                     chat.params))
+            return json_response(completion)
         finally:
             owner._leave()
+
+    async def chat_completions(request: Request) -> Response:
+        return await answer(request, "chat")
+
+    async def responses(request: Request) -> Response:
+        return await answer(request, "responses")
 
     post = ["POST"]
     return json_app([
@@ -242,6 +258,7 @@ def _app(owner: "ModelServer") -> Starlette:
         Route("/v1/chat/completions", chat_completions, methods=post),
         Route("/chat/completions", chat_completions, methods=post),
         Route("/openai/deployments/{deployment}/chat/completions", chat_completions, methods=post),
+        Route("/v1/responses", responses, methods=post), Route("/responses", responses, methods=post),
     ], error_body=_openai_error_body)
 
 

@@ -368,16 +368,18 @@ class GaussianScene:
                 "episode_ids": [e.episode_id for e in self.episodes]}
 
     @staticmethod
-    def convert_actual_to_pixel(x_actual: float, y_actual: float, episode: Episode) -> tuple[int, int]:
+    def convert_actual_to_pixel(x_actual: float, y_actual: float, episode: Episode, *,
+                                truncate: bool = False) -> tuple[int, int]:
         """Return the occupancy-map pixel (x_pixel, y_pixel) of world (x, y); axis directions follow the corners.
 
-        Rounds down (the public code truncates towards zero, which is the same inside the map), so a point
-        less than a pixel beyond the top or left edge maps to pixel -1, outside the map, not to pixel 0.
+        Rounds down, so a point less than a pixel beyond the top or left edge maps to pixel -1, outside the map,
+        not to pixel 0; ``truncate`` rounds towards zero as the public code's ``int()`` does (the same inside
+        the map; such a point then lands on pixel 0).
         """
         m, sx, sy = _axes(episode)
         px = sx * (x_actual - m["TOP_LEFT_X"]) * m["IMAGE_WIDTH"] / m["COORDINATE_RANGE_X"]
         py = sy * (y_actual - m["TOP_LEFT_Y"]) * m["IMAGE_HEIGHT"] / m["COORDINATE_RANGE_Y"]
-        return math.floor(px), math.floor(py)
+        return (int(px), int(py)) if truncate else (math.floor(px), math.floor(py))
 
     @staticmethod
     def convert_pixel_to_actual(x_pixel: float, y_pixel: float, episode: Episode) -> tuple[float, float]:
@@ -388,11 +390,12 @@ class GaussianScene:
         return float(x), float(y)
 
     @classmethod
-    def check_point_collision_status(cls, pose: Any, episode: Episode, robot_radius_pixel: int = 2) -> bool:
+    def check_point_collision_status(cls, pose: Any, episode: Episode, robot_radius_pixel: int = 2, *,
+                                     truncate: bool = False) -> bool:
         """Return whether ``pose`` is in collision: outside the map, or any pixel < 128 in the square patch around
-        it."""
+        it (``truncate``: see ``convert_actual_to_pixel``)."""
         occ, _ = _require_map(episode)
-        px, py = cls.convert_actual_to_pixel(*_xy(pose), episode)
+        px, py = cls.convert_actual_to_pixel(*_xy(pose), episode, truncate=truncate)
         h, w = occ.shape[:2]
         if not (0 <= px < w and 0 <= py < h):
             return True
@@ -402,14 +405,15 @@ class GaussianScene:
 
     @classmethod
     def check_line_collision_fast(cls, pose_start: Any, pose_end: Any, episode: Episode,
-                                  step_size_pixel: float = 2.0) -> bool:
-        """Return whether the straight segment crosses an obstacle or leaves the map (uniform pixel-space samples)."""
+                                  step_size_pixel: float = 2.0, *, truncate: bool = False) -> bool:
+        """Return whether the straight segment crosses an obstacle or leaves the map (uniform pixel-space samples;
+        ``truncate``: see ``convert_actual_to_pixel``)."""
         occ, _ = _require_map(episode)
-        u0, v0 = cls.convert_actual_to_pixel(*_xy(pose_start), episode)
-        u1, v1 = cls.convert_actual_to_pixel(*_xy(pose_end), episode)
+        u0, v0 = cls.convert_actual_to_pixel(*_xy(pose_start), episode, truncate=truncate)
+        u1, v1 = cls.convert_actual_to_pixel(*_xy(pose_end), episode, truncate=truncate)
         dist = float(np.hypot(u1 - u0, v1 - v0))
         if dist < 1e-6:
-            return cls.check_point_collision_status(pose_end, episode)
+            return cls.check_point_collision_status(pose_end, episode, truncate=truncate)
         n = max(2, int(dist / step_size_pixel))
         us = np.linspace(u0, u1, n).astype(int)
         vs = np.linspace(v0, v1, n).astype(int)

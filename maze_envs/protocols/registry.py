@@ -92,13 +92,16 @@ class BenchRules:
     -> dict``: the protocol's own figures, stored as ``summary.json[<protocol name>]`` (None: none).
     ``section(summary) -> str``: the report's HTML section of those figures (None: none). ``headline(summary)
     -> list[str]``: extra lines ``maze-envs bench`` prints (None: none). ``own_scores``: trials are scored by
-    the protocol's own rules (the report says so above its table)."""
+    the protocol's own rules (the report says so above its table). ``stored_paths``: a maze file's
+    ``shortest_path`` is used as stored, unchecked, and a missing one is empty (else a missing one is computed and a
+    given one must be a shortest path)."""
 
     trial: EntryPoint
     summary: EntryPoint | None = None
     section: EntryPoint | None = None
     headline: EntryPoint | None = None
     own_scores: bool = False
+    stored_paths: bool = False
     about: str = ""
 
 
@@ -128,7 +131,8 @@ class NavRules:
     finite values). ``nonfinite_is_missing``: a non-finite distance also counts as ``missing_distance`` (POI
     metrics). ``poi_outdoor_excluded``: scenes left out of outdoor POI metrics by default.
     ``overwrite_agent_config``: injected settings replace the agent YAML's own. ``nonfinite_as_strings``: records
-    write inf/nan as strings (else null). ``summary_of_run_only``: the POI summary covers this run's tasks only."""
+    write inf/nan as strings (else null). ``summary_of_run_only``: the POI summary covers this run's tasks only.
+    ``history_resample``: the filter that shrinks history views (``bilinear`` or ``bicubic``)."""
 
     public_code: bool = False
     waypoint_frame: str = "front_left"
@@ -141,6 +145,7 @@ class NavRules:
     overwrite_agent_config: bool = False
     nonfinite_as_strings: bool = False
     summary_of_run_only: bool = False
+    history_resample: str = "bilinear"
     about: str = ""
 
 

@@ -1,9 +1,11 @@
 """The sandbox HTTP API under ``--protocol mazebench``: MazeBench's payloads (https://github.com/Aileen-90/MazeBench,
 ``sandbox/api.py`` over ``sandbox/env.py``) on the same routes, defects included where a client can see them:
 
-- ``/mazes`` lists the stem of every ``*.json`` directly in the mazes directory (any name);
-- ``/load {maze_name}`` reads ``<mazes_dir>/<maze_name>.json`` (``maze_name: 123`` is looked up as ``123.json``
-  and answers 404); ``{message: "Maze 'x' loaded successfully", maze_info}``;
+- ``/mazes`` lists the stem of every ``*.json`` directly in the mazes directory (any name), in the folder's
+  order (a glob, unsorted);
+- ``/load {maze_name}`` reads ``<mazes_dir>/<maze_name>.json``, in a subfolder too (``sub/maze_9x9_1``;
+  ``maze_name: 123`` is looked up as ``123.json`` and answers 404);
+  ``{message: "Maze 'x' loaded successfully", maze_info}``;
 - ``/step`` answers ``{action, state, info, reward, success}`` with its env's info (``{success, position}``, a wall
   ``{error, position}``, the goal ``{success, message: "Congratulations! ..."}``, then ``{info: "Game ended"}``)
   and its rewards: -1 on an error, 100 whenever the game is done (again after the goal), else -0.1;
@@ -11,8 +13,8 @@
 - ``/info`` is its ``get_info()`` (no ``maze_name``); ``available_actions`` are the moves into free cells.
 
 Not reproduced: MazeBench answers 500 to a body that is not JSON or a maze file it cannot read; here that stays a
-400 naming the file relative to the mazes directory, a name with a path separator is not looked up outside the
-directory (404), and a file that resolves outside it through a symlink is neither listed nor read (404).
+400 naming the file relative to the mazes directory, a name that leads outside the directory (``../x``) is not
+looked up (404), and a file that resolves outside it through a symlink is neither listed nor read (404).
 """
 
 from __future__ import annotations
@@ -33,12 +35,13 @@ from .sandbox import MOVES, MazeBenchEnv
 
 
 def flat_maze_names(mazes_dir: str | os.PathLike) -> list[str]:
-    """Return the stems of the ``*.json`` files directly in ``mazes_dir`` (MazeBench's ``list_available_mazes``),
-    leaving out any that resolves outside ``mazes_dir`` through a symlink."""
+    """Return the stems of the ``*.json`` files directly in ``mazes_dir`` in the folder's own order, unsorted (as
+    MazeBench's ``list_available_mazes`` globs them), leaving out any that resolves outside ``mazes_dir`` through a
+    symlink."""
     root = Path(mazes_dir)
     if not root.is_dir():
         return []
-    return sorted(p.stem for p in root.glob("*.json") if p.is_file() and resolves_inside(p, root))
+    return [p.stem for p in root.glob("*.json") if p.is_file() and resolves_inside(p, root)]
 
 
 class MazeBenchService(SandboxService):
@@ -52,16 +55,17 @@ class MazeBenchService(SandboxService):
         return flat_maze_names(self.mazes_dir)
 
     def load(self, name: Any) -> dict:
-        """Load ``<mazes_dir>/<name>.json`` (404 when missing or outside the directory, 400 when unreadable)."""
+        """Load ``<mazes_dir>/<name>.json``, a subfolder's too (``sub/maze_9x9_1``); 404 when missing or outside
+        the directory, 400 when unreadable. The file's ``shortest_path`` is read as stored."""
         name = str(name)
-        path = self.mazes_dir / f"{name}.json"
-        if ("/" in name or "\\" in name or name in ("", ".", "..") or not path.is_file()
-                or not resolves_inside(path, self.mazes_dir)):
+        root = self.mazes_dir.resolve()
+        path = (root / f"{name}.json").resolve()
+        if name in ("", ".", "..") or not path.is_relative_to(root) or not path.is_file():
             raise HTTPError(404, f"Maze '{name}' not found", param="maze_name")
         try:
-            self.game = MazeBenchEnv(load_bench_maze(path, path.parent.name))
+            self.game = MazeBenchEnv(load_bench_maze(path, path.parent.name, stored_path=True))
         except (MazeEnvsError, OSError) as exc:
-            raise HTTPError(400, f"cannot load maze '{name}': {relative_names(str(exc), self.mazes_dir)}",
+            raise HTTPError(400, f"cannot load maze '{name}': {relative_names(str(exc), root)}",
                             param="maze_name") from None
         return {"message": f"Maze '{name}' loaded successfully", "maze_info": self.game.info()}
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
+from maze_envs.envs.agent import AgentStopped
 from maze_envs.llm import ChatClient, Reply, RunStats
 
 from ..anticheat import identity_presentation
@@ -20,8 +22,9 @@ from ..episode import Budgets
 from ..interactive import interactive_trial
 from ..mazes import BenchMaze
 from ..scores import score
-from ..validate import validate_path
+from ..validate import grade_path
 from .sandbox import run_sandbox
+from .text2d import strict_shortest
 
 
 class ReplayClient:
@@ -34,8 +37,10 @@ class ReplayClient:
         self.used = 0
 
     def chat(self, messages: Any, **params: Any) -> Reply:
-        """Return the next recorded reply; raises ``IndexError`` when none is left (the agent's call budget
-        is the number of replies, so it stops first)."""
+        """Return the next recorded reply; raises ``AgentStopped`` (``max_calls``) when none is left (a call of
+        MazeBench's loop failed before it was answered)."""
+        if self.used >= len(self.replies):
+            raise AgentStopped("max_calls", f"the {len(self.replies)} recorded replies are used up")
         reply = self.replies[self.used]
         self.used += 1
         return reply
@@ -65,13 +70,14 @@ def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: st
                          max_no_exploration=budgets.max_no_exploration)
     elapsed = time.perf_counter() - began
     walk = [tuple(c) for c in result.walk]
-    verdict = validate_path(maze.grid, maze.start, maze.goal, walk, maze.shortest_path, allow_revisits=True)
+    verdict = grade_path(maze.grid, maze.start, maze.goal, walk, maze.shortest_path, allow_revisits=True)
     usage = RunStats()
     for entry in log:
         usage.add(entry["reply"], client.config)
     replay = ReplayClient([e["reply"] for e in log], client)
     calls = min(len(log), budgets.max_calls)
-    strict = interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), maze, identity_presentation(),
+    graded = replace(maze, shortest_path=tuple(strict_shortest(maze.grid, maze)))
+    strict = interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), graded, identity_presentation(),
                                mode=mode, scoring=scoring, budgets=budgets, visibility=visibility, seed=seed,
                                client=replay)
     if strict.get("outcome") == "max_steps" and calls < budgets.max_calls:

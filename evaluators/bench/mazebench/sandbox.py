@@ -16,7 +16,9 @@ renderings. ``run_ai`` and ``run_partial`` are its two model loops:
 - a call whose action failed adds 1 to the counter (ai) or 2 (partial, when nothing moved); a call reaching a
   new cell resets it;
 - partial moves run in order as repeated steps; the first collision keeps the progress made and drops the rest;
-- the stop label (``error``) is ``max_steps_exceeded`` when the CELLS moved reach the CALL budget, else
+- a model call that fails (any error but one that stops the run: a rejected key, an unreachable endpoint) ends
+  the episode as failed with the label ``ai_decision_error``, its steps and calls kept;
+- the stop label (``error``) is otherwise ``max_steps_exceeded`` when the CELLS moved reach the CALL budget, else
   ``exploration_failed`` when that rule ended it, else ``unknown``; ``success`` = goal reached and the
   exploration rule not failed.
 """
@@ -30,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from maze_envs.core.errors import FatalRunError
 from maze_envs.core.replies import read_move, read_moves, read_path
 
 from ..mazes import BenchMaze
@@ -37,6 +40,7 @@ from ..mazes import BenchMaze
 Cell = tuple[int, int]
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 RULE = "mazebench-sandbox"
+DECISION_ERROR = "ai_decision_error"
 SANDBOX_SYMBOLS = {"wall": "█", "path": " ", "start": "S", "goal": "G", "agent": "A", "masked": "?"}
 RENDER_SYMBOLS = {"wall": "#", "path": " ", "start": "S", "goal": "G", "agent": "A", "masked": "?"}
 
@@ -352,7 +356,15 @@ def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory
         prompt = partial_prompt(env, visibility, _memory(remembered, memory), symbols) if partial else \
             ai_prompt(env, _memory(remembered, memory), symbols)
         result.api_calls += 1
-        reply = chat(prompt)
+        try:
+            reply = chat(prompt)
+        except FatalRunError:
+            raise
+        except Exception as exc:  # MazeBench ends the episode as failed, its steps and calls kept
+            result.error = DECISION_ERROR
+            result.errors.append({"step": turn, "type": DECISION_ERROR,
+                                  "error_message": f"{type(exc).__name__}: {exc}"})
+            break
         result.replies.append(reply)
         if tracker.should_fail():
             break
@@ -411,7 +423,7 @@ def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory
             break
     result.exploration_failed = tracker.should_fail()
     result.success = env.done and not result.exploration_failed
-    if not result.success:
+    if not result.success and result.error != DECISION_ERROR:
         result.error = ("max_steps_exceeded" if env.steps >= max_steps else
                         "exploration_failed" if result.exploration_failed else "unknown")
     result.steps = env.steps

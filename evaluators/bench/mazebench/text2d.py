@@ -14,6 +14,8 @@ both its verdict and this benchmark's strict one on the same reply.
   records every score 0 with the error. The protocol reproduces that crash and names it
   (``defect: v2_unhashable_crash``); the strict verdict beside it gives the score v2 was meant to give.
 - image2d: the picture is of the published maze (the prompt's text names only the size, start and goal).
+- A maze file without ``shortest_path`` is read as MazeBench reads it (``.get('shortest_path', [])``): the
+  optimum is 0 moves (O = 100) and v2's similarity is 0 without the crash (P = 0, total 80 for any valid path).
 - The summary averages ``total`` over the trials whose total is above 0 (``evaluators.bench.mazebench.summary``).
 """
 
@@ -36,7 +38,7 @@ from maze_envs.protocols.mazebench.reading import output_filter
 
 from ..mazes import BenchMaze
 from ..scores import score
-from ..validate import validate_path
+from ..validate import grade_path
 
 SYSTEM = ("You are a helpful assistant that can help me solve mazes."
           "        横轴为x轴，竖轴为y轴，坐标用（y，x）来表示"
@@ -134,9 +136,32 @@ def mazebench_scores(maze: BenchMaze, path: Sequence[Sequence[int]], scoring: st
     validation = validate(maze.grid, maze.start, maze.goal, maze.shortest_path, path,
                           "en" if scoring == "v2" else "zh")
     if scoring == "v2" and validation["ok"]:
-        return {"scores": dict(ZERO), "validation": {"ok": False, "error": None}, "error": V2_CRASH,
-                "defect": V2_DEFECT}
+        if maze.shortest_path:  # set() of the file's [row, col] lists
+            return {"scores": dict(ZERO), "validation": {"ok": False, "error": None}, "error": V2_CRASH,
+                    "defect": V2_DEFECT}
+        validation["path_similarity"] = 0.0  # no stored path: nothing in common
+        return {"scores": metrics_v2(validation), "validation": validation}
     return {"scores": metrics_v1(validation), "validation": validation}
+
+
+def metrics_v2(validation: dict[str, Any]) -> dict[str, Any]:
+    """Return MazeBench's v2 scores of a validation dict with ``path_similarity`` (O, P, A and total rounded to 2
+    places): total = 0.3 S + 0.25 Q + 0.25 O + 0.2 P."""
+    if not validation.get("ok"):
+        return {**ZERO, "P": 0}
+    length, optimal = validation["path_length"], validation["optimal_length"]
+    o = min(100, max(0, 100 * (optimal / length))) if optimal > 0 else 100
+    p = min(100, max(0, 100 * validation["path_similarity"]))
+    return {"total": round(0.3 * 100 + 0.25 * 100 + 0.25 * o + 0.2 * p, 2), "S": 100, "Q": 100, "O": round(o, 2),
+            "P": round(p, 2), "A": round((100 + 100 + o + p) / 4, 2)}
+
+
+def strict_shortest(shown: np.ndarray, maze: BenchMaze) -> list[tuple[int, int]]:
+    """Return the shortest path this benchmark grades against on the grid shown: the file's when the grid is the
+    published one and the file's path is a shortest one, else a BFS path."""
+    best = bfs_path(shown, maze.start, maze.goal)
+    stored = list(maze.shortest_path)
+    return stored if np.array_equal(shown, maze.grid) and len(stored) == len(best) else best
 
 
 def strict_verdict(reply: str, shown: np.ndarray, maze: BenchMaze, scoring: str) -> dict[str, Any]:
@@ -144,8 +169,8 @@ def strict_verdict(reply: str, shown: np.ndarray, maze: BenchMaze, scoring: str)
     model was shown (its own BFS path when the perturbation changed the grid)."""
     reading = read_path(reply, "strict")
     path = reading.cells
-    shortest = list(maze.shortest_path) if np.array_equal(shown, maze.grid) else bfs_path(shown, maze.start, maze.goal)
-    verdict = validate_path(shown, maze.start, maze.goal, path, shortest)
+    shortest = strict_shortest(shown, maze)
+    verdict = grade_path(shown, maze.start, maze.goal, path, shortest)
     return {"parsed_path": [list(c) for c in path], "reading": reading.to_dict(), "validation": verdict.to_dict(),
             "success": verdict.valid,
             "scores": score(verdict, path, shortest, scoring).to_dict()}

@@ -7,6 +7,10 @@ from typing import Sequence
 import numpy as np
 from PIL import Image
 
+from maze_envs.core.errors import MazeConfigError
+
+RESAMPLE = {"bilinear": Image.Resampling.BILINEAR, "bicubic": Image.Resampling.BICUBIC}
+
 
 def _as_pil(image) -> Image.Image:
     return image if isinstance(image, Image.Image) else Image.fromarray(np.asarray(image, np.uint8))
@@ -19,12 +23,16 @@ class ShortMemory:
     ``reorder_views`` takes input in the renderer's order [left, right, front] and stores [left, front, right].
     When full, ``add_frame(..., have_memory=True)`` drops the oldest history frame; the default drops the one
     closest in time to its predecessor, keeping the history spread out. ``input_img_size`` is kept for
-    compatibility and unused.
+    compatibility and unused. ``resample`` is the filter that shrinks history views: ``bilinear`` (this project's)
+    or ``bicubic`` (Pillow's default for ``resize``, which ABot-Navigation's memory uses).
     """
 
     def __init__(self, max_history_frames: int = 20, num_current_views: int = 3,
                  input_img_size: tuple[int, int] = (476, 420), resize_ratio: float = 0.25,
-                 reorder_views: bool = True, resize_on_add: bool = True):
+                 reorder_views: bool = True, resize_on_add: bool = True, resample: str = "bilinear"):
+        if resample not in RESAMPLE:
+            raise MazeConfigError(f"must be one of {', '.join(RESAMPLE)}, got {resample!r}", parameter="resample")
+        self.resample = resample
         self.max_history_frames = max_history_frames
         self.num_current_views = num_current_views
         self.input_img_size = input_img_size
@@ -62,7 +70,7 @@ class ShortMemory:
         if self._current and self.resize_on_add and self.resize_ratio != 1.0:
             old = self._images[-1]
             size = (max(1, int(old.width * self.resize_ratio)), max(1, int(old.height * self.resize_ratio)))
-            self._images[-1] = old.resize(size, Image.BILINEAR)
+            self._images[-1] = old.resize(size, RESAMPLE[self.resample])
         index = self.frame_count
         self.frame_count += 1
         pose = np.array(pose, float)

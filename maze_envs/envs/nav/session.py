@@ -62,6 +62,14 @@ def polyline_length(points: list[tuple[float, float]], abot: bool = False) -> fl
     return float(sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:], strict=False)))
 
 
+def heading(pose: np.ndarray, *, public_code: bool = False) -> float:
+    """Return the yaw (radians) of the 4x4 ``pose``: ``math.atan2``, or ``np.arctan2`` as the public evaluator
+    computes it (``public_code``; the two differ by an ulp for some poses)."""
+    if public_code:
+        return float(np.arctan2(pose[1, 0], pose[0, 0]))
+    return math.atan2(pose[1, 0], pose[0, 0])
+
+
 @dataclass
 class StepReport:
     """What one step did: the pose reached, whether a collision was counted, and whether the task ended."""
@@ -88,8 +96,8 @@ class NavSession:
         self.abot = config.rules.public_code
         self._distance = abot_distance if self.abot else planar_distance
         self.save_dir = Path(save_dir) if save_dir is not None else None
-        self.memory = ShortMemory(config.max_history_frames, resize_ratio=config.history_resize_ratio) \
-            if config.provide_history else None
+        self.memory = ShortMemory(config.max_history_frames, resize_ratio=config.history_resize_ratio,
+                                  resample=config.rules.history_resample) if config.provide_history else None
         self.status: str | None = None
         self.error: str | None = None
         self.started = False
@@ -169,7 +177,7 @@ class NavSession:
                                       else np.hypot(*(self.goal_xy - pose[:2, 3]))),
             "position": pose[:3, 3].copy(),
             "rotation": pose.copy(),
-            "heading": float(math.atan2(pose[1, 0], pose[0, 0])),
+            "heading": heading(pose, public_code=self.abot),
             "step_count": self.steps,
             "goal_world": None if self.poi else self.goal_xy.astype(np.float32),
             "meta_data": dict(self.episode.meta_data) if self.episode.meta_data else None,
@@ -214,7 +222,8 @@ class NavSession:
         collided = False
         if not self.poi:
             self.total_distance += self._distance(target, prev[:2, 3])
-            if self.episode.occ_map is not None and GaussianScene.check_line_collision_fast(prev, target, self.episode):
+            if self.episode.occ_map is not None and GaussianScene.check_line_collision_fast(
+                    prev, target, self.episode, truncate=self.abot):
                 collided = True
                 self.collision_steps.append(self.steps)
                 length = GaussianScene.abot_collision_length if self.abot else \
@@ -258,7 +267,7 @@ class NavSession:
         """Return the POI obstacle test at world (x, y): a disc of ``robot_radius`` on the occupancy map."""
         occ = self.episode.occ_map
         grey = occ.mean(axis=2) if occ.ndim == 3 else occ
-        px, py = GaussianScene.convert_actual_to_pixel(x, y, self.episode)
+        px, py = GaussianScene.convert_actual_to_pixel(x, y, self.episode, truncate=self.abot)
         h, w = grey.shape
         if not (0 <= px < w and 0 <= py < h):
             return True

@@ -23,16 +23,18 @@ class Observation:
     world ``[x, y, z]``; ``rotation``: the 4x4 camera-to-world pose; ``heading``: yaw (radians); ``step_count``: steps
     taken so far; ``goal_world``: world ``[x, y]`` (point-goal only, float32). History (``history_images``:
     ``{"front": uint8 array}`` per earlier frame, shrunk, as the public evaluator gives them), occupancy and height
-    maps are present when the evaluator is asked to provide them.
+    maps are present when the evaluator is asked to provide them. The fields come in the public evaluator's order
+    (``images, target_position, position, rotation, heading, step_count, distance_to_goal``, then the optional
+    ones), so an agent that builds one positionally gets the same fields under every protocol.
     """
 
     images: dict[str, Image.Image]
     target_position: np.ndarray
-    distance_to_goal: float
     position: np.ndarray
     rotation: np.ndarray
     heading: float
     step_count: int
+    distance_to_goal: float
     goal_world: np.ndarray | None = None
     history_images: list[dict[str, np.ndarray]] | None = None
     history_poses: list[np.ndarray] | None = None

@@ -5,8 +5,8 @@ Its one part is the navigation rules: a task plays ABot's own code paths (its mo
 collision length, status following success and its ``result.json``), waypoints in its ``right_front`` frame, its
 runner's camera (fx 252.075, cx 360, cy 320 at every size), its client's extrinsics lines, missing distances
 counted as 0.0, means over every task (``np.mean``, inf included), ``park3`` left out of outdoor POI metrics,
-injected settings replacing the agent YAML's, inf/nan written as strings and the POI summary of this run's
-tasks only.
+injected settings replacing the agent YAML's, inf/nan written as strings, the POI summary of this run's
+tasks only and history views shrunk with Pillow's default filter (bicubic).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ PROTOCOL = register_protocol(Protocol(
                  missing_distance=0.0, mean_over_every_task=True, nonfinite_is_missing=True,
                  poi_outdoor_excluded=("park3",),
                  overwrite_agent_config=True, nonfinite_as_strings=True, summary_of_run_only=True,
+                 history_resample="bicubic",
                  about="reproduce ABot-Navigation (github.com/amap-cvlab/ABot-Navigation @70411225), defects "
                        "included (README, 'Differences from ABot-Navigation')"),
 ))

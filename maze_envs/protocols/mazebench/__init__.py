@@ -32,6 +32,7 @@ PROTOCOL = register_protocol(Protocol(
                                "corner or random)"),
     bench=BenchRules(trial=f"{HERE}.trial:mazebench_trial", summary=f"{HERE}.summary:protocol_summary",
                      section=f"{HERE}.report:protocol_section", headline=f"{HERE}.report:headline", own_scores=True,
+                     stored_paths=True,
                      about="MazeBench's own (its prompts, parser, output filter, v1/v2 scores, sandbox loop, budgets, "
                            "stop labels and averages), each record and summary with the strict verdict beside it"),
     sandbox=SandboxRules(app=f"{HERE}.api:mazebench_sandbox_app", terminal=f"{HERE}.terminal:play_mazebench_maze",

@@ -1,0 +1,335 @@
+"""The LLM maze benchmark's trial API: what a framework (Inspect, your own loop) drives, and what ``maze-envs bench``
+itself runs on.
+
+A trial is one maze of a set, under one protocol and mode, for the ``index``-th time, with a seed that follows from
+(the run's seed, size, maze, index) alone, so the same settings give the same trials, presentations and prompts
+everywhere. The protocol's own trial rules (``BenchRules.trial``) play it; this module only hands its questions out
+and takes the answers back:
+
+- ``bench_trials(config, mazes)`` builds the trials of a maze set (``BenchTrial``), in the bench's order;
+- ``present(trial)`` returns the chat messages (text and images) the bench would send first;
+- ``grade(trial, reply)`` returns the ``Outcome`` of a one-shot trial (text2d, image2d) given the model's reply:
+  the protocol's record and scores with this benchmark's strict verdict;
+- ``start(trial, players)`` opens a ``Session``: its ``ask`` is the first question; ``observe(reply)`` gives the
+  next ``Ask`` or the ``Outcome`` (multi-turn modes ask once per decision; one-shot modes once);
+  ``fail(error)`` reports a model call that failed, which the protocol counts as its rules say;
+- ``play(trial, client, players)`` runs a session against a chat client and returns the record body the bench
+  writes (``run_bench`` calls it for every trial).
+
+A session runs the protocol's trial in a worker thread that stops at each model call until it is answered, so a
+trial played one reply at a time writes exactly the record that ``maze-envs bench`` writes for it.
+
+Example::
+
+    config = BenchConfig(mode="text2d", sizes=("5x5",), models=("my-model",), mazes_dir="mazes").validated()
+    for trial in bench_trials(config):
+        messages = present(trial)
+        outcome = grade(trial, my_model(messages))
+        print(trial.id, outcome.scores["total"], outcome.strict["success"])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence, Union
+
+from maze_envs import protocols
+from maze_envs.core.errors import MazeConfigError
+from maze_envs.llm import ModelConfig, Reply, RunStats, Usage, build_messages
+
+from .config import BenchConfig
+from .mazes import BenchMaze, prepare_mazes
+from .players import Players
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One work item's payload: which ``model`` plays which ``maze`` (of ``size``) for the ``trial``-th time,
+    with ``seed`` (the same for every model, so models meet the same presentations)."""
+
+    model: str
+    size: str
+    maze: BenchMaze
+    trial: int
+    seed: int
+
+    @property
+    def id(self) -> str:
+        """Return the stable id of this trial."""
+        return f"{self.model}|{self.size}|{self.maze.name}|{self.trial}"
+
+
+def trial_seed(base: int, size: str, maze: str, trial: int) -> int:
+    """Return the seed of a trial: a stable hash of the base seed, size, maze name and trial number."""
+    digest = hashlib.sha256(f"{base}|{size}|{maze}|{trial}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+@dataclass(frozen=True)
+class BenchTrial:
+    """A trial with the settings it is played under (``config``, validated: mode, protocol, scoring, budgets)."""
+
+    config: BenchConfig
+    item: Trial
+
+    @classmethod
+    def make(cls, config: BenchConfig, size: str, maze: BenchMaze, index: int,
+             model: str | None = None) -> "BenchTrial":
+        """Return the ``index``-th trial of ``maze`` (of ``size``) under ``config`` for ``model`` (default: the
+        config's first model), seeded by ``trial_seed(config.seed, size, maze.name, index)``."""
+        config = config.validated()
+        name = model or config.models[0]
+        return cls(config, Trial(name, size, maze, index, trial_seed(config.seed, size, maze.name, index)))
+
+    @property
+    def id(self) -> str:
+        """Return the stable id of this trial (``model|size|maze|index``), as in ``results.jsonl``."""
+        return self.item.id
+
+    @property
+    def mode(self) -> str:
+        """Return the benchmark mode the trial is played in."""
+        return self.config.mode
+
+    @property
+    def multi_turn(self) -> bool:
+        """Return whether the mode asks once per decision (ai, partial-observe) rather than once."""
+        return self.config.mode in MULTI_TURN
+
+
+MULTI_TURN = ("ai", "partial-observe")
+
+
+def shared_settings(config: BenchConfig) -> dict[str, Any]:
+    """Return the settings a trial's record must share with the run to be kept on resume: mode, scoring,
+    anti-cheat, the protocol (unless it is one that does not stamp its records, ``Protocol.stamp``) and, in the
+    ai/partial-observe modes, the budgets and the agent's memory (and the partial-observe visibility and explored
+    map)."""
+    out: dict[str, Any] = {"mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
+    if protocols.protocol(config.protocol).stamp:
+        out["protocol"] = config.protocol
+    if config.mode in MULTI_TURN:
+        out["budgets"] = {"max_calls": config.max_calls, "max_moves": config.max_moves,
+                          "max_no_exploration_steps": config.max_no_exploration_steps, "memory": config.memory}
+        if config.mode == "partial-observe":
+            out["budgets"].update(visibility=config.visibility, explored_map=config.explored_map)
+    return out
+
+
+def record_head(config: BenchConfig, trial: Trial) -> dict[str, Any]:
+    """Return the fields every record of ``trial`` starts with: who, which maze, which trial, its seed and the
+    shared settings."""
+    return {"model": trial.model, "size": trial.size, "maze": trial.maze.name, "trial": trial.trial,
+            "seed": trial.seed, **shared_settings(config)}
+
+
+def bench_trials(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]] | None = None) -> list[BenchTrial]:
+    """Return every trial of ``config`` over ``mazes`` (default: the config's maze set, ``prepare_mazes``) in
+    model, size, maze, trial order: the work items of ``maze-envs bench``."""
+    config = config.validated()
+    mazes = prepare_mazes(config) if mazes is None else mazes
+    return [BenchTrial(config, Trial(model, size, maze, k, trial_seed(config.seed, size, maze.name, k)))
+            for model in config.models for size in config.sizes for maze in mazes[size]
+            for k in range(config.trials)]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question of a trial: the chat ``messages`` (images as ``image_url`` data-URL parts of the last user
+    message) and the request ``params`` (temperature, max_tokens) the bench sends them with."""
+
+    messages: list[Message]
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a trial ended: ``record``, its ``results.jsonl`` record under its protocol (``record_head``'s fields,
+    then what the protocol's trial measured)."""
+
+    record: dict[str, Any]
+
+    @property
+    def scores(self) -> dict[str, Any]:
+        """Return the protocol's scores of the trial."""
+        return self.record["scores"]
+
+    @property
+    def success(self) -> bool:
+        """Return whether the trial succeeded by the protocol's rules."""
+        return bool(self.record["success"])
+
+    @property
+    def strict(self) -> dict[str, Any]:
+        """Return this benchmark's strict verdict (``success``, ``validation``, ``scores``): the record's own
+        under the default protocol, the ``strict`` block beside a reference protocol's verdict."""
+        block = self.record.get("strict")
+        if isinstance(block, dict):
+            return block
+        return {key: self.record[key] for key in ("success", "validation", "scores")}
+
+
+Step = Union[Ask, Outcome]
+
+
+class _Abandoned(BaseException):
+    """Unwinds a session's worker when the session is closed before its trial ended."""
+
+
+class _Channel:
+    """The chat client a session's trial talks to: each ``chat`` hands its question to the session and waits."""
+
+    def __init__(self, session: "Session", config: ModelConfig, local_server: bool):
+        self.session = session
+        self.config = config
+        self.stats = RunStats(local_server=local_server)
+        self.base_url = "trial-api"
+
+    def messages(self, messages: str | Sequence[Message], *, images: Sequence[Any] = (),
+                 video: Any = None) -> list[Message]:
+        """Return ``messages`` with media attached (``build_messages``)."""
+        return build_messages(messages, images, video, video_frames=self.config.video_frames,
+                              native_video=self.config.video_mode == "native")
+
+    def chat(self, messages: str | Sequence[Message], *, images: Sequence[Any] = (), video: Any = None,
+             use_cache: bool = True, **params: Any) -> Reply:
+        """Return the reply the session is given to this question; raises what ``Session.fail`` reports."""
+        reply = self.session._exchange(Ask(self.messages(messages, images=images, video=video), dict(params)))
+        self.stats.add(reply, self.config)
+        return reply
+
+
+class Session:
+    """One trial being played a reply at a time (``start``): ``ask`` is the pending question (None once it ended
+    or for an agent without a model), ``outcome`` the end (None while it runs)."""
+
+    def __init__(self, trial: BenchTrial, players: Players | None, model: ModelConfig | None,
+                 local_server: bool = False):
+        self.trial = trial
+        self.ask: Ask | None = None
+        self.outcome: Outcome | None = None
+        self._replies: queue.Queue = queue.Queue()
+        self._events: queue.Queue = queue.Queue()
+        config = model or ModelConfig(model=trial.item.model)
+        channel = _Channel(self, config, local_server)
+        play = protocols.load(protocols.protocol(trial.config.protocol, "bench").bench.trial)
+
+        def work() -> None:
+            try:
+                record = play({trial.item.model: channel}, trial.config, trial.item, players)
+            except _Abandoned:
+                return
+            except BaseException as exc:  # handed to the caller of observe/start
+                self._events.put(("raise", exc))
+                return
+            self._events.put(("done", {**record_head(trial.config, trial.item), **record}))
+
+        self._worker = threading.Thread(target=work, name=f"trial {trial.id}", daemon=True)
+        self._worker.start()
+        self._advance()
+
+    def _exchange(self, ask: Ask) -> Reply:
+        self._events.put(("ask", ask))
+        kind, value = self._replies.get()
+        if kind == "reply":
+            return value
+        raise value
+
+    def _advance(self) -> Step:
+        kind, value = self._events.get()
+        if kind == "ask":
+            self.ask = value
+            return value
+        self.ask = None
+        if kind == "raise":
+            self._worker.join()
+            raise value
+        self.outcome = Outcome(value)
+        self._worker.join()
+        return self.outcome
+
+    def _answer(self, kind: str, value: Any) -> Step:
+        if self.ask is None:
+            raise MazeConfigError(f"trial {self.trial.id} asks nothing now (it has ended)", parameter="reply")
+        self.ask = None
+        self._replies.put((kind, value))
+        return self._advance()
+
+    def observe(self, reply: str | Reply) -> Step:
+        """Answer the pending question with the model's ``reply`` (its text, or a chat ``Reply`` with usage);
+        return the next ``Ask`` or the ``Outcome``. Raises what the trial raises, and ``MazeConfigError`` when
+        nothing is asked."""
+        if isinstance(reply, str):
+            reply = Reply(reply, Usage(), 0.0, {})
+        if not isinstance(reply, Reply):
+            raise MazeConfigError(f"a reply is a string or a Reply, got {type(reply).__name__}", parameter="reply")
+        return self._answer("reply", reply)
+
+    def fail(self, error: Exception) -> Step:
+        """Report that the model call for the pending question failed with ``error``; return the next step (the
+        protocol's rules decide whether the trial ends as a failure or raises ``error``)."""
+        return self._answer("raise", error)
+
+    def close(self) -> None:
+        """Abandon the trial if it is still asking (its worker thread ends)."""
+        if self.ask is not None:
+            self.ask = None
+            self._replies.put(("raise", _Abandoned()))
+            self._worker.join()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def start(trial: BenchTrial, players: Players | None = None, *, model: ModelConfig | None = None,
+          local_server: bool = False) -> Session:
+    """Return a ``Session`` playing ``trial`` (its first question in ``session.ask``; an agent without a model
+    plays it out at once, to ``session.outcome``). The ai and partial-observe modes need ``players``
+    (``maze_envs.agents.players.PLAYERS``). ``model`` prices the usage of replies (default: no prices)."""
+    return Session(trial, players, model, local_server)
+
+
+def present(trial: BenchTrial, players: Players | None = None) -> list[Message]:
+    """Return the chat messages the bench sends first for ``trial`` ([] for an agent without a model)."""
+    with start(trial, players) as session:
+        return session.ask.messages if session.ask is not None else []
+
+
+def grade(trial: BenchTrial, reply: str | Reply) -> Outcome:
+    """Return the ``Outcome`` of the one-shot ``trial`` (text2d, image2d) answered with ``reply``: the protocol's
+    record and scores, with this benchmark's strict verdict (``Outcome.strict``). Raises ``MazeConfigError``
+    for a multi-turn trial (use ``start`` and ``observe``)."""
+    if trial.multi_turn:
+        raise MazeConfigError(f"{trial.mode} asks once per decision: play it with start() and observe()",
+                              parameter="mode")
+    with start(trial) as session:
+        step = session.observe(reply)
+        if isinstance(step, Ask):
+            raise MazeConfigError(f"trial {trial.id} asked again after its one reply", parameter="mode")
+        return step
+
+
+def play(trial: BenchTrial, client: Any, players: Players | None = None) -> dict[str, Any]:
+    """Return the record of ``trial`` played against the chat ``client`` (a ``ChatClient``; None for a
+    baseline's trial): each question is sent with ``client.chat``; a call that fails is reported with
+    ``Session.fail``. Raises what the protocol's trial raises."""
+    model = client.config if client is not None else None
+    local = bool(client is not None and client.stats.local_server)
+    with start(trial, players, model=model, local_server=local) as session:
+        step: Step = session.ask if session.ask is not None else session.outcome
+        while isinstance(step, Ask):
+            try:
+                reply = client.chat(step.messages, **step.params)
+            except Exception as exc:  # the protocol's rules decide what a failed call means
+                step = session.fail(exc)
+            else:
+                step = session.observe(reply)
+        return step.record

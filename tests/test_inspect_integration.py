@@ -1,0 +1,75 @@
+"""Inspect runs the benchmark's tasks (``inspect eval maze_envs/<mode>``) against the local model server through its
+own OpenAI provider, and scores every trial as ``maze-envs bench`` does for the same seeds."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("inspect_ai")
+
+from inspect_ai.log import list_eval_logs, read_eval_log  # noqa: E402
+
+from maze_envs.cli import main  # noqa: E402
+from maze_envs.core.jsonfiles import read_jsonl  # noqa: E402
+from maze_envs.llm import ModelServer, OraclePolicy  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+MODES = ("text2d", "image2d", "ai", "partial-observe")
+
+
+def entry_point_site(root: Path) -> Path:
+    """Return a folder holding a distribution's metadata that declares the ``inspect_ai`` entry point of this
+    checkout (what ``pip install maze-envs[inspect]`` installs), so Inspect resolves ``maze_envs/<task>``."""
+    info = root / "maze_envs_checkout-0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: maze-envs-checkout\nVersion: 0\n")
+    (info / "entry_points.txt").write_text("[inspect_ai]\nmaze_envs = maze_envs.integrations.inspect._registry\n")
+    return root
+
+
+def inspect_eval(tmp_path: Path, server: ModelServer, mode: str, *flags: str) -> dict[str, dict]:
+    """Run ``inspect eval maze_envs/<mode>`` against ``server``; return each sample's scores by trial id."""
+    logs = tmp_path / f"logs-{mode}"
+    site = entry_point_site(tmp_path / f"site-{mode}")
+    env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "local", "INSPECT_LOG_DIR": str(logs),
+           "PYTHONPATH": os.pathsep.join([str(REPO), str(site)]), "TMPDIR": str(tmp_path),
+           "INSPECT_DISPLAY": "none"}
+    done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", f"maze_envs/{mode}",
+                           "--model", f"openai/{server.model_name}", "-T", "sizes=5x5", "-T", "count=2", "-T", "seed=5",
+                           "-T", "trials=2", *flags], env=env, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    [info] = list_eval_logs(str(logs))
+    log = read_eval_log(info)
+    assert log.status == "success", log.error
+    return {sample.id: sample.scores["bench_scorer"].value for sample in log.samples}
+
+
+def bench_scores(tmp_path: Path, mode: str, protocol: str = "default") -> dict[str, dict]:
+    """Return the ``maze-envs bench`` record of every trial of the same settings, by trial id of Inspect's
+    samples (model name ``inspect``)."""
+    out = tmp_path / f"bench-{mode}"
+    assert main(["bench", "--mode", mode, "--protocol", protocol, "--sizes", "5x5", "--generate-mazes",
+                 "--maze-count", "2", "--seed", "5", "--trials", "2", "--mazes-dir", str(tmp_path / f"mazes-{mode}"),
+                 "--output-dir", str(out), "--local-policy", "oracle", "--workers", "1"]) == 0
+    return {f"inspect|{r['size']}|{r['maze']}|{r['trial']}": r for r in read_jsonl(out / "results.jsonl")}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_inspect_scores_equal_the_bench_trial_by_trial(tmp_path, mode):
+    with ModelServer(OraclePolicy(), model_name="maze-envs-local") as server:
+        scores = inspect_eval(tmp_path, server, mode)
+        asked = {request.api for request in server.requests}
+    records = bench_scores(tmp_path, mode)
+    assert sorted(scores) == sorted(records) and len(scores) == 4
+    for trial_id, value in scores.items():
+        record = records[trial_id]
+        assert value["total"] == record["scores"]["total"] and value["S"] == record["scores"]["S"], trial_id
+        assert value["success"] == float(record["success"]), trial_id
+    assert asked == {"responses"}  # Inspect's OpenAI provider, with its defaults, asks the Responses API
+
