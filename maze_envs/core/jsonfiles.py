@@ -1,4 +1,8 @@
-"""JSON and JSON-lines files: atomic writes, and reads that raise ``MazeFormatError`` naming the file (and line)."""
+"""JSON and JSON-lines files: atomic writes, and reads that raise ``MazeFormatError`` naming the file (and line).
+
+Every writer here goes through ``json_text``: credentials are redacted (``maze_envs.core.secrets``) and no string
+can crash it (a lone surrogate from a model reply, an undecodable byte of a path).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,29 @@ import sys
 from pathlib import Path
 from typing import IO, Any, Iterable
 
-from .atomic import atomic_write
+from .atomic import atomic_write, oserrors_name
 from .errors import MazeFormatError, brief_repr
+from .secrets import redact_secrets
+
+
+def json_text(payload: Any, *, indent: int | None = None) -> str:
+    """Return ``payload`` as JSON text that a UTF-8 file always takes: credentials redacted (``redact_secrets``),
+    other text as it is, except that a payload holding a string UTF-8 cannot encode (a lone surrogate, an
+    undecodable byte of a path) is written with ``\\uXXXX`` escapes, so it reads back as the same string."""
+    payload = redact_secrets(payload)
+    text = json.dumps(payload, indent=indent, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(payload, indent=indent, ensure_ascii=True)
+    return text
 
 
 def write_json_atomic(path: str | os.PathLike, payload: Any, *, indent: int | None = None) -> Path:
-    """Write ``payload`` as JSON to ``path`` via a temporary file and a rename; return the path."""
+    """Write ``payload`` as JSON (``json_text``) to ``path`` via a temporary file and a rename; return the path."""
+    text = json_text(payload, indent=indent)
     with atomic_write(path) as fh:
-        json.dump(payload, fh, indent=indent, ensure_ascii=False)
-        fh.write("\n")
+        fh.write(text + "\n")
     return Path(path)
 
 
@@ -65,9 +83,12 @@ def write_jsonl(path: str | os.PathLike, records: Iterable[Any]) -> Path:
 
 
 def append_jsonl(fh: IO[str], record: Any) -> None:
-    """Write ``record`` as one JSON line to the open text file ``fh`` and flush it (returns nothing)."""
-    fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-    fh.flush()
+    """Write ``record`` as one JSON line (``json_text``) to the open text file ``fh`` and flush it (returns
+    nothing); an ``OSError`` naming no file (a full disk) is raised again naming ``fh``'s file."""
+    line = json_text(record) + "\n"
+    with oserrors_name(getattr(fh, "name", None)):
+        fh.write(line)
+        fh.flush()
 
 
 def read_jsonl(path: str | os.PathLike, *, skip_bad: bool = False) -> list[dict[str, Any]]:

@@ -17,8 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from maze_envs.core.atomic import ensure_directory
+from maze_envs.core.atomic import ensure_directory, naming_path
 from maze_envs.core.errors import RunLockedError
+from maze_envs.core.secrets import redact_urls
 
 LOCK_NAME = ".maze-envs.lock"
 _HELD_FDS: set[int] = set()
@@ -70,26 +71,38 @@ class RunLock:
             if self._same_file(fd):
                 break
             os.close(fd)  # the holder removed the file between our open and our lock: lock the new one
-        previous = self._read(fd)
-        if previous:
-            self.took_over = _describe(previous)
-            print(f"maze-envs: took over the stale lock on {self.directory} left by {self.took_over} "
-                  "(no longer running)", file=sys.stderr)
-        record = {"pid": os.getpid(), "host": socket.gethostname(), "command": sys.argv, "started": time.time()}
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(record).encode(), 0)
         self._fd = fd
         _HELD_FDS.add(fd)
+        try:
+            previous = self._read(fd)
+            if previous:
+                self.took_over = _describe(previous)
+                print(f"maze-envs: took over the stale lock on {self.directory} left by {self.took_over} "
+                      "(no longer running)", file=sys.stderr)
+            record = {"pid": os.getpid(), "host": socket.gethostname(),
+                      "command": [redact_urls(str(part)) for part in sys.argv], "started": time.time()}
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(record).encode(), 0)
+        except OSError as exc:  # a full disk: free the directory again, leaving no lock file behind
+            self.__exit__(None, None, None)
+            raise naming_path(exc, self.path) from exc
         return self
+
+    @property
+    def held(self) -> bool:
+        """Return whether this lock is held now."""
+        return self._fd is not None
 
     def __exit__(self, *exc_info) -> None:
         if self._fd is None:
             return
-        self.path.unlink(missing_ok=True)
-        _HELD_FDS.discard(self._fd)
-        fcntl.flock(self._fd, fcntl.LOCK_UN)
-        os.close(self._fd)
-        self._fd = None
+        fd, self._fd = self._fd, None
+        try:
+            self.path.unlink(missing_ok=True)
+        finally:
+            _HELD_FDS.discard(fd)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
 
     def _same_file(self, fd: int) -> bool:
         try:
