@@ -17,6 +17,7 @@ import numpy as np
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
 from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs.log import RecordSchema
 
 from .anticheat import choose_presentation, identity_presentation
 from .config import BenchConfig
@@ -30,6 +31,8 @@ from .summary import summarise
 LOG_NAME = "results.jsonl"
 SUMMARY_NAME = "summary.json"
 REPORT_NAME = "report.html"
+_HEAD = {"model": str, "size": str, "maze": str, "trial": int, "seed": int}
+BENCH_RECORD = RecordSchema(ok={**_HEAD, "scores": dict}, error=_HEAD)  # what summary and report read of a record
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,7 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
     summary_path, report_path = out / SUMMARY_NAME, out / REPORT_NAME
     items = [WorkItem(t.id, t) for t in trials(config, mazes)]
     by_name = {(size, m.name): m for size, group in mazes.items() for m in group}
-    with Run(out, items, options, log_name=LOG_NAME, accept=_accept(config)) as run:
+    with Run(out, items, options, log_name=LOG_NAME, accept=_accept(config), schema=BENCH_RECORD) as run:
         def save(failure: str | None = None) -> dict[str, Any]:
             records = run.records()
             usage = sum_usage(r["usage"] for r in records if "usage" in r)

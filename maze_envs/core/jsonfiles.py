@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any, Iterable
 
-from .atomic import atomic_write, oserrors_name
+from .atomic import atomic_write
 from .errors import MazeFormatError, brief_repr
 from .secrets import redact_secrets
 
@@ -84,11 +84,9 @@ def write_jsonl(path: str | os.PathLike, records: Iterable[Any]) -> Path:
 
 def append_jsonl(fh: IO[str], record: Any) -> None:
     """Write ``record`` as one JSON line (``json_text``) to the open text file ``fh`` and flush it (returns
-    nothing); an ``OSError`` naming no file (a full disk) is raised again naming ``fh``'s file."""
-    line = json_text(record) + "\n"
-    with oserrors_name(getattr(fh, "name", None)):
-        fh.write(line)
-        fh.flush()
+    nothing)."""
+    fh.write(json_text(record) + "\n")
+    fh.flush()
 
 
 def read_jsonl(path: str | os.PathLike, *, skip_bad: bool = False) -> list[dict[str, Any]]:

@@ -4,10 +4,34 @@ fault, Ctrl-C after what is done is written. ``maze-envs`` and the evaluators' `
 from __future__ import annotations
 
 import argparse
+import codecs
 import sys
 from typing import Sequence
 
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
+
+OUTPUT_ERRORS = "maze-envs-escape"
+
+
+def _escape(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """Write an undecodable byte of a path back as that byte (``surrogateescape``), any other character the
+    encoding lacks (a lone surrogate from a model reply) as a backslash escape."""
+    if isinstance(exc, UnicodeEncodeError):
+        chunk = exc.object[exc.start:exc.end]
+        if all("\udc80" <= char <= "\udcff" for char in chunk):
+            return bytes(ord(char) - 0xDC00 for char in chunk), exc.end
+    return codecs.backslashreplace_errors(exc)
+
+
+codecs.register_error(OUTPUT_ERRORS, _escape)
+
+
+def printable_output() -> None:
+    """Make stdout and stderr write any string (paths with undecodable bytes, lone surrogates) instead of raising
+    ``UnicodeEncodeError``; returns nothing."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure") and getattr(stream, "errors", None) in ("strict", "surrogateescape"):
+            stream.reconfigure(errors=OUTPUT_ERRORS)
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -44,6 +68,7 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, *, 
     """Parse ``argv`` with ``parser`` and run ``args.func(args)``; return the process exit status (errors print
     one line to stderr, prefixed with ``parser.prog`` and the chosen subcommand (the ``subcommand`` dest) and
     naming the flag at fault; Ctrl-C stops with status 130 after what is done is written)."""
+    printable_output()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version or a flag error, already printed

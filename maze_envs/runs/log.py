@@ -27,27 +27,31 @@ OPTIONAL_NUMBER = (int, float, type(None))
 @dataclass(frozen=True)
 class RecordSchema:
     """The fields a consumer's records must carry to be used again on resume: ``ok`` for finished records,
-    ``error`` for failed ones (besides the ``error`` message every error record has), each a field name -> type
-    or tuple of types (``type(None)`` in the tuple allows null; ``bool`` counts only where it is listed)."""
+    ``error`` for failed ones (besides the ``error`` message every error record has), and ``others`` for a
+    consumer's own further statuses (status -> fields). Each maps a field name to a type or tuple of types
+    (``type(None)`` in the tuple allows null; ``bool`` counts only where it is listed)."""
 
     ok: Mapping[str, type | tuple[type, ...]] = field(default_factory=dict)
     error: Mapping[str, type | tuple[type, ...]] = field(default_factory=dict)
+    others: Mapping[str, Mapping[str, type | tuple[type, ...]]] = field(default_factory=dict)
 
     def problem(self, record: Mapping[str, Any]) -> str | None:
         """Return why ``record`` cannot be used (a short phrase naming the field), or None when it can."""
         status = record.get("status")
         if status == ERROR and not isinstance(record.get("error"), str):
             return "an error record without an 'error' message"
-        if status not in (OK, ERROR):
-            return f"status {brief_repr(status)} is neither {OK!r} nor {ERROR!r}"
-        for name, kind in (self.ok if status == OK else self.error).items():
+        wanted = {OK: self.ok, ERROR: self.error, **self.others}.get(status) if isinstance(status, str) else None
+        if wanted is None:
+            known = ", ".join(repr(s) for s in (OK, ERROR, *self.others))
+            return f"status {brief_repr(status)} is not one of {known}"
+        for name, kind in wanted.items():
             if name not in record:
                 return f"field {name!r} is missing"
             kinds = kind if isinstance(kind, tuple) else (kind,)
             value = record[name]
             if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-                wanted = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
-                return f"field {name!r} is {brief_repr(value)}, not {wanted}"
+                expected = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+                return f"field {name!r} is {brief_repr(value)}, not {expected}"
         return None
 
 
@@ -123,10 +127,11 @@ class ResultLog:
 
     def append(self, record: dict[str, Any]) -> None:
         """Append ``record`` as one flushed line (it must carry ``id`` and ``status``); returns nothing."""
-        if self._fh is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open_text(self.path, "a")
-        append_jsonl(self._fh, record)
+        with oserrors_name(self.path):
+            if self._fh is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fh = open_text(self.path, "a")
+            append_jsonl(self._fh, record)
         self.records[record["id"]] = record
 
     def close(self) -> None:
