@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from maze_envs.core.atomic import atomic_write
+from maze_envs.core.paths import read_image
 from maze_envs.evaluators.bench.report import PALETTE, STYLE
 
 from .demo_steps import (
@@ -35,7 +36,7 @@ EXTRA_STYLE = "figcaption{overflow-wrap:anywhere}"
 
 def png_img(image: np.ndarray | Path, alt: str, width: int = VIEW_PX) -> str:
     """Return an ``<img>`` holding ``image`` (an RGB array or a PNG/JPEG file) as a base64 PNG, ``width`` px wide."""
-    pixels = cv2.imread(str(image), cv2.IMREAD_COLOR) if isinstance(image, Path) else \
+    pixels = read_image(image, cv2.IMREAD_COLOR) if isinstance(image, Path) else \
         cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_RGB2BGR)
     height = max(1, round(pixels.shape[0] * width / pixels.shape[1]))
     interpolation = cv2.INTER_NEAREST if width >= pixels.shape[1] else cv2.INTER_AREA

@@ -186,7 +186,8 @@ class PoolBackend:
 
 class RayBackend:
     """Runs items as Ray tasks on a local runtime it starts (``address`` None) or on an existing cluster
-    (``"auto"`` or ``"ray://host:port"``); tasks whose worker dies are retried by Ray."""
+    (``"auto"`` or ``"ray://host:port"``); tasks whose worker dies are retried by Ray. A local runtime and every
+    helper process of it end with the run, even a killed one (``maze_envs.runs.ray_state``)."""
 
     def __init__(self, workers: int, address: str | None, state_dir: str | os.PathLike | None = None):
         try:
@@ -198,13 +199,13 @@ class RayBackend:
         self.started = False
         self.state_dir = state_dir
         self.temp_dir: str | None = None
+        self._watcher = None
         self._temp = ExitStack()
         if not ray.is_initialized():
             try:
                 if address is None:  # a local runtime, its sockets under a short temp dir (maze_envs.runs.socket_dir)
                     self.temp_dir = self._temp.enter_context(socket_temp_dir())
-                    if state_dir is not None:
-                        record_ray(state_dir, self.temp_dir)
+                    self._watcher = record_ray(state_dir, self.temp_dir)
                     ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False,
                              _temp_dir=self.temp_dir)
                 else:
@@ -253,7 +254,7 @@ class RayBackend:
 
     def _release(self) -> None:
         if self.temp_dir is not None:
-            release_ray(self.temp_dir, self.state_dir)
+            release_ray(self.temp_dir, self.state_dir, self._watcher)
         self._temp.close()
 
 

@@ -24,14 +24,18 @@ def _escape(exc: UnicodeError) -> tuple[str | bytes, int]:
 
 
 codecs.register_error(OUTPUT_ERRORS, _escape)
+_SAFER = {"strict": "backslashreplace", "surrogateescape": OUTPUT_ERRORS}
 
 
 def printable_output() -> None:
-    """Make stdout and stderr write any string (paths with undecodable bytes, lone surrogates) instead of raising
-    ``UnicodeEncodeError``; returns nothing."""
+    """Make stdout and stderr write any string instead of raising ``UnicodeEncodeError``: a strict stream writes
+    what it cannot encode as backslash escapes (its output stays valid text), a stream that already writes the
+    undecodable bytes of paths back (``surrogateescape``) escapes only what is left (a lone surrogate); returns
+    nothing."""
     for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure") and getattr(stream, "errors", None) in ("strict", "surrogateescape"):
-            stream.reconfigure(errors=OUTPUT_ERRORS)
+        safer = _SAFER.get(getattr(stream, "errors", None))
+        if safer is not None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=safer)
 
 
 class OneLineErrorParser(argparse.ArgumentParser):

@@ -116,13 +116,18 @@ class Run:
             raise MazeConfigError(f"work item ids must be unique; {duplicate[:80]!r} appears more than once")
         return items
 
+    def _refuse_occupied(self) -> None:
+        if not (self.options.resume or self.options.overwrite) and self.directory.is_dir():
+            occupant = _occupant(self.directory, self.inputs)
+            if occupant is not None:
+                raise OutputNotEmptyError(self.directory, occupant)
+
     def __enter__(self) -> "Run":
+        self._lock.refuse_if_held()  # a refused run leaves the directory as it was, not even a lock file
+        self._refuse_occupied()
         self._lock.__enter__()
         try:
-            if not (self.options.resume or self.options.overwrite):
-                occupant = _occupant(self.directory, self.inputs)
-                if occupant is not None:
-                    raise OutputNotEmptyError(self.directory, occupant)
+            self._refuse_occupied()
             remove_stale_temporaries(self.directory)
             clean_stale_ray(self.directory)
             if self.prepare is not None:

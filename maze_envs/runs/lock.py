@@ -57,6 +57,24 @@ class RunLock:
         self.took_over: str | None = None
         self._fd: int | None = None
 
+    def refuse_if_held(self) -> None:
+        """Raise ``RunLockedError`` naming the holder when another live process holds the lock; returns nothing.
+        Creates nothing: a directory without a lock file is left as it is."""
+        try:
+            fd = os.open(self.path, os.O_RDWR)
+        except OSError:  # no lock file (or no directory): nobody holds it
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise self._locked(self._read(fd)) from None
+        finally:
+            os.close(fd)
+
+    def _locked(self, holder: dict) -> RunLockedError:
+        return RunLockedError(f"{self.what} {self.directory} is in use by another run: {_describe(holder)}; "
+                              "wait for it to finish or stop it")
+
     def __enter__(self) -> "RunLock":
         ensure_directory(self.directory, self.what)
         while True:
@@ -66,8 +84,7 @@ class RunLock:
             except BlockingIOError:
                 holder = self._read(fd)
                 os.close(fd)
-                raise RunLockedError(f"{self.what} {self.directory} is in use by another run: {_describe(holder)}; "
-                                     "wait for it to finish or stop it") from None
+                raise self._locked(holder) from None
             if self._same_file(fd):
                 break
             os.close(fd)  # the holder removed the file between our open and our lock: lock the new one
