@@ -16,8 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
+from _hostile_inputs import handled
+from _hostile_runs import RESUMED_LOGS, WRITERS, mutate_record, write_handled
 from _llm_support import FAST_FLAGS, math_manifest
 from _writers_support import children, non_utf8, output_flag, pixel_inputs, snapshot, write_inputs, writer_commands
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from maze_envs.cli import main
 from maze_envs.core.errors import OutputNotEmptyError
@@ -259,6 +263,22 @@ def test_a_resumed_suite_or_bench_record_that_cannot_be_used_is_redone(inputs, t
         redone = read_jsonl(log)[-1]
         assert redone["id"] == done["id"] and redone["status"] == "ok" and "success" in redone
         assert read_json(out / "summary.json")["counts"]["run_now"] == 1
+
+
+@settings(max_examples=60)
+@given(rng=st.randoms(use_true_random=False))
+def test_damaged_records_of_a_resumed_engine_log_are_handled(tmp_path_factory, rng):
+    reader = RESUMED_LOGS[0]
+    log = reader.write(tmp_path_factory.mktemp("engine"))
+    log.write_bytes(mutate_record(log.read_bytes(), rng))
+    assert handled(reader, log) is None
+
+
+@pytest.mark.parametrize(("name", "write"), WRITERS, ids=[name for name, _ in WRITERS])
+@settings(max_examples=40)
+@given(rng=st.randoms(use_true_random=False))
+def test_hostile_records_are_written_whole_and_without_credentials(tmp_path_factory, name, write, rng):
+    assert write_handled(name, write, tmp_path_factory.mktemp("write"), rng) is None
 
 
 def test_record_schema_names_what_is_wrong():

@@ -87,7 +87,7 @@ def setup_logging(kind: Kind, log_dir: str | os.PathLike = "evaluation_logs") ->
     file."""
     folder = ensure_directory(log_dir, "log_dir")
     path = folder / f"{LOG_NAMES[kind]}_{time.strftime('%Y%m%d_%H%M%S')}.log"
-    handler = logging.FileHandler(path, encoding="utf-8")
+    handler = logging.FileHandler(path, encoding="utf-8", errors="backslashreplace")  # any file name can be logged
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.handlers[:] = [handler]
     log.setLevel(logging.INFO)

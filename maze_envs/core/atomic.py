@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
-from .secrets import redact_urls
+from .secrets import redact_text
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -52,7 +52,7 @@ class _RedactingText(io.TextIOWrapper):
 
     def write(self, text: str) -> int:
         """Write ``text`` with its URLs redacted; return the number of characters given."""
-        super().write(redact_urls(text))
+        super().write(redact_text(text))
         return len(text)
 
 

@@ -16,17 +16,25 @@ from .atomic import atomic_write
 from .errors import MazeFormatError, brief_repr
 from .secrets import redact_secrets
 
+# characters that Python's str.splitlines (and JavaScript before ES2019) take for line ends; escaped, a JSON line
+# holding them stays one line for every reader
+_LINE_BREAKS = (("\u2028", "\\u2028"), ("\u2029", "\\u2029"), ("\x85", "\\u0085"))
+
 
 def json_text(payload: Any, *, indent: int | None = None) -> str:
     """Return ``payload`` as JSON text that a UTF-8 file always takes: credentials redacted (``redact_secrets``),
     other text as it is, except that a payload holding a string UTF-8 cannot encode (a lone surrogate, an
-    undecodable byte of a path) is written with ``\\uXXXX`` escapes, so it reads back as the same string."""
+    undecodable byte of a path) is written with ``\\uXXXX`` escapes, so it reads back as the same string. Unicode
+    line and paragraph separators are escaped too, so a JSON line is one line for every reader."""
     payload = redact_secrets(payload)
     text = json.dumps(payload, indent=indent, ensure_ascii=False)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(payload, indent=indent, ensure_ascii=True)
+        return json.dumps(payload, indent=indent, ensure_ascii=True)
+    for char, escape in _LINE_BREAKS:  # only inside strings: JSON has no other place for them
+        if char in text:
+            text = text.replace(char, escape)
     return text
 
 
@@ -98,7 +106,7 @@ def read_jsonl(path: str | os.PathLike, *, skip_bad: bool = False) -> list[dict[
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 may sit inside a string
     except FileNotFoundError:
         if skip_bad:
             return []

@@ -1,6 +1,7 @@
-"""Credentials kept out of what is written or shown: URLs with a password or a key parameter, and fields that
-hold a credential (an ``Authorization`` header, an ``api_key``). Every JSON and text file the project writes
-passes through ``redact_secrets`` / ``redact_urls`` (``maze_envs.core.jsonfiles``, ``maze_envs.core.atomic``)."""
+"""Credentials kept out of what is written or shown: URLs with a password or a key parameter, ``Bearer``/``Basic``
+authorization values, and fields that hold a credential (an ``Authorization`` header, an ``api_key``). Every
+JSON and text file the project writes passes through ``redact_secrets`` / ``redact_text``
+(``maze_envs.core.jsonfiles``, ``maze_envs.core.atomic``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ _SECRET_WORDS = frozenset({"key", "apikey", "token", "secret", "password", "pass
 # A bare "key" field names a dict key or a maze key in our records; a credential field says more (api_key).
 _PLAIN_FIELDS = frozenset({"key"})
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>`]+")
+_BEARER = re.compile(r"\b([Bb]earer\s+)[A-Za-z0-9._~+/=\-]{8,}")
+_BASIC = re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?basic\s+)[A-Za-z0-9+/=]{4,}")
 
 
 def is_secret_name(name: str) -> bool:
@@ -47,11 +50,16 @@ def redact_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
-def redact_urls(text: str) -> str:
-    """Return ``text`` with every URL in it passed through ``redact_url`` (the rest of the text unchanged)."""
-    if "://" not in text:
-        return text
-    return _URL.sub(lambda match: redact_url(match.group(0)), text)
+def redact_text(text: str) -> str:
+    """Return ``text`` with every URL in it passed through ``redact_url`` and the credential of a ``Bearer TOKEN``
+    (or ``Authorization: Basic TOKEN``) replaced by ``***``; the rest is unchanged."""
+    if "://" in text:
+        text = _URL.sub(lambda match: redact_url(match.group(0)), text)
+    if "earer" in text:
+        text = _BEARER.sub(lambda match: match.group(1) + HIDDEN, text)
+    if "asic" in text or "ASIC" in text:
+        text = _BASIC.sub(lambda match: match.group(1) + HIDDEN, text)
+    return text
 
 
 def is_secret_field(name: Any) -> bool:
@@ -65,12 +73,12 @@ def redact_secrets(value: Any) -> Any:
     credential field (``is_secret_field``) replaced by ``***``; values holding nothing to hide are returned as
     they are."""
     if isinstance(value, str):
-        return redact_urls(value)
+        return redact_text(value)
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
             hidden = is_secret_field(key) and isinstance(item, str) and bool(item)
-            out[redact_urls(key) if isinstance(key, str) else key] = HIDDEN if hidden else redact_secrets(item)
+            out[redact_text(key) if isinstance(key, str) else key] = HIDDEN if hidden else redact_secrets(item)
         return out
     if isinstance(value, (list, tuple)):
         return [redact_secrets(item) for item in value]

@@ -9,6 +9,7 @@ import sys
 from typing import Sequence
 
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
+from maze_envs.core.secrets import redact_text
 
 OUTPUT_ERRORS = "maze-envs-escape"
 
@@ -81,7 +82,7 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, *, 
     try:
         return int(args.func(args) or 0)
     except (MazeEnvsError, OSError) as exc:
-        print(f"{prog}: error: {message_for_flags(exc, parser_flags(parser, args))}", file=sys.stderr)
+        print(f"{prog}: error: {redact_text(message_for_flags(exc, parser_flags(parser, args)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{prog}: interrupted (what was done is written; rerun with --resume to continue)", file=sys.stderr)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from maze_envs.core.atomic import ensure_directory, naming_path
 from maze_envs.core.errors import RunLockedError
-from maze_envs.core.secrets import redact_urls
+from maze_envs.core.secrets import redact_text
 
 LOCK_NAME = ".maze-envs.lock"
 _HELD_FDS: set[int] = set()
@@ -97,7 +97,7 @@ class RunLock:
                 print(f"maze-envs: took over the stale lock on {self.directory} left by {self.took_over} "
                       "(no longer running)", file=sys.stderr)
             record = {"pid": os.getpid(), "host": socket.gethostname(),
-                      "command": [redact_urls(str(part)) for part in sys.argv], "started": time.time()}
+                      "command": [redact_text(str(part)) for part in sys.argv], "started": time.time()}
             os.ftruncate(fd, 0)
             os.pwrite(fd, json.dumps(record).encode(), 0)
         except OSError as exc:  # a full disk: free the directory again, leaving no lock file behind
