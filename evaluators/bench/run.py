@@ -17,6 +17,7 @@ import numpy as np
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
 from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs.engine import entries_holding
 from maze_envs.runs.log import RecordSchema
 
 from .anticheat import choose_presentation, identity_presentation
@@ -173,7 +174,8 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
     partial-observe modes need ``players``, which build each trial's agent (``agents.players.PLAYERS``).
 
     With ``options.resume`` trials already in ``results.jsonl`` (of the same mode, scoring and anti-cheat
-    setting) are kept and not run again. A failed trial is an ``error`` record that scores zero; a rejected
+    setting) are kept and not run again; an output directory that holds files (besides the mazes kept in it)
+    needs ``options.resume`` or ``options.overwrite``. A failed trial is an ``error`` record that scores zero; a rejected
     key or an unreachable endpoint stops the run after writing the summary and report, and is raised.
     """
     from .report import write_report
@@ -185,7 +187,9 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
     summary_path, report_path = out / SUMMARY_NAME, out / REPORT_NAME
     items = [WorkItem(t.id, t) for t in trials(config, mazes)]
     by_name = {(size, m.name): m for size, group in mazes.items() for m in group}
-    with Run(out, items, options, log_name=LOG_NAME, accept=_accept(config), schema=BENCH_RECORD) as run:
+    inputs = entries_holding(out, [config.mazes_dir, config.maze_output_dir])  # mazes kept in the output folder
+    with Run(out, items, options, log_name=LOG_NAME, accept=_accept(config), schema=BENCH_RECORD,
+             inputs=inputs) as run:
         def save(failure: str | None = None) -> dict[str, Any]:
             records = run.records()
             usage = sum_usage(r["usage"] for r in records if "usage" in r)

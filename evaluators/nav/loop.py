@@ -31,6 +31,7 @@ from maze_envs.nav.interface.poi_goal import PoiGoalObservation
 from maze_envs.nav.interface.point_goal import AgentConfigError, Observation
 from maze_envs.nav.procedural import SceneParams
 from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs.engine import entries_holding
 
 from .agent_loader import load_class
 from .config import load_agent_config
@@ -267,7 +268,7 @@ def run_evaluation(agent: Any, config: EvalConfig, data_dir: str | os.PathLike, 
     # finished tasks are known from their result.json files, so the engine's log starts afresh on resume too
     engine_options = RunOptions(backend=options.backend, workers=options.workers, ray_address=options.ray_address,
                                 overwrite=options.resume or options.overwrite)
-    inputs = _entries_holding(run_dir, [data_dir, map_dir])
+    inputs = entries_holding(run_dir, [data_dir, map_dir])
     with Run(run_dir, items, engine_options, log_name=LOG_NAME, inputs=inputs) as run:
         run.execute(run_task, kind="cpu", desc="nav tasks",
                     error_record=lambda item, message: {"episode_id": item.payload.episode_id,
@@ -279,19 +280,6 @@ def run_evaluation(agent: Any, config: EvalConfig, data_dir: str | os.PathLike, 
         outcome.summary_path = write_poi_summary(run_dir, {i.id for i in items} if config.abot else None,
                                                  config.abot)
     return outcome
-
-
-def _entries_holding(folder: Path, paths: list[str | os.PathLike | None]) -> set[str]:
-    """Return the names of the entries of ``folder`` that hold one of ``paths`` (inputs kept inside a run
-    directory, such as its procedural ``scenes``)."""
-    root = folder.resolve()
-    names = set()
-    for path in paths:
-        if path is not None:
-            inside = Path(path).resolve()
-            if root in inside.parents:
-                names.add(inside.relative_to(root).parts[0])
-    return names
 
 
 def write_poi_summary(run_dir: str | os.PathLike, only: set[str] | None = None, abot: bool = False) -> Path:

@@ -69,6 +69,20 @@ def _occupant(directory: Path, inputs: Collection[str]) -> str | None:
     return None
 
 
+def entries_holding(folder: str | os.PathLike, paths: Collection[str | os.PathLike | None]) -> set[str]:
+    """Return the names of the entries of ``folder`` that hold one of ``paths`` (None entries are skipped): the
+    ``inputs`` of a ``Run`` whose inputs live inside its directory, such as nav-eval's procedural scenes or
+    bench's generated mazes."""
+    root = Path(folder).resolve()
+    names = set()
+    for path in paths:
+        if path is not None:
+            inside = Path(path).resolve()
+            if root in inside.parents:
+                names.add(inside.relative_to(root).parts[0])
+    return names
+
+
 class Run:
     """A run over ``items`` writing ``<directory>/<log_name>``, holding the directory's lock while open.
 
