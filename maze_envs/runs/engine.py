@@ -62,7 +62,7 @@ class RunCounts:
 def _occupant(directory: Path, inputs: Collection[str]) -> str | None:
     """Return the name of an entry of ``directory`` that makes it count as holding files (not the lock, the Ray
     record of a killed run, a killed writer's temporary file or one of ``inputs``), or None."""
-    for path in sorted(directory.iterdir()):
+    for path in directory.iterdir():
         if path.name in (LOCK_NAME, RAY_RECORD) or path.name in inputs or is_stale_temporary(path.name):
             continue
         return path.name
