@@ -175,8 +175,8 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
 
     With ``options.resume`` trials already in ``results.jsonl`` (of the same mode, scoring and anti-cheat
     setting) are kept and not run again; an output directory that holds files (besides the mazes kept in it)
-    needs ``options.resume`` or ``options.overwrite``. A failed trial is an ``error`` record that scores zero; a rejected
-    key or an unreachable endpoint stops the run after writing the summary and report, and is raised.
+    needs ``options.resume`` or ``options.overwrite``. A failed trial is an ``error`` record that scores zero; a
+    rejected key or an unreachable endpoint stops the run after writing the summary and report, and is raised.
     """
     from .report import write_report
 
