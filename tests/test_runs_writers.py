@@ -29,7 +29,7 @@ from maze_envs.core.jsonfiles import json_text, read_json, read_jsonl, write_jso
 from maze_envs.core.secrets import redact_secrets
 from maze_envs.llm import ModelServer, OraclePolicy
 from maze_envs.runs import LOCK_NAME, Run, RunLock, WorkItem
-from maze_envs.runs.log import RecordSchema
+from maze_envs.runs.log import Check, RecordSchema
 from maze_envs.runs.ray_state import RAY_RECORD, clean_stale_ray
 from maze_envs.runs.reaper import is_alive, processes_naming
 from maze_envs.runs.socket_dir import socket_temp_dir
@@ -282,10 +282,15 @@ def test_hostile_records_are_written_whole_and_without_credentials(tmp_path_fact
 
 
 def test_record_schema_names_what_is_wrong():
-    schema = RecordSchema(ok={"n": int, "score": (int, float, type(None))}, error={"n": int},
-                          others={"parse_error": {"reply": str}})
-    assert schema.problem({"id": "a", "status": "ok", "n": 1, "score": None}) is None
-    assert schema.problem({"id": "a", "status": "ok", "n": True, "score": 1}) == "field 'n' is True, not int"
+    schema = RecordSchema(ok={"n": int, "score": (int, float, type(None)), "scores": {"total": int}},
+                          error={"n": int}, others={"parse_error": {"reply": str}},
+                          optional={"path": Check(lambda v: isinstance(v, list), "a list")})
+    good = {"id": "a", "status": "ok", "n": 1, "score": 2, "scores": {"total": 3}}
+    assert schema.problem(good) is None and schema.problem({**good, "path": []}) is None
+    assert schema.problem({**good, "path": "x"}) == "field 'path' is 'x', not a list"
+    assert schema.problem({**good, "scores": {}}) == "field scores.'total' is missing"
+    assert schema.problem({**good, "score": None}) is None
+    assert schema.problem({**good, "n": True}) == "field 'n' is True, not int"
     assert schema.problem({"id": "a", "status": "ok", "score": 1}) == "field 'n' is missing"
     assert schema.problem({"id": "a", "status": "error", "n": 1}) == "an error record without an 'error' message"
     assert schema.problem({"id": "a", "status": "parse_error"}) == "field 'reply' is missing"

@@ -18,7 +18,7 @@ from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
 from maze_envs.runs import Run, RunOptions, WorkItem
 from maze_envs.runs.engine import entries_holding
-from maze_envs.runs.log import RecordSchema
+from maze_envs.runs.log import NUMBER, OPTIONAL_NUMBER, Check, RecordSchema
 
 from .anticheat import choose_presentation, identity_presentation
 from .config import BenchConfig
@@ -27,13 +27,25 @@ from .interactive import interactive_trial
 from .mazes import BenchMaze
 from .oneshot import one_shot_trial
 from .players import Players, baseline_name, check_players, require_players
-from .summary import summarise
+from .summary import COUNTERS, summarise
 
 LOG_NAME = "results.jsonl"
 SUMMARY_NAME = "summary.json"
 REPORT_NAME = "report.html"
 _HEAD = {"model": str, "size": str, "maze": str, "trial": int, "seed": int}
-BENCH_RECORD = RecordSchema(ok={**_HEAD, "scores": dict}, error=_HEAD)  # what summary and report read of a record
+
+
+def _is_cells(value: Any) -> bool:
+    return value is None or (isinstance(value, list) and all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in c)
+        for c in value))
+
+
+BENCH_RECORD = RecordSchema(  # what the summary and the report read of a record
+    ok={**_HEAD, "scores": {"total": NUMBER}}, error=_HEAD,
+    optional={"presentation": dict, "validation": dict, "usage": dict,
+              "published_path": Check(_is_cells, "null or a list of [row, col] cells"),
+              **{name: OPTIONAL_NUMBER for name in COUNTERS}})
 
 
 @dataclass(frozen=True)

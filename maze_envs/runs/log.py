@@ -24,16 +24,51 @@ NUMBER = (int, float)
 OPTIONAL_NUMBER = (int, float, type(None))
 
 
+Kind = Any  # a type, a tuple of types, a mapping of the fields a dict value must have (name -> Kind), or a check
+
+
+@dataclass(frozen=True)
+class Check:
+    """A field kind that a type cannot say: ``test(value)`` returns whether the value is usable; ``what`` names
+    what it must be (for the message)."""
+
+    test: Callable[[Any], bool]
+    what: str
+
+
+def _kind_problem(name: str, value: Any, kind: Kind) -> str | None:
+    if isinstance(kind, Check):
+        return None if kind.test(value) else f"field {name!r} is {brief_repr(value)}, not {kind.what}"
+    if isinstance(kind, Mapping):
+        if not isinstance(value, dict):
+            return f"field {name!r} is {brief_repr(value)}, not an object"
+        for inner, inner_kind in kind.items():
+            if inner not in value:
+                return f"field {name}.{inner!r} is missing"
+            problem = _kind_problem(f"{name}.{inner}", value[inner], inner_kind)
+            if problem is not None:
+                return problem
+        return None
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        expected = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+        return f"field {name!r} is {brief_repr(value)}, not {expected}"
+    return None
+
+
 @dataclass(frozen=True)
 class RecordSchema:
     """The fields a consumer's records must carry to be used again on resume: ``ok`` for finished records,
-    ``error`` for failed ones (besides the ``error`` message every error record has), and ``others`` for a
-    consumer's own further statuses (status -> fields). Each maps a field name to a type or tuple of types
-    (``type(None)`` in the tuple allows null; ``bool`` counts only where it is listed)."""
+    ``error`` for failed ones (besides the ``error`` message every error record has), ``others`` for a
+    consumer's own further statuses (status -> fields), and ``optional`` fields, of any status, that must have
+    their type where they are present. Each maps a field name to a type or tuple of types (``type(None)`` in the
+    tuple allows null; ``bool`` counts only where it is listed), to a mapping of the fields its object must
+    have, or to a ``Check``."""
 
-    ok: Mapping[str, type | tuple[type, ...]] = field(default_factory=dict)
-    error: Mapping[str, type | tuple[type, ...]] = field(default_factory=dict)
-    others: Mapping[str, Mapping[str, type | tuple[type, ...]]] = field(default_factory=dict)
+    ok: Mapping[str, Kind] = field(default_factory=dict)
+    error: Mapping[str, Kind] = field(default_factory=dict)
+    others: Mapping[str, Mapping[str, Kind]] = field(default_factory=dict)
+    optional: Mapping[str, Kind] = field(default_factory=dict)
 
     def problem(self, record: Mapping[str, Any]) -> str | None:
         """Return why ``record`` cannot be used (a short phrase naming the field), or None when it can."""
@@ -47,11 +82,14 @@ class RecordSchema:
         for name, kind in wanted.items():
             if name not in record:
                 return f"field {name!r} is missing"
-            kinds = kind if isinstance(kind, tuple) else (kind,)
-            value = record[name]
-            if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-                expected = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
-                return f"field {name!r} is {brief_repr(value)}, not {expected}"
+            problem = _kind_problem(name, record[name], kind)
+            if problem is not None:
+                return problem
+        for name, kind in self.optional.items():
+            if name in record and name not in wanted:
+                problem = _kind_problem(name, record[name], kind)
+                if problem is not None:
+                    return problem
         return None
 
 
