@@ -89,9 +89,9 @@ def test_resume_skips_finished_items_and_retries_errors_unless_told_not_to(tmp_p
     assert sorted(ids) == [f"item-{i:03d}" for i in range(6)] and len(ids) == len(set(ids))
 
 
-def test_a_fresh_run_starts_a_new_log(tmp_path):
+def test_an_overwriting_run_starts_a_new_log(tmp_path):
     run_all(tmp_path, items(3))
-    records, counts, _ = run_all(tmp_path, items(2))
+    records, counts, _ = run_all(tmp_path, items(2), RunOptions(overwrite=True))
     assert counts.resumed == 0 and len(log_lines(tmp_path / "results.jsonl")) == 2
 
 
@@ -131,7 +131,7 @@ def test_prepare_runs_under_the_lock_before_the_log_is_read(tmp_path):
         raise MazeConfigError("refused")
 
     with pytest.raises(MazeConfigError, match="refused"):
-        with Run(tmp_path, items(1), prepare=refuse):
+        with Run(tmp_path, items(1), RunOptions(overwrite=True), prepare=refuse):
             pass
     assert not (tmp_path / LOCK_NAME).exists()
 

@@ -16,6 +16,8 @@ from maze_envs import protocols
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
 from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
+from maze_envs.runs.engine import entries_holding
+from maze_envs.runs.log import NUMBER, OPTIONAL_NUMBER, Check, RecordSchema
 
 from .anticheat import choose_presentation, identity_presentation
 from .config import BenchConfig
@@ -24,7 +26,7 @@ from .interactive import interactive_trial
 from .mazes import BenchMaze
 from .oneshot import one_shot_trial
 from .players import Players, baseline_name, check_players, require_players
-from .summary import summarise
+from .summary import COUNTERS, summarise
 from .trials import BenchTrial, Trial, bench_trials, play, record_head, shared_settings, trial_seed
 
 __all__ = ["Trial", "default_trial", "run_bench", "run_trial", "shared_settings", "trial_budgets", "trial_seed"]
@@ -32,6 +34,20 @@ __all__ = ["Trial", "default_trial", "run_bench", "run_trial", "shared_settings"
 LOG_NAME = "results.jsonl"
 SUMMARY_NAME = "summary.json"
 REPORT_NAME = "report.html"
+_HEAD = {"model": str, "size": str, "maze": str, "trial": int, "seed": int}
+
+
+def _is_cells(value: Any) -> bool:
+    return value is None or (isinstance(value, list) and all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in c)
+        for c in value))
+
+
+BENCH_RECORD = RecordSchema(  # what the summary and the report read of a record
+    ok={**_HEAD, "scores": {"total": NUMBER}}, error=_HEAD,
+    optional={"presentation": dict, "validation": dict, "usage": dict,
+              "published_path": Check(_is_cells, "null or a list of [row, col] cells"),
+              **{name: OPTIONAL_NUMBER for name in COUNTERS}})
 
 
 def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
@@ -104,8 +120,9 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
     partial-observe modes need ``players``, which build each trial's agent (``agents.players.PLAYERS``).
 
     With ``options.resume`` trials already in ``results.jsonl`` (of the same mode, scoring and anti-cheat
-    setting) are kept and not run again. A failed trial is an ``error`` record that scores zero; a rejected
-    key or an unreachable endpoint stops the run after writing the summary and report, and is raised.
+    setting) are kept and not run again; an output directory that holds files (besides the mazes kept in it)
+    needs ``options.resume`` or ``options.overwrite``. A failed trial is an ``error`` record that scores zero; a
+    rejected key or an unreachable endpoint stops the run after writing the summary and report, and is raised.
     """
     from .report import write_report
 
@@ -117,7 +134,9 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
     summary_path, report_path = out / SUMMARY_NAME, out / REPORT_NAME
     items = [WorkItem(t.id, t.item) for t in bench_trials(config, mazes)]
     by_name = {(size, m.name): m for size, group in mazes.items() for m in group}
-    with Run(out, items, options, log_name=LOG_NAME, accept=_accept(config)) as run:
+    inputs = entries_holding(out, [config.mazes_dir, config.maze_output_dir])  # mazes kept in the output folder
+    with Run(out, items, options, log_name=LOG_NAME, accept=_accept(config), schema=BENCH_RECORD,
+             inputs=inputs) as run:
         def save(failure: str | None = None) -> dict[str, Any]:
             records = run.records()
             usage = sum_usage(r["usage"] for r in records if "usage" in r)

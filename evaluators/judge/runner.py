@@ -13,6 +13,7 @@ from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, Reply, RunStats, sum_usage
 from maze_envs.llm.prompts import PromptTemplate
 from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
+from maze_envs.runs.log import RecordSchema
 from maze_envs.tasks.files import media_of
 
 from .parse import parse_verdict
@@ -132,6 +133,10 @@ def _error_fields(task: JudgeTask, model: str):
     return fields
 
 
+JUDGE_RECORD = RecordSchema(ok={"scores": dict}, error={"model": str},
+                            others={"parse_error": {"missing_fields": list, "first_reply": str}})
+
+
 def _accept(record: dict[str, Any]) -> bool:
     """Return whether a logged record from an earlier run is one this runner wrote (else the item runs again)."""
     return record.get("status") in (*DONE_STATUSES, "error") and isinstance(record.get("scores", {}), dict)
@@ -156,7 +161,7 @@ def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, o
     params = dict(params or {})
     work_items = [WorkItem(item.id, item) for item in items]
 
-    with Run(out, work_items, options, log_name=LOG_NAME, accept=_accept) as run:
+    with Run(out, work_items, options, log_name=LOG_NAME, accept=_accept, schema=JUDGE_RECORD) as run:
         def save(failure: str | None = None) -> dict[str, Any]:
             records = run.records()
             write_json_atomic(results_path, {"task": task.name, "model": client.config.model, "records": records})

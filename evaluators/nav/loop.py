@@ -32,6 +32,7 @@ from maze_envs.nav.interface.poi_goal import PoiGoalObservation
 from maze_envs.nav.interface.point_goal import AgentConfigError, Observation
 from maze_envs.nav.procedural import SceneParams
 from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs.engine import entries_holding
 
 from .agent_loader import load_class
 from .config import load_agent_config
@@ -254,10 +255,11 @@ def run_evaluation(agent: Any, config: EvalConfig, data_dir: str | os.PathLike, 
     """Evaluate ``agent`` (an instance, or an ``AgentSpec`` to build in each worker) on every task under
     ``data_dir`` into ``run_dir`` through the run engine; ``options.resume`` skips finished tasks. A POI run
     writes ``<run_dir>/eval_summary.json`` over every task of the run directory (under ``protocol="abot"``, as
-    ABot-Navigation does, over the tasks played in this call).
+    ABot-Navigation does, over the tasks played in this call). A ``run_dir`` that holds files besides the inputs
+    kept in it needs ``options.resume`` or ``options.overwrite``.
 
-    Raises ``MazeConfigError`` naming a bad setting, the agent's ``AgentConfigError`` and the engine's fatal
-    errors (a locked run directory).
+    Raises ``MazeConfigError`` naming a bad setting (``OutputNotEmptyError`` for that run directory), the agent's
+    ``AgentConfigError`` and the engine's fatal errors (a locked run directory).
     """
     config.check()
     if not isinstance(config, PoiGoalEvalConfig) and type(config) is not EvalConfig:
@@ -270,8 +272,11 @@ def run_evaluation(agent: Any, config: EvalConfig, data_dir: str | os.PathLike, 
     done = finished_tasks(run_dir, options.retry_errors) if options.resume else set()
     items = [WorkItem(f"{e.episode_id}/{t.task_id}", TaskJob(spec, agent, e.episode_id, t.task_id, str(run_dir)))
              for e, t in world.tasks() if (e.episode_id, t.task_id) not in done]
-    engine_options = RunOptions(backend=options.backend, workers=options.workers, ray_address=options.ray_address)
-    with Run(run_dir, items, engine_options, log_name=LOG_NAME) as run:
+    # finished tasks are known from their result.json files, so the engine's log starts afresh on resume too
+    engine_options = RunOptions(backend=options.backend, workers=options.workers, ray_address=options.ray_address,
+                                overwrite=options.resume or options.overwrite)
+    inputs = entries_holding(run_dir, [data_dir, map_dir])
+    with Run(run_dir, items, engine_options, log_name=LOG_NAME, inputs=inputs) as run:
         run.execute(run_task, kind="cpu", desc="nav tasks",
                     error_record=lambda item, message: {"episode_id": item.payload.episode_id,
                                                         "task_id": item.payload.task_id})

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from maze_envs.core.errors import MazeFormatError
+from maze_envs.core.paths import read_image, write_image
 from maze_envs.nav.scene import Episode, GaussianScene, parse_meta
 
 from .aggregate import grouped, load_all_results
@@ -28,7 +29,7 @@ def _map_episode(map_dir: str | None) -> Episode | None:
     if not (folder / "occ_map.png").is_file() or not (folder / "occ_map_meta.txt").is_file():
         return None
     try:
-        grey = cv2.imread(str(folder / "occ_map.png"), cv2.IMREAD_GRAYSCALE)
+        grey = read_image(folder / "occ_map.png", cv2.IMREAD_GRAYSCALE)
         meta = parse_meta(folder / "occ_map_meta.txt")
     except MazeFormatError:
         return None
@@ -75,7 +76,7 @@ def draw_episode(results: list[dict[str, Any]], path: str | os.PathLike, min_sid
         cv2.putText(canvas, label, (8, 20 + 18 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(path), canvas)
+    write_image(path, canvas)
     return path
 
 

@@ -16,6 +16,8 @@ from typing import Any, Callable, Mapping
 import cv2
 import numpy as np
 
+from maze_envs.core.paths import read_image, write_image
+
 log = logging.getLogger(__name__)
 _VIEW_ALIASES = {"front": "front", "left": "left", "right": "right", "leftside": "left", "rightside": "right"}
 
@@ -51,7 +53,7 @@ def draw_affordance_pixel(data: Any, image_dir: Path, step_id: int) -> list[Path
         path = image_dir / f"{step_id}_{view}.jpg"
         if view is None or not path.is_file():
             continue
-        image = cv2.imread(str(path))
+        image = read_image(path)
         if image is None:
             continue
         pixel = pixel_from_coordinates(point, image.shape[1], image.shape[0])
@@ -60,7 +62,7 @@ def draw_affordance_pixel(data: Any, image_dir: Path, step_id: int) -> list[Path
         cv2.circle(image, pixel, 6, (0, 255, 0), -1)
         cv2.putText(image, "afford point", (pixel[0] + 8, pixel[1] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
                     (0, 255, 0), 1, cv2.LINE_AA)
-        cv2.imwrite(str(path), image)
+        write_image(path, image)
         drawn.append(path)
     return drawn
 

@@ -21,7 +21,7 @@ from maze_envs.tasks.files import IMAGE_SUFFIXES, VIDEO_SUFFIXES, media_of, solu
 from .errors import PixelEvalError
 from .image import ImageParams, score_image
 from .reference import load_solution, metadata_geometries, read_image
-from .results import RunOutputs, round_suffix
+from .results import RunOutputs, record_schema, round_suffix
 from .video import VideoParams, iter_frames, score_video
 
 Kind = Literal["image", "video"]
@@ -87,7 +87,7 @@ def setup_logging(kind: Kind, log_dir: str | os.PathLike = "evaluation_logs") ->
     file."""
     folder = ensure_directory(log_dir, "log_dir")
     path = folder / f"{LOG_NAMES[kind]}_{time.strftime('%Y%m%d_%H%M%S')}.log"
-    handler = logging.FileHandler(path, encoding="utf-8")
+    handler = logging.FileHandler(path, encoding="utf-8", errors="backslashreplace")  # any file name can be logged
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.handlers[:] = [handler]
     log.setLevel(logging.INFO)
@@ -149,7 +149,8 @@ def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutput
         job = Job(config.kind, file, config.solution_dir / name, geometries.get(name), params,
                   outputs.visualization_path(file.name) if config.visualize else None)
         items.append(WorkItem(file.name, job))
-    with Run(outputs.dir, items, config.run, log_name=outputs.log_name) as run:
+    with Run(outputs.dir, items, config.run, log_name=outputs.log_name, schema=record_schema(config.kind),
+             accept=lambda record: record.get("filename") == record["id"]) as run:
         outputs.resume(run.records())
         log.info("evaluating %d of %d %ss (%d already done) for %s", len(run.todo), len(files), config.kind,
                  run.resumed, config.model_name)

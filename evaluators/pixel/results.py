@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -19,6 +19,7 @@ import numpy as np
 
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.jsonfiles import write_json_atomic
+from maze_envs.runs.log import NUMBER, OPTIONAL_NUMBER, RecordSchema
 
 ROUND_PATTERN = re.compile(r"(?:^|_)(round\d+)$")
 
@@ -69,6 +70,18 @@ class VideoResult(ImageResult):
     layout_match_score_gated: int = 0
     target_achievement_gated: int = 0
     overall_score_gated: int = 0
+
+
+_FIELD_TYPES = {"str": str, "bool": bool, "int": int, "float": NUMBER, "float | None": OPTIONAL_NUMBER,
+                "dict[str, Any]": dict}
+
+
+def record_schema(kind: str) -> RecordSchema:
+    """Return the fields a logged record of a ``kind`` (``image`` or ``video``) run must carry to be used on
+    resume: every field of its result for a scored file, the file names for a failed one."""
+    result = ImageResult if kind == "image" else VideoResult
+    return RecordSchema(ok={f.name: _FIELD_TYPES[f.type] for f in fields(result)},
+                        error={"filename": str, "solution_file": str})
 
 
 def _rounded(value: Any) -> Any:

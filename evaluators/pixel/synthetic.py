@@ -23,6 +23,7 @@ import numpy as np
 from maze_envs.core.errors import brief_repr
 from maze_envs.core.generators import as_rng
 from maze_envs.core.maze import MOVES, Cell, Maze
+from maze_envs.core.paths import utf8_path, write_image
 from maze_envs.core.render import FREE, PATH, START, ImageStyle, PixelGeometry
 from maze_envs.core.solve import shortest_path
 from maze_envs.core.validate import reject
@@ -258,7 +259,8 @@ def write_marker_video(path: str | os.PathLike, task: SyntheticTask, cells: Sequ
     first = reframe(base, size, letterbox=letterbox)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (first.shape[1], first.shape[0]))
+    with utf8_path(path) as name:
+        writer = cv2.VideoWriter(name, cv2.VideoWriter_fourcc(*"mp4v"), fps, (first.shape[1], first.shape[0]))
     if not writer.isOpened():
         raise PixelEvalError("OpenCV cannot write mp4v video", source=path)
     try:
@@ -313,7 +315,7 @@ def write_synthetic_dataset(out_dir: str | os.PathLike, specs: Sequence, *, styl
             case = image_cases[i % len(image_cases)]
             image_dir.mkdir(parents=True, exist_ok=True)
             name = generated_name(stem, "image")
-            cv2.imwrite(str(image_dir / name), image_case(task, case, seed=spec.seed))
+            write_image(image_dir / name, image_case(task, case, seed=spec.seed))
             cases[name] = case
         if video_cases:
             case = video_cases[i % len(video_cases)]

@@ -10,11 +10,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
-from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, ModelServer, chat_client, load_policy, local_client
 from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
+from maze_envs.runs.log import NUMBER, RecordSchema
 from maze_envs.tasks.files import media_of
 
 from ..bench.run import trial_seed
@@ -130,38 +130,51 @@ def _manifest(config: SuiteConfig, cast: list[Player], mazes: list[SuiteMaze], i
     }
 
 
+SUITE_RECORD = RecordSchema(
+    ok={"player": str, "kind": str, "modality": str, "size": str, "maze": str, "trial": int, "seed": int,
+        "protocol": str, "success": bool, "outcome": str, "path": list, "tokens": int, "cost_usd": NUMBER,
+        "latency_s": NUMBER, "api_calls": int, "usage": dict, "detail": dict},
+    error={"player": str, "kind": str, "modality": str, "size": str, "maze": str, "trial": int, "seed": int,
+           "protocol": str})
+
+
 def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = RunOptions()) -> RunResult:
     """Run every item of ``config`` with the agents of ``toolkit``; return the run.
 
-    With ``options.resume`` the items already in ``results.jsonl`` with the same settings are kept and not run
-    again. A failed item is an ``error`` record that counts as unsolved; a fatal error (rejected key,
-    unreachable endpoint) or Ctrl-C stops the run after writing the summary and report, and propagates.
+    The output directory's lock is taken before anything is written there (a second run into a live run's
+    directory changes nothing), and a directory that holds files needs ``options.resume`` or
+    ``options.overwrite``. With ``options.resume`` the items already in ``results.jsonl`` with the same settings
+    (and every field a record has) are kept and not run again. A failed item is an ``error`` record that counts
+    as unsolved; a fatal error (rejected key, unreachable endpoint) or Ctrl-C stops the run after writing the
+    summary and report, and propagates.
     """
     from .report import write_site
 
     config = config.validated()
-    out = ensure_directory(config.output_dir, "output_dir")
     folders = generation_folders(config.generations)
     cast = players(config, folders)
-    mazes = build_mazes(config.sizes, config.count, config.seed, config.algorithm, out)
-    write_tasks(mazes, out / "tasks")
     chosen = config.chosen
-    if any(p.kind == "oracle" for p in cast) and set(GENERATION_MODALITIES) & set(chosen):
-        folders["oracle"] = write_oracle_generations(mazes, out / "generations" / "oracle",
-                                                     video="gen-video" in chosen)
-    items = suite_items(config, cast, mazes, folders)
-    if any(i.modality == "nav3d" for i in items):
-        write_scenes(mazes, out / "nav" / "scenes", config.seed)
-    shas = {m: protocol_sha(config, m) for m in config.chosen}
-    with chat_clients(config, cast) as (clients, judge, local):
-        manifest = _manifest(config, cast, mazes, items, local, options)
-        write_json_atomic(out / SUITE_NAME, manifest, indent=2)
-        ctx = Context(config, toolkit, clients, str(out), {k: str(v) for k, v in folders.items()}, judge)
-        work_items = [WorkItem(i.id, i) for i in items]
-        def accept(record: dict[str, Any]) -> bool:
-            return record.get("protocol") == shas.get(record.get("modality"))
+    shas = {m: protocol_sha(config, m) for m in chosen}
 
-        with Run(out, work_items, options, log_name=LOG_NAME, accept=accept) as run:
+    def accept(record: dict[str, Any]) -> bool:
+        return record.get("protocol") == shas.get(record.get("modality"))
+
+    with Run(config.output_dir, None, options, log_name=LOG_NAME, accept=accept, schema=SUITE_RECORD) as run:
+        out = run.directory
+        mazes = build_mazes(config.sizes, config.count, config.seed, config.algorithm, out)
+        write_tasks(mazes, out / "tasks")
+        if any(p.kind == "oracle" for p in cast) and set(GENERATION_MODALITIES) & set(chosen):
+            folders["oracle"] = write_oracle_generations(mazes, out / "generations" / "oracle",
+                                                         video="gen-video" in chosen)
+        items = suite_items(config, cast, mazes, folders)
+        if any(i.modality == "nav3d" for i in items):
+            write_scenes(mazes, out / "nav" / "scenes", config.seed)
+        with chat_clients(config, cast) as (clients, judge, local):
+            manifest = _manifest(config, cast, mazes, items, local, options)
+            write_json_atomic(out / SUITE_NAME, manifest, indent=2)
+            ctx = Context(config, toolkit, clients, str(out), {k: str(v) for k, v in folders.items()}, judge)
+            run.begin([WorkItem(i.id, i) for i in items])
+
             def save(failure: str | None = None) -> dict[str, Any]:
                 records = run.records()
                 counts = run.counts()

@@ -4,10 +4,39 @@ fault, Ctrl-C after what is done is written. ``maze-envs`` and the evaluators' `
 from __future__ import annotations
 
 import argparse
+import codecs
 import sys
 from typing import Sequence
 
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
+from maze_envs.core.secrets import redact_text
+
+OUTPUT_ERRORS = "maze-envs-escape"
+
+
+def _escape(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """Write an undecodable byte of a path back as that byte (``surrogateescape``), any other character the
+    encoding lacks (a lone surrogate from a model reply) as a backslash escape."""
+    if isinstance(exc, UnicodeEncodeError):
+        chunk = exc.object[exc.start:exc.end]
+        if all("\udc80" <= char <= "\udcff" for char in chunk):
+            return bytes(ord(char) - 0xDC00 for char in chunk), exc.end
+    return codecs.backslashreplace_errors(exc)
+
+
+codecs.register_error(OUTPUT_ERRORS, _escape)
+_SAFER = {"strict": "backslashreplace", "surrogateescape": OUTPUT_ERRORS}
+
+
+def printable_output() -> None:
+    """Make stdout and stderr write any string instead of raising ``UnicodeEncodeError``: a strict stream writes
+    what it cannot encode as backslash escapes (its output stays valid text), a stream that already writes the
+    undecodable bytes of paths back (``surrogateescape``) escapes only what is left (a lone surrogate); returns
+    nothing."""
+    for stream in (sys.stdout, sys.stderr):
+        safer = _SAFER.get(getattr(stream, "errors", None))
+        if safer is not None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=safer)
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -44,6 +73,7 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, *, 
     """Parse ``argv`` with ``parser`` and run ``args.func(args)``; return the process exit status (errors print
     one line to stderr, prefixed with ``parser.prog`` and the chosen subcommand (the ``subcommand`` dest) and
     naming the flag at fault; Ctrl-C stops with status 130 after what is done is written)."""
+    printable_output()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version or a flag error, already printed
@@ -52,7 +82,7 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, *, 
     try:
         return int(args.func(args) or 0)
     except (MazeEnvsError, OSError) as exc:
-        print(f"{prog}: error: {message_for_flags(exc, parser_flags(parser, args))}", file=sys.stderr)
+        print(f"{prog}: error: {redact_text(message_for_flags(exc, parser_flags(parser, args)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{prog}: interrupted (what was done is written; rerun with --resume to continue)", file=sys.stderr)

@@ -24,7 +24,10 @@ from maze_envs.core.errors import MissingExtraError
 from maze_envs.core.stats import MetricSummary
 from maze_envs.datasets import generate_tasks, generate_text_mazes, write_openings_dataset
 from maze_envs.openings.dataset import OpeningsDatasetConfig
+from maze_envs.runs import RunOptions
 from maze_envs.tasks.spec import task_specs
+
+REBUILD = RunOptions(overwrite=True)  # each demo rebuilds its folder: a step's earlier results are replaced
 
 LOCAL_MODEL = "maze-envs-local"
 GRID_ENVS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -350,7 +353,7 @@ def nav_step(out_dir: Path, settings: DemoSettings) -> NavResult:
     for env_id, config, report, agents in runs:
         for name, agent in agents:
             run_dir = root / f"{env_id}-{name}"
-            run_evaluation(agent, config, scenes, run_dir=run_dir)
+            run_evaluation(agent, config, scenes, run_dir=run_dir, options=REBUILD)
             rows.append(_nav_row(env_id, name, report(run_dir, quiet=True)))
             if env_id == NAV_ENVS[0]:
                 pictures[name] = draw_run(run_dir)[0]
@@ -373,7 +376,7 @@ def bench_step(out_dir: Path, settings: DemoSettings) -> BenchResult:
     mazes = prepare_mazes(config)
     with ModelServer(OraclePolicy(), model_name=LOCAL_MODEL, policy_name="oracle", keep_requests=False) as server:
         client = local_client(server.base_url, LOCAL_MODEL, timeout=10)
-        run = run_bench(config, mazes, {LOCAL_MODEL: client})
+        run = run_bench(config, mazes, {LOCAL_MODEL: client}, options=REBUILD)
     per_size = run.summary["models"][LOCAL_MODEL]
     sizes = tuple(BenchSize(size, per_size[size]["trials"], per_size[size]["success"]["mean"],
                             per_size[size]["total"]["mean"]) for size in settings.bench_sizes)
@@ -410,7 +413,7 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
     for kind, params in (("image", ImageParams()), ("video", VideoParams(num_frames=36))):
         config = BatchConfig(kind=kind, solution_dir=solutions, params=params, model_name="synthetic",
                              input_dir=root / f"{kind}_results" / "synthetic" / "easy_round1",
-                             output_dir=root / f"{kind}_pixel", visualize=False)
+                             output_dir=root / f"{kind}_pixel", visualize=False, run=REBUILD)
         summary, results[kind], _ = evaluate_batch(config)
         pixel.append(PixelScores(kind, summary["evaluated"],
                                  summary.get("gated_metrics", {}).get("overall_score_gated_count"),
@@ -422,7 +425,7 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
     with ModelServer(case_judge(cases_by_maze(solutions, cases)), model_name=LOCAL_MODEL, policy_name="case_judge",
                      keep_requests=False) as server:
         client = local_client(server.base_url, LOCAL_MODEL, timeout=10)
-        run = run_judge(maze_task(), items, client, root / "judge", params={"temperature": 0},
+        run = run_judge(maze_task(), items, client, root / "judge", options=REBUILD, params={"temperature": 0},
                         extra_summary=lambda records: {"agreement": agreement_report(records, results["image"])})
     agreement = run.summary["agreement"]["success"]
     pixel_records = load_pixel_results(results["image"])
@@ -463,7 +466,7 @@ def suite_step(out_dir: Path, settings: DemoSettings) -> SuiteResult:
 
     config = SuiteConfig(sizes=settings.suite_sizes, count=settings.suite_mazes, seed=settings.seed,
                          output_dir=str(out_dir / "suite"), timeout=10)
-    run = run_suite(config, toolkit())
+    run = run_suite(config, toolkit(), options=REBUILD)
     solved = tuple((player, modality, t["all"]["solved"], t["all"]["n"])
                    for player, table in run.summary["success"].items() for modality, t in table.items())
     patterns = {player: {name: found["count"] for name, found in table.items()}

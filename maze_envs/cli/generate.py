@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.cli.protocol_flag import add_protocol_flag
+from maze_envs.cli.run_flags import run_options
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
 from maze_envs.tasks.spec import DIFFICULTIES, VARIANTS
 
 from . import nav, openings
-from .writer_flags import add_writer_flags, naming_writer_flags, report_failures, writer_options
+from .writer_flags import add_writer_flags, report_failures
 
 # Modules that add further targets; each defines ``register_target(subparsers)``.
 TARGET_MODULES = (openings, nav)
@@ -66,9 +67,8 @@ def _run_tasks(args: argparse.Namespace) -> int:
 
     style = image_style(args.cell_px, args.wall_px, args.image_px)
     specs = task_specs(args.algos, args.difficulties, args.count, args.seed, args.variants)
-    with naming_writer_flags():
-        summary = generate_tasks(specs, args.output_dir, style=style, image_px=args.image_px,
-                                 options=writer_options(args), overwrite=args.overwrite)
+    summary = generate_tasks(specs, args.output_dir, style=style, image_px=args.image_px,
+                             options=run_options(args), overwrite=args.overwrite)
     print(f"wrote {summary.written} tasks ({summary.resumed} already there) and {summary.indexes[0]}")
     return report_failures(summary, "tasks")
 
@@ -76,9 +76,8 @@ def _run_tasks(args: argparse.Namespace) -> int:
 def _run_text(args: argparse.Namespace) -> int:
     from maze_envs.datasets import generate_text_mazes
 
-    with naming_writer_flags():
-        summary = generate_text_mazes(args.sizes, args.count, args.seed, args.output_dir, algorithm=args.algorithm,
-                                      placement=args.start_goal, options=writer_options(args),
-                                      overwrite=args.overwrite, protocol=args.protocol)
+    summary = generate_text_mazes(args.sizes, args.count, args.seed, args.output_dir, algorithm=args.algorithm,
+                                  placement=args.start_goal, options=run_options(args),
+                                  overwrite=args.overwrite, protocol=args.protocol)
     print(f"wrote {summary.written} mazes ({summary.resumed} already there) under {args.output_dir}")
     return report_failures(summary, "mazes")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from maze_envs.cli.run_flags import run_options
 from maze_envs.core.generators import GENERATORS
 
 from .server_flags import access_options, add_access_flags
-from .writer_flags import add_writer_flags, naming_writer_flags, report_failures, writer_options
+from .writer_flags import add_writer_flags, report_failures
 
 
 def register_target(targets: argparse._SubParsersAction) -> None:
@@ -42,10 +43,9 @@ def _run_generate(args: argparse.Namespace) -> int:
 
     params = SceneParams(args.cell_metres, args.wall_metres, args.wall_height, args.surfel_spacing,
                          args.pixel_metres, args.num_landmarks, args.num_trajectories)
-    with naming_writer_flags():
-        summary = generate_nav_scenes(args.output_dir, args.count, args.rows, args.cols, seed=args.seed,
-                                      algorithm=args.algorithm, params=params, options=writer_options(args),
-                                      overwrite=args.overwrite)
+    summary = generate_nav_scenes(args.output_dir, args.count, args.rows, args.cols, seed=args.seed,
+                                  algorithm=args.algorithm, params=params, options=run_options(args),
+                                  overwrite=args.overwrite)
     total = sum(s["num_gaussians"] for s in summary.records)
     tasks = sum(len(s["trajectories"]) for s in summary.records)
     print(f"wrote {summary.written} scenes ({summary.resumed} already there; {total} Gaussians, {tasks} "

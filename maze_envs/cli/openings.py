@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from maze_envs.cli.run_flags import run_options
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.openings.dataset import VARIANTS
 
-from .writer_flags import add_writer_flags, naming_writer_flags, writer_options
+from .writer_flags import add_writer_flags
 
 
 def register_target(targets: argparse._SubParsersAction) -> None:
@@ -67,9 +68,8 @@ def run(args: argparse.Namespace) -> int:
         rows=_range("rows", args.rows), cols=_range("cols", args.cols), openings=_range("openings", args.openings),
         opposite_sides=args.opposite_sides, cell_size=args.cell_size, wall_width=args.wall_width,
         margin=args.margin, label_padding=args.label_padding, font=args.font)
-    with naming_writer_flags():
-        summary = write_openings_dataset(config, args.output_dir, options=writer_options(args),
-                                         overwrite=args.overwrite)
+    summary = write_openings_dataset(config, args.output_dir, options=run_options(args),
+                                     overwrite=args.overwrite)
     print(f"wrote {summary.written} samples ({summary.resumed} already there, {len(summary.failures)} errors) "
           f"and {summary.indexes[0]}")
     return 0

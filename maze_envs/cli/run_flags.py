@@ -1,15 +1,21 @@
 """The command-line flags every long-running command shares: ``--backend``, ``--workers``, ``--ray-address``,
-``--resume`` and ``--no-retry-errors``."""
+``--resume``, ``--overwrite`` and ``--no-retry-errors``."""
 
 from __future__ import annotations
 
 import argparse
 
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.validate import flag_type, positive_int
 from maze_envs.runs.engine import RunOptions
 
+OVERWRITE_HELP = ("start afresh in an output directory that already holds files: the earlier log is discarded and "
+                  "this run's files are written again (other files are left alone); without --resume or "
+                  "--overwrite a non-empty output directory is refused")
 
-def add_run_flags(parser: argparse.ArgumentParser, *, workers: int = 1, resume_help: str | None = None) -> None:
+
+def add_run_flags(parser: argparse.ArgumentParser, *, workers: int = 1, resume_help: str | None = None,
+                  overwrite_help: str | None = None) -> None:
     """Add the run flags to ``parser`` (``workers`` is the default of ``--workers``); returns nothing."""
     group = parser.add_argument_group("running")
     group.add_argument("--backend", choices=("local", "ray"), default="local",
@@ -22,15 +28,21 @@ def add_run_flags(parser: argparse.ArgumentParser, *, workers: int = 1, resume_h
                             "(default: start a local Ray runtime)")
     group.add_argument("--resume", action="store_true",
                        help=resume_help or "skip items already finished in the output directory's log")
+    group.add_argument("--overwrite", action="store_true", help=overwrite_help or OVERWRITE_HELP)
     group.add_argument("--no-retry-errors", dest="retry_errors", action="store_false",
                        help="with --resume, keep items that failed before instead of running them again")
 
 
 def run_options(args: argparse.Namespace, *, workers: int | None = None) -> RunOptions:
     """Return the ``RunOptions`` the run flags in ``args`` ask for; ``workers`` (when given) replaces
-    ``args.workers`` (a command whose worker count may also come from a config file resolves it first)."""
+    ``args.workers`` (a command whose worker count may also come from a config file resolves it first). Raises
+    ``MazeConfigError`` when ``--resume`` meets ``--overwrite``."""
+    if args.resume and args.overwrite:
+        raise MazeConfigError("--resume and --overwrite exclude each other: one continues the run, one starts it "
+                              "afresh")
     return RunOptions(backend=args.backend, workers=args.workers if workers is None else workers,
-                      ray_address=args.ray_address, resume=args.resume, retry_errors=args.retry_errors)
+                      ray_address=args.ray_address, resume=args.resume, retry_errors=args.retry_errors,
+                      overwrite=args.overwrite)
 
 
 class DeprecatedFlag(argparse.Action):

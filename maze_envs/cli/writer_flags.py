@@ -1,44 +1,22 @@
 """Flags every dataset writer (``generate tasks|text|openings|nav-scenes``) shares: ``--out``, the run flags and
-``--overwrite``; the options they ask for; and what a writer reports when it is done."""
+``--overwrite`` (``maze_envs.cli.run_flags.run_options`` reads them), and what a writer reports when it is done."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from typing import Iterator
 
-from maze_envs.cli.run_flags import add_run_flags, run_options
-from maze_envs.core.errors import MazeConfigError, OutputNotEmptyError
+from maze_envs.cli.run_flags import add_run_flags
 from maze_envs.datasets import WriteSummary
-from maze_envs.runs import RunOptions
 
 
 def add_writer_flags(parser: argparse.ArgumentParser, out_help: str = "output directory") -> None:
     """Add ``--out``, the run flags and ``--overwrite`` to ``parser``; returns nothing."""
     parser.add_argument("--out", dest="output_dir", required=True, help=out_help)
     add_run_flags(parser, resume_help="continue the dataset in --out: keep the samples its log shows whole and "
-                                      "make the others (the same files as one uninterrupted run)")
-    parser.add_argument("--overwrite", action="store_true",
-                        help="replace the dataset in --out: remove the files its log lists and its index files, "
-                             "then make every sample (other files are left alone)")
-
-
-def writer_options(args: argparse.Namespace) -> RunOptions:
-    """Return the run options the flags ask for; raise ``MazeConfigError`` when ``--resume`` meets ``--overwrite``."""
-    if args.resume and args.overwrite:
-        raise MazeConfigError("--resume and --overwrite exclude each other: one keeps the dataset, one replaces it")
-    return run_options(args)
-
-
-@contextlib.contextmanager
-def naming_writer_flags() -> Iterator[None]:
-    """Run the block, turning a refused non-empty output directory into a one-line error that names the flags."""
-    try:
-        yield
-    except OutputNotEmptyError as exc:
-        raise MazeConfigError(f"--out {exc.directory} is not empty: add --resume to continue the dataset there or "
-                              "--overwrite to replace it") from None
+                                      "make the others (the same files as one uninterrupted run)",
+                  overwrite_help="replace the dataset in --out: remove the files its log lists and its index files, "
+                                 "then make every sample (other files are left alone)")
 
 
 def report_failures(summary: WriteSummary, what: str) -> int:

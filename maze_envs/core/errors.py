@@ -75,19 +75,25 @@ class ConfigFileNotFoundError(ConfigFileError, FileNotFoundError):
 
 
 class OutputNotEmptyError(MazeConfigError):
-    """A dataset writer was pointed at a ``directory`` that already holds files, without being told to resume the
-    run there or to overwrite it."""
+    """A run or dataset writer was pointed at a ``directory`` that already holds files (``entry`` names one), without
+    being told to resume the run there or to overwrite it."""
 
-    def __init__(self, directory: str | os.PathLike):
+    def __init__(self, directory: str | os.PathLike, entry: str | None = None):
         self.directory = str(directory)
-        super().__init__(f"{self.directory} is not empty; pass resume=True to continue the dataset there or "
-                         "overwrite=True to replace it", parameter="output_dir")
+        self.entry = entry
+        holds = f" (it holds {brief_repr(entry)})" if entry else ""
+        super().__init__(f"{self.directory} is not empty; pass resume=True to continue the run there or "
+                         f"overwrite=True to start it afresh{holds}", parameter="output_dir")
 
 
 def message_for_flags(exc: BaseException, flags: Mapping[str, str]) -> str:
     """Return the one-line message of ``exc``, naming the flag that sets its parameter (``flags`` maps parameter
     names to flags) where it is a ``MazeConfigError`` about one."""
     parameter = getattr(exc, "parameter", None)
+    if isinstance(exc, OutputNotEmptyError) and {"resume", "overwrite"} <= set(flags):
+        holds = f" (it holds {brief_repr(exc.entry)})" if exc.entry else ""
+        return (f"{flags.get(parameter, 'the output directory')} {exc.directory} is not empty: add "
+                f"{flags['resume']} to continue the run there or {flags['overwrite']} to start it afresh{holds}")
     if isinstance(exc, MazeConfigError) and parameter in flags:
         return f"{flags[parameter]}: {exc.detail}"
     if isinstance(exc, OSError) and exc.filename is not None:

@@ -1,4 +1,8 @@
-"""JSON and JSON-lines files: atomic writes, and reads that raise ``MazeFormatError`` naming the file (and line)."""
+"""JSON and JSON-lines files: atomic writes, and reads that raise ``MazeFormatError`` naming the file (and line).
+
+Every writer here goes through ``json_text``: credentials are redacted (``maze_envs.core.secrets``) and no string
+can crash it (a lone surrogate from a model reply, an undecodable byte of a path).
+"""
 
 from __future__ import annotations
 
@@ -10,13 +14,35 @@ from typing import IO, Any, Iterable
 
 from .atomic import atomic_write
 from .errors import MazeFormatError, brief_repr
+from .secrets import redact_secrets
+
+# characters that Python's str.splitlines (and JavaScript before ES2019) take for line ends; escaped, a JSON line
+# holding them stays one line for every reader
+_LINE_BREAKS = (("\u2028", "\\u2028"), ("\u2029", "\\u2029"), ("\x85", "\\u0085"))
+
+
+def json_text(payload: Any, *, indent: int | None = None) -> str:
+    """Return ``payload`` as JSON text that a UTF-8 file always takes: credentials redacted (``redact_secrets``),
+    other text as it is, except that a payload holding a string UTF-8 cannot encode (a lone surrogate, an
+    undecodable byte of a path) is written with ``\\uXXXX`` escapes, so it reads back as the same string. Unicode
+    line and paragraph separators are escaped too, so a JSON line is one line for every reader."""
+    payload = redact_secrets(payload)
+    text = json.dumps(payload, indent=indent, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(payload, indent=indent, ensure_ascii=True)
+    for char, escape in _LINE_BREAKS:  # only inside strings: JSON has no other place for them
+        if char in text:
+            text = text.replace(char, escape)
+    return text
 
 
 def write_json_atomic(path: str | os.PathLike, payload: Any, *, indent: int | None = None) -> Path:
-    """Write ``payload`` as JSON to ``path`` via a temporary file and a rename; return the path."""
+    """Write ``payload`` as JSON (``json_text``) to ``path`` via a temporary file and a rename; return the path."""
+    text = json_text(payload, indent=indent)
     with atomic_write(path) as fh:
-        json.dump(payload, fh, indent=indent, ensure_ascii=False)
-        fh.write("\n")
+        fh.write(text + "\n")
     return Path(path)
 
 
@@ -65,8 +91,9 @@ def write_jsonl(path: str | os.PathLike, records: Iterable[Any]) -> Path:
 
 
 def append_jsonl(fh: IO[str], record: Any) -> None:
-    """Write ``record`` as one JSON line to the open text file ``fh`` and flush it (returns nothing)."""
-    fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    """Write ``record`` as one JSON line (``json_text``) to the open text file ``fh`` and flush it (returns
+    nothing)."""
+    fh.write(json_text(record) + "\n")
     fh.flush()
 
 
@@ -79,7 +106,7 @@ def read_jsonl(path: str | os.PathLike, *, skip_bad: bool = False) -> list[dict[
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 may sit inside a string
     except FileNotFoundError:
         if skip_bad:
             return []

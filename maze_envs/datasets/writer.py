@@ -22,17 +22,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Sequence
 
 from PIL import Image
 
-from maze_envs.core.atomic import remove_stale_temporaries
-from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError, OutputNotEmptyError
+from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError
 from maze_envs.core.jsonfiles import read_json
-from maze_envs.runs import LOCK_NAME, ResultLog, Run, RunOptions, WorkItem
+from maze_envs.runs import ResultLog, Run, RunOptions, WorkItem
 from maze_envs.runs.log import ERROR, OK
 
 LOG_NAME = "generation_log.jsonl"
@@ -182,9 +181,6 @@ def _remove_previous(out: Path, index_names: Sequence[str]) -> None:
 
 
 def _prepare(out: Path, dataset: Dataset, resume: bool, overwrite: bool) -> None:
-    if not (resume or overwrite) and any(p.name != LOCK_NAME for p in out.iterdir()):
-        raise OutputNotEmptyError(out)
-    remove_stale_temporaries(out)
     if overwrite:
         _remove_previous(out, dataset.index_names)
     if dataset.prepare is not None:
@@ -199,9 +195,11 @@ def write_dataset(output_dir: str | os.PathLike, dataset: Dataset, options: RunO
     Raises ``OutputNotEmptyError`` when ``output_dir`` holds files and neither ``options.resume`` nor
     ``overwrite`` is set, ``MazeConfigError`` when both are, ``RunLockedError`` when another run holds it.
     """
+    overwrite = overwrite or options.overwrite
     if options.resume and overwrite:
         raise MazeConfigError("cannot be combined with resume: resume keeps the dataset, overwrite replaces it",
                               parameter="overwrite")
+    options = replace(options, overwrite=overwrite)
     out = Path(output_dir)
     items = [WorkItem(item.id, _canonical(item.payload)) for item in dataset.items]
     expected = {item.id: item.payload for item in items}

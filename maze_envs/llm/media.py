@@ -14,6 +14,7 @@ import numpy as np
 from PIL import Image
 
 from maze_envs.core.errors import MazeFormatError
+from maze_envs.core.paths import utf8_path
 
 ImageLike = Union[str, os.PathLike, Image.Image, np.ndarray]
 
@@ -67,7 +68,8 @@ def sample_video_frames(path: str | os.PathLike, count: int = 16) -> list[VideoF
     """Return ``count`` frames evenly spaced over the video at ``path`` (all frames if it has fewer)."""
     import cv2
 
-    cap = cv2.VideoCapture(str(path))
+    with utf8_path(path) as name:
+        cap = cv2.VideoCapture(name)
     try:
         if not cap.isOpened():
             raise MazeFormatError("cannot open video", source=path)

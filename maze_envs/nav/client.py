@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from PIL import Image
 
+from maze_envs.core.atomic import atomic_write
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.images import decode_image
 from maze_envs.core.validate import choice
@@ -246,5 +247,6 @@ class CloudRenderer:
             images.append(Image.fromarray(rgb))  # (H, W, 3) uint8: mode "RGB"
             if save_dir is not None and (save_img_idx is None or index in save_img_idx):
                 Path(save_dir).mkdir(parents=True, exist_ok=True)
-                (Path(save_dir) / f"{image_id}_{name}.jpg").write_bytes(encode_jpeg(rgb))
+                with atomic_write(Path(save_dir) / f"{image_id}_{name}.jpg", "wb") as fh:
+                    fh.write(encode_jpeg(rgb))
         return images

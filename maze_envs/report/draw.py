@@ -194,7 +194,9 @@ def png_img(image: np.ndarray | Path, alt: str, width: int = 240) -> str:
     """Return an ``<img>`` holding ``image`` (an RGB array or a PNG/JPEG file) as a base64 PNG, ``width`` px wide."""
     import cv2
 
-    pixels = cv2.imread(str(image), cv2.IMREAD_COLOR) if isinstance(image, Path) else \
+    from maze_envs.core.paths import read_image
+
+    pixels = read_image(image, cv2.IMREAD_COLOR) if isinstance(image, Path) else \
         cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_RGB2BGR)
     height = max(1, round(pixels.shape[0] * width / pixels.shape[1]))
     interpolation = cv2.INTER_NEAREST if width >= pixels.shape[1] else cv2.INTER_AREA

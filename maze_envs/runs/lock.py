@@ -17,8 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from maze_envs.core.atomic import ensure_directory
+from maze_envs.core.atomic import ensure_directory, naming_path
 from maze_envs.core.errors import RunLockedError
+from maze_envs.core.secrets import redact_text
 
 LOCK_NAME = ".maze-envs.lock"
 _HELD_FDS: set[int] = set()
@@ -56,6 +57,24 @@ class RunLock:
         self.took_over: str | None = None
         self._fd: int | None = None
 
+    def refuse_if_held(self) -> None:
+        """Raise ``RunLockedError`` naming the holder when another live process holds the lock; returns nothing.
+        Creates nothing: a directory without a lock file is left as it is."""
+        try:
+            fd = os.open(self.path, os.O_RDWR)
+        except OSError:  # no lock file (or no directory): nobody holds it
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise self._locked(self._read(fd)) from None
+        finally:
+            os.close(fd)
+
+    def _locked(self, holder: dict) -> RunLockedError:
+        return RunLockedError(f"{self.what} {self.directory} is in use by another run: {_describe(holder)}; "
+                              "wait for it to finish or stop it")
+
     def __enter__(self) -> "RunLock":
         ensure_directory(self.directory, self.what)
         while True:
@@ -65,31 +84,42 @@ class RunLock:
             except BlockingIOError:
                 holder = self._read(fd)
                 os.close(fd)
-                raise RunLockedError(f"{self.what} {self.directory} is in use by another run: {_describe(holder)}; "
-                                     "wait for it to finish or stop it") from None
+                raise self._locked(holder) from None
             if self._same_file(fd):
                 break
             os.close(fd)  # the holder removed the file between our open and our lock: lock the new one
-        previous = self._read(fd)
-        if previous:
-            self.took_over = _describe(previous)
-            print(f"maze-envs: took over the stale lock on {self.directory} left by {self.took_over} "
-                  "(no longer running)", file=sys.stderr)
-        record = {"pid": os.getpid(), "host": socket.gethostname(), "command": sys.argv, "started": time.time()}
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(record).encode(), 0)
         self._fd = fd
         _HELD_FDS.add(fd)
+        try:
+            previous = self._read(fd)
+            if previous:
+                self.took_over = _describe(previous)
+                print(f"maze-envs: took over the stale lock on {self.directory} left by {self.took_over} "
+                      "(no longer running)", file=sys.stderr)
+            record = {"pid": os.getpid(), "host": socket.gethostname(),
+                      "command": [redact_text(str(part)) for part in sys.argv], "started": time.time()}
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(record).encode(), 0)
+        except OSError as exc:  # a full disk: free the directory again, leaving no lock file behind
+            self.__exit__(None, None, None)
+            raise naming_path(exc, self.path) from exc
         return self
+
+    @property
+    def held(self) -> bool:
+        """Return whether this lock is held now."""
+        return self._fd is not None
 
     def __exit__(self, *exc_info) -> None:
         if self._fd is None:
             return
-        self.path.unlink(missing_ok=True)
-        _HELD_FDS.discard(self._fd)
-        fcntl.flock(self._fd, fcntl.LOCK_UN)
-        os.close(self._fd)
-        self._fd = None
+        fd, self._fd = self._fd, None
+        try:
+            self.path.unlink(missing_ok=True)
+        finally:
+            _HELD_FDS.discard(fd)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
 
     def _same_file(self, fd: int) -> bool:
         try:

@@ -27,6 +27,7 @@ from typing import Iterable, Iterator
 import cv2
 import numpy as np
 
+from maze_envs.core.paths import utf8_path
 from maze_envs.core.render import PixelGeometry
 from maze_envs.core.validate import choice
 
@@ -66,7 +67,8 @@ def iter_frames(path: str | os.PathLike, num_frames: int = DEFAULT_FRAMES) -> It
     path = Path(path)
     if not path.is_file():
         raise MediaReadError("file not found", source=path)
-    capture = cv2.VideoCapture(str(path))
+    with utf8_path(path) as name:  # OpenCV takes the name as UTF-8 (it crashes on other bytes)
+        capture = cv2.VideoCapture(name)
     if not capture.isOpened():
         raise MediaReadError("unreadable video (cannot open)", source=path)
     try:
