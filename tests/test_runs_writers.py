@@ -121,7 +121,7 @@ def test_a_second_writer_changes_nothing_in_a_live_runs_folder(inputs, tmp_path,
 
 
 def test_a_second_nav_eval_into_a_live_run_directory_changes_nothing(tmp_path, capsys):
-    flags = ["nav-eval", "--agent-module", "agents.nav.oracle:OraclePointGoalAgent", "--provide-occ-map",
+    flags = ["nav-eval", "--agent-module", "maze_envs.agents.nav.oracle:OraclePointGoalAgent", "--provide-occ-map",
              "--camera-width", "24", "--camera-height", "24", "--scenes", "1", "--maze-size", "3x3", "--skip-metrics"]
     assert main([*flags, "--output-dir", str(tmp_path)]) == 0
     run_dir = next(p for p in tmp_path.iterdir() if p.is_dir())
@@ -316,7 +316,7 @@ def test_a_lone_surrogate_in_a_model_reply_is_written_and_read_back(inputs, tmp_
 def test_an_output_folder_whose_name_is_not_utf8_is_handled(inputs, tmp_path, capsys, writer):
     out = non_utf8(tmp_path, b"out-\xff\xfe")
     if writer == "nav-eval":
-        assert main(["nav-eval", "--agent-module", "agents.nav.oracle:OraclePointGoalAgent", "--provide-occ-map",
+        assert main(["nav-eval", "--agent-module", "maze_envs.agents.nav.oracle:OraclePointGoalAgent", "--provide-occ-map",
                      "--camera-width", "24", "--camera-height", "24", "--scenes", "1", "--maze-size", "3x3",
                      "--output-dir", out]) == 0
         (run_dir,) = [p for p in Path(out).iterdir() if p.is_dir()]
