@@ -316,8 +316,9 @@ def test_a_lone_surrogate_in_a_model_reply_is_written_and_read_back(inputs, tmp_
 def test_an_output_folder_whose_name_is_not_utf8_is_handled(inputs, tmp_path, capsys, writer):
     out = non_utf8(tmp_path, b"out-\xff\xfe")
     if writer == "nav-eval":
-        assert main(["nav-eval", "--agent-module", "maze_envs.agents.nav.oracle:OraclePointGoalAgent", "--provide-occ-map",
-                     "--camera-width", "24", "--camera-height", "24", "--scenes", "1", "--maze-size", "3x3",
+        assert main(["nav-eval", "--agent-module", "maze_envs.agents.nav.oracle:OraclePointGoalAgent",
+                     "--provide-occ-map", "--camera-width", "24", "--camera-height", "24", "--scenes", "1",
+                     "--maze-size", "3x3",
                      "--output-dir", out]) == 0
         (run_dir,) = [p for p in Path(out).iterdir() if p.is_dir()]
         assert len(list(run_dir.glob("*/*/result.json"))) > 0 and (run_dir / "eval_summary.json").is_file()
