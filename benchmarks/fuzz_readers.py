@@ -7,6 +7,12 @@ it writes a valid sample, mutates its bytes ``--inputs`` times (byte edits, cut 
 non-finite numbers, deep nesting, wrong types, other encodings, junk files) and prints handled/total
 with the first few unhandled failures. The mutations live in ``tests/_hostile_inputs.py``, which the
 fuzz tests share.
+
+``--envs`` fuzzes the env constructors instead: every numeric or path argument of every registered id
+(``tests/_env_arguments.py``, shared with ``test_envs_argument_budget.py``) gets 10**6, 10**9, 10**30, 1e308,
+nan, inf, -1 or huge paths, each made, reset and stepped in a forked child under ``--guard`` seconds; it prints
+handled/total per id, every hang and untyped error, the count of hangs, and the over-budget products and
+legitimate configurations.
 """
 
 from __future__ import annotations
@@ -24,13 +30,53 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from _hostile_inputs import READERS, handled, mutate  # noqa: E402
 
 
+def fuzz_env_arguments(guard: float) -> int:
+    """Try every hostile argument of every env id (``tests/_env_arguments.py``); print handled/total per id, each
+    failure and the hang count; return 0 when every value was handled, else 1."""
+    import _env_arguments as cases
+
+    cases.warm_up()
+    per_id: Counter[str] = Counter()
+    handled_per_id: Counter[str] = Counter()
+    failures: list[str] = []
+    for probe in cases.probes():
+        for outcome in cases.run_probe(probe, guard=guard, full=True):
+            per_id[probe.env_id] += 1
+            if outcome.handled(probe):
+                handled_per_id[probe.env_id] += 1
+            else:
+                failures.append(f"{probe.name}={outcome.value!r:.40}: {outcome.status} {outcome.detail[:150]}")
+    for label, table, refused in (("over budget", cases.PRODUCTS, True), ("legitimate", cases.LEGITIMATE, False)):
+        for env_id, kwargs, vector in table:
+            status, detail, _ = cases.run(env_id, [(kwargs, refused)], vector=vector, guard=guard)[0]
+            key = f"{label}: {env_id}{'+vector' if vector else ''}"
+            per_id[key] += 1
+            if status == ("typed" if refused else "accepted"):
+                handled_per_id[key] += 1
+            else:
+                failures.append(f"{key} {kwargs}: {status} {detail[:150]}")
+    for key in per_id:
+        print(f"{key:48s} {handled_per_id[key]:5d}/{per_id[key]}")
+    for failure in failures:
+        print(f"    {failure}")
+    hangs = sum(" hang " in f for f in failures)
+    print(f"{'all env arguments':48s} {sum(handled_per_id.values()):5d}/{sum(per_id.values())}, "
+          f"{hangs} hangs over {guard:g} s")
+    return 0 if not failures else 1
+
+
 def main() -> int:
     """Fuzz every reader and print handled/total per reader; return 0 when every input was handled, else 1."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=500, help="mutated inputs per reader (default 500)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the mutations (default 0)")
     parser.add_argument("--reader", help="fuzz only the readers whose name contains this text")
+    parser.add_argument("--envs", action="store_true", help="fuzz the env constructors' arguments instead")
+    parser.add_argument("--guard", type=float, default=20.0,
+                        help="with --envs: seconds without an answer that count as a hang (default 20)")
     args = parser.parse_args()
+    if args.envs:
+        return fuzz_env_arguments(args.guard)
     rng = random.Random(args.seed)
     total_handled = total = 0
     with tempfile.TemporaryDirectory(prefix="maze-envs-fuzz-") as scratch:

@@ -21,6 +21,7 @@ from maze_envs.core.generators import check_options, generate
 from maze_envs.core.layout_files import layout_from_dict, load_layout
 from maze_envs.core.maze import Grid, Maze, as_grid
 from maze_envs.core.mazebench_files import mazebench_files
+from maze_envs.core.paths import argument_path
 
 LayoutLike = Maze | Grid | str | os.PathLike
 
@@ -32,9 +33,12 @@ def positive_int(name: str, value: Any) -> int:
     return int(value)
 
 
+INT64_MAX = 2**63 - 1  # the largest level count or seed numpy draws from
+
+
 def _non_negative_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 0:
-        raise MazeConfigError(f"{name} must be a non-negative integer, got {brief_repr(value)}")
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= INT64_MAX:
+        raise MazeConfigError(f"{name} must be an integer in [0, 2**63 - 1], got {brief_repr(value)}")
     return int(value)
 
 
@@ -45,7 +49,7 @@ def to_grid(layout: LayoutLike | dict, *, name: str = "maze") -> Grid:
     if isinstance(layout, dict):
         return as_grid(layout_from_dict(layout, source=f"<{name}>"))
     if isinstance(layout, (str, os.PathLike)):
-        return as_grid(load_layout(layout))
+        return as_grid(load_layout(argument_path(name, layout)))
     raise MazeConfigError(f"{name} must be a Maze, Grid or a path to a maze file, got {type(layout).__name__}")
 
 
@@ -105,7 +109,7 @@ class LayoutSource:
             self.shape = (2 * self.rows + 1, 2 * self.cols + 1)
 
     def _dataset_files(self) -> list[Path]:
-        root = Path(self.mazes_dir)
+        root = argument_path("mazes_dir", self.mazes_dir)
         if not root.is_dir():
             raise MazeFormatError("mazes_dir is not a directory", source=root, field="mazes_dir")
         files = mazebench_files(root, self.mazes_size)

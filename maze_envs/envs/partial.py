@@ -15,6 +15,7 @@ from maze_envs.core.errors import MazeConfigError, brief_repr
 
 from .actions import checked_action, reset_needed
 from .base import MazeEnvBase, check_idle_limit
+from .costs import Cost, look_cost
 from .protocol import PROTOCOL_DEFAULT, protocol_named
 from .rules import explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
 
@@ -111,6 +112,11 @@ class PartialObsMazeEnv(MazeEnvBase):
         else:
             self.observation_space = view
         self._window_offsets = self.board.window_offsets(self.k)
+
+    def reset_cost(self) -> Cost:
+        """Return the estimated cost of one ``reset``: the layout, then the windows of all its free blocks (about half
+        of the blocks), computed in one batch when a layout is first played."""
+        return self.layout_cost() + look_cost(self.shape[0] * self.shape[1] / 2, self.k)
 
     @property
     def max_no_exploration_steps(self) -> int | None:

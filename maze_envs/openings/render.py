@@ -52,12 +52,10 @@ class OpeningsStyle:
     font: str | None = None
 
     def __post_init__(self) -> None:
-        for name in ("cell_size", "wall_width", "font_size"):
-            if getattr(self, name) < 1:
-                raise MazeConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("margin", "label_padding"):
-            if getattr(self, name) < 0:
-                raise MazeConfigError(f"{name} must be >= 0, got {getattr(self, name)}")
+        for name, low in (("cell_size", 1), ("wall_width", 1), ("font_size", 1), ("margin", 0), ("label_padding", 0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+                raise MazeConfigError(f"{name} must be an integer >= {low}, got {brief_repr(value)}")
 
     def geometry(self, rows: int, cols: int) -> PixelGeometry:
         """Return the pixel geometry of a ``rows x cols`` puzzle in this style."""

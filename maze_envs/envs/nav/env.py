@@ -11,12 +11,11 @@ from gymnasium import spaces
 
 from maze_envs.core.errors import MazeConfigError
 
-from ..actions import reset_needed
+from ..actions import checked_action, checked_options, reset_needed
+from .arguments import WORLD_BOUND, check_nav_arguments, check_nav_cost
 from .config import EvalConfig, PoiGoalEvalConfig, make_eval_config
 from .session import COLLISION, MAX_STEPS, STOP, VIEWS, NavSession
 from .world import NavWorld, camera_for_size, dataset_world, procedural_world
-
-WORLD_BOUND = 1e4  # metres: the finite bound of every world-coordinate and distance box
 
 
 class GaussianNavEnv(gym.Env):
@@ -105,10 +104,10 @@ class GaussianNavEnv(gym.Env):
                  render_mode: str | None = None, backend: str = "cpu", **protocol: Any):
         if render_mode not in (None, "rgb_array"):
             raise MazeConfigError(f"must be None or 'rgb_array', got {render_mode!r}", parameter="render_mode")
-        if num_waypoints < 1:
-            raise MazeConfigError(f"must be at least 1, got {num_waypoints}", parameter="num_waypoints")
-        if not max_waypoint_metres > 0:
-            raise MazeConfigError(f"must be positive, got {max_waypoint_metres}", parameter="max_waypoint_metres")
+        checked = check_nav_arguments(scenes=scenes, maze_size=maze_size, scene_seed=scene_seed,
+                                      view_width=view_width, view_height=view_height, num_waypoints=num_waypoints,
+                                      max_waypoint_metres=max_waypoint_metres, max_steps=max_steps,
+                                      data_dir=data_dir, map_dir=map_dir)
         abot = protocol.get("protocol") == "abot"
         settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(
                             view_width, view_height, protocol="abot" if abot else "default"),
@@ -124,6 +123,7 @@ class GaussianNavEnv(gym.Env):
             self.config.check()
         else:
             self.config = make_eval_config(mode, **settings)
+        check_nav_cost(self.config, checked, procedural=data_dir is None)
         self.world: NavWorld = (
             dataset_world(self.config, data_dir, map_dir, backend)
             if data_dir is not None
@@ -219,8 +219,8 @@ class GaussianNavEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         """Start an episode on a random task (or ``options["episode_id"]``/``["task_id"]``); return obs and info."""
+        options = checked_options(options)
         super().reset(seed=seed)
-        options = options or {}
         if "episode_id" in options or "task_id" in options:
             matches = [(e, t) for e, t in self.task_list if options.get("episode_id", e.episode_id) == e.episode_id
                        and options.get("task_id", t.task_id) == t.task_id]
@@ -234,11 +234,14 @@ class GaussianNavEnv(gym.Env):
         return self._observation(), self._info()
 
     def step(self, action: dict[str, Any]) -> tuple[dict, float, bool, bool, dict]:
-        """Move by ``action`` (``waypoint``, ``arrive``); return obs, reward, terminated, truncated and info."""
+        """Move by ``action`` (``waypoint``, ``arrive``); return obs, reward, terminated, truncated and info.
+
+        Raises ``InvalidActionError`` naming the field when ``action`` is not in the action space."""
         if self.session is None or self.session.done:
             raise reset_needed(type(self).__name__, " or after its episode ended")
+        checked_action(self.action_space, action)
         before = self.session.distance
-        report = self.session.step(action["waypoint"], bool(int(action.get("arrive", 0))))
+        report = self.session.step(action["waypoint"], bool(int(action["arrive"])))
         progress, success_bonus, collision_penalty, step_penalty = self.rewards
         s = self.session
         reward = progress * (before - s.distance) - step_penalty - collision_penalty * report.collided
