@@ -8,11 +8,13 @@ non-finite numbers, deep nesting, wrong types, other encodings, junk files) and 
 with the first few unhandled failures. The mutations live in ``tests/_hostile_inputs.py``, which the
 fuzz tests share.
 
-``--envs`` fuzzes the env constructors instead: every numeric or path argument of every registered id
-(``tests/_env_arguments.py``, shared with ``test_envs_argument_budget.py``) gets 10**6, 10**9, 10**30, 1e308,
-nan, inf, -1 or huge paths, each made, reset and stepped in a forked child under ``--guard`` seconds; it prints
-handled/total per id, every hang and untyped error, the count of hangs, and the over-budget products and
-legitimate configurations.
+``--envs`` fuzzes the envs instead (``tests/_env_arguments.py``, shared with ``test_envs_argument_budget.py``):
+``--inputs`` hostile actions and a set of hostile ``reset`` options per registered id (each must step or raise
+``InvalidActionError``, and options that are not a mapping ``MazeConfigError``), then every numeric or path
+constructor argument of every id with 10**6, 10**9, 10**30, 1e308, nan, inf, -1 or huge paths, each made, reset and
+stepped in a forked child under ``--guard`` seconds. It prints handled/total per id, every hang and untyped
+error, the count of hangs, the over-budget products and legitimate configurations, and the largest sizes the
+budget accepts.
 """
 
 from __future__ import annotations
@@ -28,6 +30,65 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from _hostile_inputs import READERS, handled, mutate  # noqa: E402
+
+# (label, env id, keyword arguments of n, vector): the largest n each is made with is printed by --envs.
+LARGEST_ACCEPTED = (
+    ("Maze-v0 rows=cols=n", "Maze-v0", lambda n: {"rows": n, "cols": n}, False),
+    ("Maze-v0 rows=cols=n, algorithm=wilson", "Maze-v0", lambda n: {"rows": n, "cols": n, "algorithm": "wilson"},
+     False),
+    ("Maze-PartialObs-v0 rows=cols=n (visibility 3)", "Maze-PartialObs-v0", lambda n: {"rows": n, "cols": n}, False),
+    ("Maze-PartialObs-v0 visibility=n (10x10)", "Maze-PartialObs-v0", lambda n: {"visibility": n}, False),
+    ("Maze-v0 vector num_envs=n (10x10)", "Maze-v0", lambda n: {"num_envs": n}, True),
+    ("Maze-PartialObs-v0 vector num_envs=n (10x10)", "Maze-PartialObs-v0", lambda n: {"num_envs": n}, True),
+    ("Maze-Openings-v0 rows=cols=n", "Maze-Openings-v0", lambda n: {"rows": n, "cols": n}, False),
+    ("Maze-Openings-v0 margin=n", "Maze-Openings-v0", lambda n: {"margin": n}, False),
+    ("GaussianNav-PointGoal-v0 view_width=view_height=n", "GaussianNav-PointGoal-v0",
+     lambda n: {"view_width": n, "view_height": n, "scenes": 1, "maze_size": (3, 3)}, False),
+    ("GaussianNav-PointGoal-v0 scenes=n (4x4 mazes)", "GaussianNav-PointGoal-v0", lambda n: {"scenes": n}, False),
+    ("GaussianNav-PointGoal-v0 maze_size=(n, n), 1 scene", "GaussianNav-PointGoal-v0",
+     lambda n: {"scenes": 1, "maze_size": (n, n)}, False),
+    ("GaussianNav-PointGoal-v0 num_waypoints=n", "GaussianNav-PointGoal-v0",
+     lambda n: {"num_waypoints": n, "scenes": 1, "maze_size": (3, 3)}, False),
+)
+
+
+def largest_accepted(env_id: str, kwargs_of, vector: bool) -> int:
+    """Return the largest ``n`` below 2**24 that ``env_id`` is made with (``kwargs_of(n)``), by bisection over the
+    budget's refusals."""
+    import _env_arguments as cases
+
+    from maze_envs.core.errors import MazeConfigError
+
+    def made(n: int) -> bool:
+        try:
+            cases.make(env_id, kwargs_of(n), vector).close()
+        except MazeConfigError:
+            return False
+        return True
+
+    low, high = 1, 1 << 24
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if made(middle) else (low, middle)
+    return low
+
+
+def fuzz_env_calls(actions: int, rng: random.Random) -> int:
+    """Step every env id with ``actions`` hostile actions and reset it with hostile options; print the unhandled
+    calls per id; return how many there were."""
+    import _env_arguments as cases
+
+    from maze_envs.envs.registration import ENV_ENTRIES, VARIANT_ENTRIES
+
+    unhandled = 0
+    for entry in ENV_ENTRIES + VARIANT_ENTRIES:
+        failures = cases.fuzz_calls(entry.id, rng, actions)
+        unhandled += len(failures)
+        calls = actions + len(cases.HOSTILE_LEAVES)
+        print(f"{'calls: ' + entry.id:48s} {calls - len(failures):5d}/{calls}")
+        for failure in failures[:5]:
+            print(f"    {failure}")
+    return unhandled
 
 
 def fuzz_env_arguments(guard: float) -> int:
@@ -62,6 +123,9 @@ def fuzz_env_arguments(guard: float) -> int:
     hangs = sum(" hang " in f for f in failures)
     print(f"{'all env arguments':48s} {sum(handled_per_id.values()):5d}/{sum(per_id.values())}, "
           f"{hangs} hangs over {guard:g} s")
+    print("largest accepted under the budget:")
+    for label, env_id, kwargs_of, vector in LARGEST_ACCEPTED:
+        print(f"    {label:56s} n = {largest_accepted(env_id, kwargs_of, vector):,}")
     return 0 if not failures else 1
 
 
@@ -76,7 +140,8 @@ def main() -> int:
                         help="with --envs: seconds without an answer that count as a hang (default 20)")
     args = parser.parse_args()
     if args.envs:
-        return fuzz_env_arguments(args.guard)
+        unhandled_calls = fuzz_env_calls(args.inputs, random.Random(args.seed))
+        return max(fuzz_env_arguments(args.guard), int(unhandled_calls > 0))
     rng = random.Random(args.seed)
     total_handled = total = 0
     with tempfile.TemporaryDirectory(prefix="maze-envs-fuzz-") as scratch:

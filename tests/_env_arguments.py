@@ -18,15 +18,17 @@ import inspect
 import math
 import multiprocessing
 import os
+import random
 import resource
 import traceback
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable
 
 import gymnasium as gym
+import numpy as np
 
 import maze_envs  # noqa: F401  (registers the ids)
-from maze_envs.core.errors import MazeEnvsError
+from maze_envs.core.errors import InvalidActionError, MazeConfigError, MazeEnvsError, brief_repr
 from maze_envs.envs.base import MazeEnvBase
 from maze_envs.envs.nav.config import EvalConfig, PoiGoalEvalConfig
 from maze_envs.envs.nav.env import GaussianNavEnv
@@ -265,3 +267,64 @@ def warm_up() -> None:
     for env_id, kwargs in (("Maze-PartialObs-v0", {"rows": 4, "cols": 4}),
                            ("GaussianNav-PointGoal-v0", SMALL["nav"])):
         start(env_id, kwargs)
+
+
+HOSTILE_LEAVES: tuple[Any, ...] = (None, "x", b"\xff", math.nan, math.inf, -math.inf, 1e308, 10**30, -1, 2.5, True,
+                                   [], {}, [[1, 2], [3]], object())
+
+
+def hostile_action(space: gym.spaces.Space, rng: random.Random) -> Any:
+    """Return a mutation of a sample of ``space``: a hostile leaf in place of the action or of one of its fields, a
+    field dropped or added, or an array of another shape, dtype or with non-finite entries."""
+    action = space.sample()
+    choice = rng.randrange(6)
+    if isinstance(action, dict) and choice < 4:
+        action = dict(action)
+        key = rng.choice(sorted(action))
+        if choice == 0:
+            del action[key]
+        elif choice == 1:
+            action[rng.choice(["extra", key.upper(), 0])] = rng.choice(HOSTILE_LEAVES)
+        else:
+            action[key] = hostile_action(space[key], rng)
+        return action
+    array = np.asarray(action)
+    if choice == 4 and array.size and array.dtype.kind in "iuf":
+        mutated = array.astype(float)
+        mutated.flat[rng.randrange(mutated.size)] = rng.choice((math.nan, math.inf, 1e308, -1e9))
+        return mutated
+    if choice == 5:
+        return np.zeros(tuple(rng.randint(0, 3) for _ in range(rng.randint(0, 3))), rng.choice((np.int64, np.float32)))
+    return rng.choice(HOSTILE_LEAVES)
+
+
+def fuzz_calls(env_id: str, rng: random.Random, actions: int) -> list[str]:
+    """Step a small ``env_id`` with ``actions`` hostile actions and reset it with hostile options; return what was not
+    handled (a step returns or raises ``InvalidActionError``; ``reset`` with options that are not a mapping raises
+    ``MazeConfigError`` naming ``options``)."""
+    family = "nav" if env_id.startswith("GaussianNav") else "openings" if "Openings" in env_id else "grid"
+    env = gym.make(env_id, **SMALL[family])
+    failures = []
+    for options in HOSTILE_LEAVES:
+        try:
+            env.reset(seed=0, options=options)
+            if options is not None and not isinstance(options, dict):
+                failures.append(f"reset(options={options!r:.30}) was accepted")
+        except MazeConfigError as exc:
+            if not str(exc).startswith("options: "):
+                failures.append(f"reset(options={options!r:.30}): {exc}")
+        except Exception as exc:  # noqa: BLE001 - every other failure is what the fuzzer reports
+            failures.append(f"reset(options={options!r:.30}): {type(exc).__name__}: {str(exc)[:150]}")
+    env.reset(seed=0)
+    for _ in range(actions):
+        action = hostile_action(env.action_space, rng)
+        try:
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                env.reset()
+        except InvalidActionError:
+            continue
+        except Exception as exc:  # noqa: BLE001 - every other failure is what the fuzzer reports
+            failures.append(f"step({brief_repr(action)}): {type(exc).__name__}: {str(exc)[:150]}")
+    env.close()
+    return failures

@@ -5,13 +5,14 @@ the tests, benchmarks and README use still play, malformed nav actions raise ``I
 and ``reset`` options that are not a mapping raise ``MazeConfigError`` in every env."""
 
 import math
+import random
 import re
 import warnings
 
 import gymnasium as gym
 import numpy as np
 import pytest
-from _env_arguments import LEGITIMATE, PRODUCTS, SMALL, probes, run, run_probe, warm_up
+from _env_arguments import LEGITIMATE, PRODUCTS, SMALL, fuzz_calls, probes, run, run_probe, warm_up
 from gymnasium.utils.env_checker import check_env
 
 from maze_envs.core.budget import check_cost
@@ -90,6 +91,11 @@ def test_every_registered_env_passes_gymnasium_check_env(env_id):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # check_env's advice on Text/Sequence spaces and image bounds
         check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_hostile_actions_step_or_raise_invalid_action_error_in_every_env(env_id):
+    assert fuzz_calls(env_id, random.Random(env_id), 60) == []
 
 
 def started_nav(env_id="GaussianNav-PointGoal-v0", **kwargs):

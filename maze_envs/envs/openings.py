@@ -98,6 +98,9 @@ class OpeningsEnv(gym.Env):
       worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
       ``Maze-Openings-Numeric-v0`` registers the same env under ``NumericObservation``: ``labels`` as
       ``MultiBinary(K)``, no ``question`` text, so stable-baselines3 and ``FlattenObservation`` accept it.
+      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+      reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
+      naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}

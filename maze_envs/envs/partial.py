@@ -9,13 +9,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import MASKED, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
 from .actions import checked_action, reset_needed
 from .base import MazeEnvBase, check_idle_limit
-from .costs import Cost, look_cost
+from .costs import Cost, check_env_cost, look_cost
 from .protocol import PROTOCOL_DEFAULT, protocol_named
 from .rules import explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
 
@@ -89,6 +88,9 @@ class PartialObsMazeEnv(MazeEnvBase):
       unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
       Registered variants: ``Maze-PartialObs-Flat-v0`` (flat float32 one-hot) and ``Maze-PartialObs-Image-v0``
       (``(2k+1)*8`` square RGB uint8).
+      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+      reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
+      naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
     """
 
     def __init__(self, *, visibility: int = 3, action_mode: str = PROTOCOL_DEFAULT,
@@ -97,7 +99,7 @@ class PartialObsMazeEnv(MazeEnvBase):
             action_mode = protocol_named(kwargs.get("protocol", "default")).partial_action_mode
         check_partial_options(visibility, action_mode, max_no_exploration_steps, explored_map)
         self.k = int(visibility)
-        check_budget("visibility", (2 * self.k + 1) ** 2 * 8)
+        check_env_cost("visibility", look_cost(1, self.k), "step")
         super().__init__(self.k, **kwargs)
         self.rules = replace(self.rules, max_idle_steps=max_no_exploration_steps)
         self.action_mode = action_mode

@@ -89,6 +89,11 @@ class GaussianNavEnv(gym.Env):
     - v0: initial version. Later, same behaviour: the env pickles and deep-copies after ``reset``.
       ``GaussianNav-PoiGoal-Numeric-v0`` registers the POI env under ``NumericObservation``: ``poi_name`` as a
       ``Discrete`` index into the sorted POI names, for stable-baselines3's ``check_env``.
+      An action outside the action space (a missing or unknown field, a waypoint of another shape, not finite or
+      beyond ``max_waypoint_metres``, ``arrive`` not 0 or 1) raises ``InvalidActionError`` naming the field.
+      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+      reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
+      naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
