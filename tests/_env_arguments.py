@@ -37,7 +37,7 @@ from maze_envs.envs.partial import PartialObsMazeEnv
 from maze_envs.envs.registration import ENV_ENTRIES, VARIANT_ENTRIES
 from maze_envs.envs.variants import image_maze
 
-HOSTILE_NUMBERS: tuple[Any, ...] = (10**6, 10**9, 10**30, 1e308, math.nan, math.inf, -1)
+HOSTILE_NUMBERS: tuple[Any, ...] = (10**6, 10**9, 10**30, 10**400, 1e308, math.nan, math.inf, -1)
 HUGE_PATHS: tuple[str, ...] = ("m" * 5000, "/".join(["d" * 200] * 40), "\x00nul")
 CHILD_START_SECONDS = 30.0  # time a forked child may take to start on a loaded machine (not part of any guard)
 CHILD_MEMORY_BYTES = 8 << 30  # address-space cap of a probe child: a blow-up becomes a MemoryError, not an OOM kill

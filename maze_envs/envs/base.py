@@ -91,11 +91,11 @@ class MazeEnvBase(gym.Env):
         self.layout: Grid | None = None
 
     def layout_cost(self) -> Cost:
-        """Return the estimated cost of one reset's layout: generating it (unless the layouts are fixed) and preparing
-        its board."""
+        """Return the estimated cost of one reset's layout: generating it (unless the layouts are fixed; fast when the
+        compiled dfs batch draws it) and preparing its board."""
         source = self.source
         rows, cols = source.cell_shape
-        return layout_cost(rows * cols, self._padded_blocks, source.tree_batches, source.generated)
+        return layout_cost(rows * cols, self._padded_blocks, source.tree_batches and compiled(), source.generated)
 
     def reset_cost(self) -> Cost:
         """Return the estimated cost of one ``reset`` (``layout_cost`` here; more where an env prepares more)."""

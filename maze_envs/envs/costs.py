@@ -61,20 +61,22 @@ def layout_cost(cells: float, blocks: float, tree: bool, generated: bool) -> Cos
     """Return the cost of one grid layout at reset: generating ``cells`` cells (by the compiled dfs batch when
     ``tree``; nothing when not ``generated``) and preparing its board of ``blocks`` padded blocks."""
     per_cell = 0.0 if not generated else SECONDS_PER_TREE_CELL if tree else SECONDS_PER_CELL
+    cells, blocks = count(cells), count(blocks)
     return Cost(blocks * 16, cells * per_cell + blocks * SECONDS_PER_BLOCK)
 
 
 def look_cost(positions: float, k: int) -> Cost:
     """Return the cost of the line-of-sight windows of radius ``k`` around ``positions`` blocks in one batch: the
     occluder gather (offsets x line length, bool) and the window indices (int64)."""
-    side, offsets = 2 * k + 1, 2 * k * k + 2 * k + 1
-    entries = positions * (side * side + offsets * max(1, k - 1))
-    return Cost(positions * max(offsets * max(1, k - 1), side * side * 8), entries * SECONDS_PER_LOOK)
+    positions, k = count(positions), count(k)
+    side, offsets, line = 2 * k + 1, 2 * k * k + 2 * k + 1, max(1.0, k - 1)
+    entries = positions * (side * side + offsets * line)
+    return Cost(positions * max(offsets * line, side * side * 8), entries * SECONDS_PER_LOOK)
 
 
 def image_cost(pixels: float, channels: int = 3) -> Cost:
     """Return the cost of writing one uint8 image of ``pixels`` pixels."""
-    nbytes = pixels * channels
+    nbytes = count(pixels) * channels
     return Cost(nbytes, nbytes * SECONDS_PER_BYTE)
 
 
@@ -88,5 +90,5 @@ def nav_world_cost(scenes: int, rows: int, cols: int, dilation_pixels: float) ->
     """Return the cost of building ``scenes`` procedural scenes of ``rows x cols`` cells and dilating their maps with
     a kernel ``dilation_pixels`` across (the kernel is one array; the work is per map pixel and kernel pixel)."""
     cells = count(scenes) * count(rows) * count(cols)
-    kernel = count(dilation_pixels) ** 2
+    kernel = count(dilation_pixels) * count(dilation_pixels)
     return Cost(kernel, cells * (SECONDS_PER_SCENE_CELL + SCENE_CELL_PIXELS * kernel * SECONDS_PER_DILATION))

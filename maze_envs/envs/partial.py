@@ -118,7 +118,7 @@ class PartialObsMazeEnv(MazeEnvBase):
     def reset_cost(self) -> Cost:
         """Return the estimated cost of one ``reset``: the layout, then the windows of all its free blocks (about half
         of the blocks), computed in one batch when a layout is first played."""
-        return self.layout_cost() + look_cost(self.shape[0] * self.shape[1] / 2, self.k)
+        return self.layout_cost() + look_cost(self.shape[0] * self.shape[1] // 2, self.k)
 
     @property
     def max_no_exploration_steps(self) -> int | None:

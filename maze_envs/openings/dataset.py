@@ -63,16 +63,16 @@ class OpeningsDatasetConfig:
 
     def __post_init__(self) -> None:
         if self.count < 1:
-            raise MazeConfigError(f"must be at least 1, got {self.count}", parameter="count")
+            raise MazeConfigError(f"must be at least 1, got {brief_repr(self.count)}", parameter="count")
         for name in ("rows", "cols", "openings"):
             low, high = getattr(self, name)
             if low > high:
-                raise MazeConfigError(f"low {low} is above high {high}", parameter=name)
+                raise MazeConfigError(f"low {brief_repr(low)} is above high {brief_repr(high)}", parameter=name)
         for name in ("rows", "cols"):
             if getattr(self, name)[0] < 3:
-                raise MazeConfigError(f"must be at least 3, got {getattr(self, name)}", parameter=name)
+                raise MazeConfigError(f"must be at least 3, got {brief_repr(getattr(self, name))}", parameter=name)
         if self.openings[0] < 2 or self.openings[1] > 26:
-            raise MazeConfigError(f"must lie in [2, 26], got {self.openings}", parameter="openings")
+            raise MazeConfigError(f"must lie in [2, 26], got {brief_repr(self.openings)}", parameter="openings")
         check_style(self.style, self.openings[1])
         check_request(self.rows[1], self.cols[1], self.openings[0])  # even the largest grid cannot hold them
 

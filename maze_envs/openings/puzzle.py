@@ -35,7 +35,7 @@ import numpy as np
 from scipy.sparse import csgraph
 
 from maze_envs.core.budget import WORK_BUDGET_SECONDS, check_work
-from maze_envs.core.errors import MazeConfigError, MazeEnvsError
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError, brief_repr
 from maze_envs.core.generators import Seed, as_rng, dfs
 from maze_envs.core.maze import MOVES, Cell, Maze, Opening
 from maze_envs.core.solve import pair_path_lengths, shortest_path
@@ -166,7 +166,7 @@ def check_request(rows: int, cols: int, num_openings: int, corner_buffer: int = 
     if corner_buffer < 1:
         raise MazeConfigError(f"corner_buffer must be at least 1, got {corner_buffer}")
     if not 2 <= num_openings <= len(LABELS):
-        raise MazeConfigError(f"num_openings must be in [2, {len(LABELS)}], got {num_openings}")
+        raise MazeConfigError(f"num_openings must be in [2, {len(LABELS)}], got {brief_repr(num_openings)}")
     if rows < 2 * corner_buffer + 1 or cols < 2 * corner_buffer + 1:
         raise OpeningsError(f"a {rows}x{cols} grid is too small for openings {corner_buffer} cells from "
                             f"each corner (need at least {2 * corner_buffer + 1} cells a side)")

@@ -51,10 +51,14 @@ def _metres(name: str, value: Any, *, positive: bool = False) -> float:
 
 def check_nav_arguments(*, scenes: Any, maze_size: Any, scene_seed: Any, view_width: Any, view_height: Any,
                         num_waypoints: Any, max_waypoint_metres: Any, max_steps: Any, data_dir: Any,
-                        map_dir: Any) -> NavSizes:
+                        map_dir: Any, rewards: dict[str, Any]) -> NavSizes:
     """Return the checked sizes; raise ``MazeConfigError`` naming the first argument of the wrong type or out of
     range (counts and pixels are positive integers, seeds and step limits fit an int64, metres stay within the
-    world bound, paths are usable and ``map_dir`` comes with ``data_dir``)."""
+    world bound, the ``rewards`` coefficients are finite, paths are usable and ``map_dir`` comes with
+    ``data_dir``)."""
+    for name, value in rewards.items():
+        if not is_finite_number(value):
+            raise MazeConfigError(f"must be a finite number, got {brief_repr(value)}", parameter=name)
     if not isinstance(maze_size, (tuple, list)) or len(maze_size) != 2:
         raise MazeConfigError(f"must be a (rows, cols) pair, got {brief_repr(maze_size)}", parameter="maze_size")
     rows, cols = (positive_int(f"maze_size {side}", v) for side, v in zip(("rows", "cols"), maze_size, strict=True))
@@ -72,8 +76,11 @@ def check_nav_arguments(*, scenes: Any, maze_size: Any, scene_seed: Any, view_wi
             raise MazeConfigError("has no effect without data_dir (the procedural scenes carry their maps)",
                                   parameter="map_dir")
         argument_path("map_dir", map_dir)
-    return NavSizes(positive_int("scenes", scenes), rows, cols, positive_int("view_width", view_width),
-                    positive_int("view_height", view_height), positive_int("num_waypoints", num_waypoints))
+    sizes = NavSizes(positive_int("scenes", scenes), rows, cols, positive_int("view_width", view_width),
+                     positive_int("view_height", view_height), positive_int("num_waypoints", num_waypoints))
+    check_env_cost("view_width/view_height (the three views)", nav_view_cost(sizes.view_width, sizes.view_height),
+                   "step")  # before the camera is scaled to them
+    return sizes
 
 
 def _history(config: EvalConfig, sizes: NavSizes) -> Cost:
@@ -81,7 +88,8 @@ def _history(config: EvalConfig, sizes: NavSizes) -> Cost:
     if not config.provide_history:
         return Cost()
     ratio = count(config.history_resize_ratio)
-    pixels = count(config.max_history_frames) * max(1.0, sizes.view_height * ratio) * max(1.0, sizes.view_width * ratio)
+    height, width = count(sizes.view_height) * ratio, count(sizes.view_width) * ratio
+    pixels = count(config.max_history_frames) * max(1.0, height) * max(1.0, width)
     return image_cost(pixels)
 
 
@@ -102,6 +110,6 @@ def check_nav_cost(config: EvalConfig, sizes: NavSizes, *, procedural: bool) -> 
     if procedural and (config.provide_occ_map or config.provide_height_map):
         maps = image_cost(sizes.rows * sizes.cols * SCENE_CELL_PIXELS, channels=5)
     step = (nav_view_cost(sizes.view_width, sizes.view_height) + _history(config, sizes) + maps
-            + Cost(sizes.num_waypoints * 8, sizes.num_waypoints * SECONDS_PER_WAYPOINT))
+            + Cost(count(sizes.num_waypoints) * 8, count(sizes.num_waypoints) * SECONDS_PER_WAYPOINT))
     check_env_cost("view_width/view_height, num_waypoints, max_history_frames and history_resize_ratio (one step)",
                    step, "step")

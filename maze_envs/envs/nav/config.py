@@ -20,6 +20,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.numbers import is_finite_number
 from maze_envs.nav.camera import CameraConfig
 
 POINT_GOAL_PROTOCOL: dict[str, dict[str, float]] = {
@@ -69,12 +70,12 @@ class EvalConfig:
     def check(self) -> None:
         """Raise ``MazeConfigError`` naming the first setting out of range."""
         if isinstance(self.max_steps, bool) or not isinstance(self.max_steps, int) or self.max_steps < 1:
-            raise MazeConfigError(f"must be an integer >= 1, got {self.max_steps!r}", parameter="max_steps")
+            raise MazeConfigError(f"must be an integer >= 1, got {brief_repr(self.max_steps)}", parameter="max_steps")
         for name in ("arrive_threshold", "occ_dilation_meters", "history_resize_ratio", "render_retry_backoff",
                      "render_timeout"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise MazeConfigError(f"must be a number >= 0, got {brief_repr(value)}", parameter=name)
+            if not is_finite_number(value) or not value >= 0:
+                raise MazeConfigError(f"must be a finite number >= 0, got {brief_repr(value)}", parameter=name)
         for name in ("collision_threshold", "max_history_frames", "render_max_retries"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

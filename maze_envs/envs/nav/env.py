@@ -112,7 +112,9 @@ class GaussianNavEnv(gym.Env):
         checked = check_nav_arguments(scenes=scenes, maze_size=maze_size, scene_seed=scene_seed,
                                       view_width=view_width, view_height=view_height, num_waypoints=num_waypoints,
                                       max_waypoint_metres=max_waypoint_metres, max_steps=max_steps,
-                                      data_dir=data_dir, map_dir=map_dir)
+                                      data_dir=data_dir, map_dir=map_dir,
+                                      rewards=dict(progress_reward=progress_reward, success_reward=success_reward,
+                                                   collision_penalty=collision_penalty, step_penalty=step_penalty))
         abot = protocol.get("protocol") == "abot"
         settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(
                             view_width, view_height, protocol="abot" if abot else "default"),
