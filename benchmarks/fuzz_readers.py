@@ -15,6 +15,14 @@ Run: ``python3 benchmarks/fuzz_readers.py [--inputs 500] [--seed 0] [--reader NA
 - Writers: ``--writes`` hostile records (lone surrogates, undecodable path bytes, credentials in URLs, headers
   and fields, 50 KB strings) per writer (JSON, result log, run engine, atomic text), half of them into a folder
   whose name is not UTF-8; handled when the file is valid UTF-8, holds no credential and reads back as written.
+
+``--envs`` fuzzes the envs instead (``tests/_env_arguments.py``, shared with ``test_envs_argument_budget.py``):
+``--inputs`` hostile actions and a set of hostile ``reset`` options per registered id (each must step or raise
+``InvalidActionError``, and options that are not a mapping ``MazeConfigError``), then every numeric or path
+constructor argument of every id with 10**6, 10**9, 10**30, 1e308, nan, inf, -1 or huge paths, each made, reset and
+stepped in a forked child under ``--guard`` seconds. It prints handled/total per id, every hang and untyped
+error, the count of hangs, the over-budget products and legitimate configurations, and the largest sizes the
+budget accepts.
 """
 
 from __future__ import annotations
@@ -83,6 +91,103 @@ def _fuzz_writers(writes: int, rng: random.Random, scratch: Path) -> tuple[int, 
         _line(f"writer: {name}", ok, writes, failures)
     return total_handled, total
 
+# (label, env id, keyword arguments of n, vector): the largest n each is made with is printed by --envs.
+LARGEST_ACCEPTED = (
+    ("Maze-v0 rows=cols=n", "Maze-v0", lambda n: {"rows": n, "cols": n}, False),
+    ("Maze-v0 rows=cols=n, algorithm=wilson", "Maze-v0", lambda n: {"rows": n, "cols": n, "algorithm": "wilson"},
+     False),
+    ("Maze-PartialObs-v0 rows=cols=n (visibility 3)", "Maze-PartialObs-v0", lambda n: {"rows": n, "cols": n}, False),
+    ("Maze-PartialObs-v0 visibility=n (10x10)", "Maze-PartialObs-v0", lambda n: {"visibility": n}, False),
+    ("Maze-v0 vector num_envs=n (10x10)", "Maze-v0", lambda n: {"num_envs": n}, True),
+    ("Maze-PartialObs-v0 vector num_envs=n (10x10)", "Maze-PartialObs-v0", lambda n: {"num_envs": n}, True),
+    ("Maze-Openings-v0 rows=cols=n", "Maze-Openings-v0", lambda n: {"rows": n, "cols": n}, False),
+    ("Maze-Openings-v0 margin=n", "Maze-Openings-v0", lambda n: {"margin": n}, False),
+    ("GaussianNav-PointGoal-v0 view_width=view_height=n", "GaussianNav-PointGoal-v0",
+     lambda n: {"view_width": n, "view_height": n, "scenes": 1, "maze_size": (3, 3)}, False),
+    ("GaussianNav-PointGoal-v0 scenes=n (4x4 mazes)", "GaussianNav-PointGoal-v0", lambda n: {"scenes": n}, False),
+    ("GaussianNav-PointGoal-v0 maze_size=(n, n), 1 scene", "GaussianNav-PointGoal-v0",
+     lambda n: {"scenes": 1, "maze_size": (n, n)}, False),
+    ("GaussianNav-PointGoal-v0 num_waypoints=n", "GaussianNav-PointGoal-v0",
+     lambda n: {"num_waypoints": n, "scenes": 1, "maze_size": (3, 3)}, False),
+)
+
+
+def largest_accepted(env_id: str, kwargs_of, vector: bool) -> int:
+    """Return the largest ``n`` below 2**24 that ``env_id`` is made with (``kwargs_of(n)``), by bisection over the
+    budget's refusals."""
+    import _env_arguments as cases
+
+    from maze_envs.core.errors import MazeConfigError
+
+    def made(n: int) -> bool:
+        try:
+            cases.make(env_id, kwargs_of(n), vector).close()
+        except MazeConfigError:
+            return False
+        return True
+
+    low, high = 1, 1 << 24
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if made(middle) else (low, middle)
+    return low
+
+
+def fuzz_env_calls(actions: int, rng: random.Random) -> int:
+    """Step every env id with ``actions`` hostile actions and reset it with hostile options; print the unhandled
+    calls per id; return how many there were."""
+    import _env_arguments as cases
+
+    from maze_envs.envs.registration import ENV_ENTRIES, VARIANT_ENTRIES
+
+    unhandled = 0
+    for entry in ENV_ENTRIES + VARIANT_ENTRIES:
+        failures = cases.fuzz_calls(entry.id, rng, actions)
+        unhandled += len(failures)
+        calls = actions + len(cases.HOSTILE_LEAVES)
+        print(f"{'calls: ' + entry.id:48s} {calls - len(failures):5d}/{calls}")
+        for failure in failures[:5]:
+            print(f"    {failure}")
+    return unhandled
+
+
+def fuzz_env_arguments(guard: float) -> int:
+    """Try every hostile argument of every env id (``tests/_env_arguments.py``); print handled/total per id, each
+    failure and the hang count; return 0 when every value was handled, else 1."""
+    import _env_arguments as cases
+
+    cases.warm_up()
+    per_id: Counter[str] = Counter()
+    handled_per_id: Counter[str] = Counter()
+    failures: list[str] = []
+    for probe in cases.probes():
+        for outcome in cases.run_probe(probe, guard=guard, full=True):
+            per_id[probe.env_id] += 1
+            if outcome.handled(probe):
+                handled_per_id[probe.env_id] += 1
+            else:
+                failures.append(f"{probe.name}={outcome.value!r:.40}: {outcome.status} {outcome.detail[:150]}")
+    for label, table, refused in (("over budget", cases.PRODUCTS, True), ("legitimate", cases.LEGITIMATE, False)):
+        for env_id, kwargs, vector in table:
+            status, detail, _ = cases.run(env_id, [(kwargs, refused)], vector=vector, guard=guard)[0]
+            key = f"{label}: {env_id}{'+vector' if vector else ''}"
+            per_id[key] += 1
+            if status == ("typed" if refused else "accepted"):
+                handled_per_id[key] += 1
+            else:
+                failures.append(f"{key} {kwargs}: {status} {detail[:150]}")
+    for key in per_id:
+        print(f"{key:48s} {handled_per_id[key]:5d}/{per_id[key]}")
+    for failure in failures:
+        print(f"    {failure}")
+    hangs = sum(" hang " in f for f in failures)
+    print(f"{'all env arguments':48s} {sum(handled_per_id.values()):5d}/{sum(per_id.values())}, "
+          f"{hangs} hangs over {guard:g} s")
+    print("largest accepted under the budget:")
+    for label, env_id, kwargs_of, vector in LARGEST_ACCEPTED:
+        print(f"    {label:56s} n = {largest_accepted(env_id, kwargs_of, vector):,}")
+    return 0 if not failures else 1
+
 
 def main() -> int:
     """Fuzz every reader, resumed log and writer and print handled/total per each; return 0 when every input was
@@ -93,7 +198,13 @@ def main() -> int:
     parser.add_argument("--writes", type=int, default=300, help="hostile records per writer (default 300)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the mutations (default 0)")
     parser.add_argument("--reader", help="fuzz only the readers whose name contains this text")
+    parser.add_argument("--envs", action="store_true", help="fuzz the env constructors' arguments instead")
+    parser.add_argument("--guard", type=float, default=20.0,
+                        help="with --envs: seconds without an answer that count as a hang (default 20)")
     args = parser.parse_args()
+    if args.envs:
+        unhandled_calls = fuzz_env_calls(args.inputs, random.Random(args.seed))
+        return max(fuzz_env_arguments(args.guard), int(unhandled_calls > 0))
     rng = random.Random(args.seed)
 
     def chosen(readers):

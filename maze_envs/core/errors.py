@@ -8,6 +8,7 @@ import warnings
 from typing import Any, Mapping
 
 MESSAGE_VALUE_CHARS = 80
+MESSAGE_PATH_CHARS = 200
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlong = 3, 40, 40, 40
@@ -15,13 +16,25 @@ _REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
 
 
 def brief_repr(value: Any, limit: int = MESSAGE_VALUE_CHARS) -> str:
-    """Return a repr of ``value`` for an error message: nesting, long strings and long numbers elided, at most
-    ``limit`` characters (a value that cannot be shown is named by its type)."""
+    """Return a one-line repr of ``value`` for an error message: nesting, long strings and long numbers elided, line
+    breaks (of an array's repr) folded, at most ``limit`` characters (a value that cannot be shown is named by its
+    type)."""
     try:
         text = _REPR.repr(value)
     except Exception:  # a repr that raises (e.g. an int past the digit limit) must not hide the real error
         return f"<{type(value).__name__}>"
+    if "\n" in text:
+        text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def brief_path(path: str, limit: int = MESSAGE_PATH_CHARS) -> str:
+    """Return ``path`` for an error message: as is up to ``limit`` characters, else its start and end around
+    ``...``."""
+    if len(path) <= limit:
+        return path
+    head = limit // 3
+    return f"{path[:head]}...{path[-(limit - head - 3):]}"
 
 
 class MazeEnvsError(Exception):
@@ -41,7 +54,7 @@ class MazeFormatError(MazeEnvsError, ValueError):
         self.detail = message
         where = []
         if self.source:
-            where.append(self.source)
+            where.append(brief_path(self.source))
         if field:
             where.append(f"field '{field}'")
         super().__init__(f"{': '.join(where)}: {message}" if where else message)

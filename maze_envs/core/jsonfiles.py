@@ -70,16 +70,16 @@ def read_json(path: str | os.PathLike, *, error: type[MazeFormatError] = MazeFor
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise error("file not found", source=path) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: undecodable text or a NUL byte in the path
         raise error(f"cannot read file: {_reason(exc)}", source=path) from None
     return parse_json(text, source=path, error=error)
 
 
-def _reason(exc: OSError | UnicodeDecodeError) -> str:
+def _reason(exc: OSError | ValueError) -> str:
     """Return a short reason for a read failure (not the whole undecodable byte string)."""
     if isinstance(exc, UnicodeDecodeError):
         return f"not UTF-8 text (byte {exc.start})"
-    return exc.strerror or type(exc).__name__
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[Any]) -> Path:

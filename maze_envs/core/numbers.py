@@ -6,6 +6,8 @@ import math
 from numbers import Real
 from typing import Any
 
+INT64_MAX = 2**63 - 1  # the largest seed, level count or step limit numpy draws or counts with
+
 
 def is_finite_number(value: Any) -> bool:
     """Return whether ``value`` is a real number (not a bool) that is finite as a float; an int too large for a

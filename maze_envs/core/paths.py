@@ -1,7 +1,8 @@
-"""Paths: whether a path stays inside a directory once links are followed (files served from a folder must not
-reach outside it through a symlink), and paths handed to libraries that take a file name as UTF-8 text (OpenCV
-and the FFmpeg inside it, which crash the process on a name that is not valid UTF-8, such as a folder named with
-Latin-1 bytes)."""
+"""Paths: one check that the operating system can use a path given as an argument (a NUL byte or an over-long
+name is refused naming the argument, not surfaced as a raw ``OSError``/``ValueError``); whether a path stays inside
+a directory once links are followed (files served from a folder must not reach outside it through a symlink); and
+paths handed to libraries that take a file name as UTF-8 text (OpenCV and the FFmpeg inside it, which crash the
+process on a name that is not valid UTF-8, such as a folder named with Latin-1 bytes)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+from .errors import MazeConfigError, brief_repr
 
 
 def resolves_inside(path: str | os.PathLike, root: str | os.PathLike) -> bool:
@@ -77,3 +81,20 @@ def write_image(path: str | os.PathLike, image) -> str:
     with atomic_write(path, "wb") as fh:
         fh.write(data.tobytes())
     return os.fspath(path)
+
+
+def argument_path(parameter: str, value: Any) -> Path:
+    """Return ``value`` (a str or path-like) as a ``Path``; raise ``MazeConfigError`` naming ``parameter`` when it is
+    neither, or the OS refuses it (a NUL byte, a name or path over the system's limits, no permission to look). A path
+    that does not exist is returned: the caller says what it expected there."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise MazeConfigError(f"must be a path, got {brief_repr(value)}", parameter=parameter)
+    path = Path(value)
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except (OSError, ValueError) as exc:
+        raise MazeConfigError(f"cannot be used as a path ({getattr(exc, 'strerror', None) or exc}): "
+                              f"{brief_repr(str(value))}", parameter=parameter) from None
+    return path

@@ -67,7 +67,7 @@ class OpeningsDatasetConfig:
         for name in ("rows", "cols", "openings"):
             low, high = getattr(self, name)
             if low > high:
-                raise MazeConfigError(f"low {low} is above high {high}", parameter=name)
+                raise MazeConfigError(f"low {brief_repr(low)} is above high {brief_repr(high)}", parameter=name)
         for name in ("rows", "cols"):
             integer(getattr(self, name)[0], 3, parameter=name)
         for count in self.openings:

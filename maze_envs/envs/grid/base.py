@@ -13,7 +13,6 @@ import gymnasium as gym
 import numpy as np
 
 from maze_envs.core.batch_dfs import DfsTrees, compiled
-from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import WALL
 from maze_envs.core.errors import reject_unknown_arguments
 from maze_envs.core.maze import Cell, Grid
@@ -21,13 +20,14 @@ from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 from maze_envs.core.validate import choice, number, positive_int
 
+from ..actions import checked_options
+from ..costs import Cost, check_env_cost, image_cost, layout_cost
 from ..protocol import grid_rules
 from ..window import Window
 from .keys import keys_to_action
 from .layouts import LayoutLike, LayoutSource
 from .rules import Board, EpisodeRules, path_length
 
-BYTES_PER_BLOCK = 16  # flat free list (8), codes, observation and per-episode masks of the padded grid
 RENDER_MODES = ("human", "rgb_array", "ansi")
 
 
@@ -71,10 +71,10 @@ class MazeEnvBase(gym.Env):
         self.cell_px = positive_int(cell_px, name="cell_px")
         self.render_mode = render_mode
         self.shape = self.source.shape
-        padded = (self.shape[0] + 2 * pad) * (self.shape[1] + 2 * pad)
-        check_budget("rows/cols" if pad == 1 else "rows/cols with this visibility", padded * BYTES_PER_BLOCK)
+        self._padded_blocks = (self.shape[0] + 2 * pad) * (self.shape[1] + 2 * pad)
         if render_mode in ("rgb_array", "human"):
             self._check_frame_budget()
+        check_env_cost("rows/cols" if pad == 1 else "rows/cols with this visibility", self.reset_cost(), "reset")
         self.board = Board(self.shape, pad)
         self._deltas = self.board.deltas
         self._episode = 0
@@ -83,6 +83,17 @@ class MazeEnvBase(gym.Env):
         self._layouts: dict[int, tuple] = {}
         self._window = None
         self.layout: Grid | None = None
+
+    def layout_cost(self) -> Cost:
+        """Return the estimated cost of one reset's layout: generating it (unless the layouts are fixed; fast when the
+        compiled dfs batch draws it) and preparing its board."""
+        source = self.source
+        rows, cols = source.cell_shape
+        return layout_cost(rows * cols, self._padded_blocks, source.tree_batches and compiled(), source.generated)
+
+    def reset_cost(self) -> Cost:
+        """Return the estimated cost of one ``reset`` (``layout_cost`` here; more where an env prepares more)."""
+        return self.layout_cost()
 
     @property
     def goal_reward(self) -> float:
@@ -107,8 +118,10 @@ class MazeEnvBase(gym.Env):
     # --- episode state -----------------------------------------------------------------------------
 
     def _begin(self, options: dict[str, Any] | None) -> None:
-        """Pick this episode's layout (``options["maze"]`` overrides it) and reset the counters."""
-        if options and options.get("maze") is not None:
+        """Pick this episode's layout (``options["maze"]`` overrides it) and reset the counters; raises
+        ``MazeConfigError`` naming ``options`` unless they are None or a mapping."""
+        options = checked_options(options)
+        if options.get("maze") is not None:
             self._set_layout(self.source.override(options["maze"]))
         elif self.source.tree_batches and compiled():
             self._set_tree_layout(self.source.next_trees([self.np_random]))
@@ -174,7 +187,8 @@ class MazeEnvBase(gym.Env):
 
     def _check_frame_budget(self) -> None:
         """Raise ``MazeConfigError`` naming rows/cols and cell_px when one RGB frame would not fit the budget."""
-        check_budget("rows/cols and cell_px (the rgb frame)", self.shape[0] * self.shape[1] * self.cell_px ** 2 * 3)
+        check_env_cost("rows/cols and cell_px (the rgb frame)",
+                       image_cost(self.shape[0] * self.shape[1] * self.cell_px ** 2), "render")
 
     def render_frame(self, route: list[Cell] | tuple = ()) -> np.ndarray:
         """Return the RGB frame of the layout with the agent (and optionally a route of blocks), ``cell_px`` per

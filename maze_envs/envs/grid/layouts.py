@@ -20,6 +20,8 @@ from maze_envs.core.generators import check_options, generate
 from maze_envs.core.layout_files import layout_from_dict, load_layout
 from maze_envs.core.maze import Grid, Maze, as_grid
 from maze_envs.core.mazebench_files import mazebench_files
+from maze_envs.core.numbers import INT64_MAX
+from maze_envs.core.paths import argument_path
 from maze_envs.core.validate import integer, number, positive_int
 
 LayoutLike = Maze | Grid | str | os.PathLike
@@ -32,7 +34,7 @@ def to_grid(layout: LayoutLike | dict, *, name: str = "maze") -> Grid:
     if isinstance(layout, dict):
         return as_grid(layout_from_dict(layout, source=f"<{name}>"))
     if isinstance(layout, (str, os.PathLike)):
-        return as_grid(load_layout(layout))
+        return as_grid(load_layout(argument_path(name, layout)))
     raise MazeConfigError(f"{name} must be a Maze, Grid or a path to a maze file, got {type(layout).__name__}")
 
 
@@ -78,8 +80,8 @@ class LayoutSource:
         self.cols = positive_int(self.cols, name="cols")
         check_options(self.algorithm, self.placement)
         number(self.loops, 0, 1, name="loops")
-        self.num_levels = integer(self.num_levels, 0, name="num_levels")
-        self.start_level = integer(self.start_level, 0, name="start_level")
+        self.num_levels = integer(self.num_levels, 0, INT64_MAX, name="num_levels")
+        self.start_level = integer(self.start_level, 0, INT64_MAX, name="start_level")
         if self.maze is not None:
             self.fixed = [to_grid(self.maze)]
         elif self.mazes_dir is not None:
@@ -91,7 +93,7 @@ class LayoutSource:
             self.shape = (2 * self.rows + 1, 2 * self.cols + 1)
 
     def _dataset_files(self) -> list[Path]:
-        root = Path(self.mazes_dir)
+        root = argument_path("mazes_dir", self.mazes_dir)
         if not root.is_dir():
             raise MazeFormatError("mazes_dir is not a directory", source=root, field="mazes_dir")
         files = mazebench_files(root, self.mazes_size)

@@ -92,6 +92,9 @@ class MazeEnv(MazeEnvBase):
       worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
       Registered variants (``maze_envs.envs.variants``): ``Maze-Flat-v0`` (flat float32 one-hot, for MLPs) and
       ``Maze-Image-v0`` (``H*8 x W*8 x 3`` uint8, for CNNs).
+      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+      reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
+      naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
     """
 
     def __init__(self, *, max_no_exploration_steps: int | None | str = PROTOCOL_DEFAULT, **kwargs: Any) -> None:

@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.budget import check_budget
 from maze_envs.core.codes import MASKED, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.validate import choice, positive_int
 
 from ..actions import checked_action, reset_needed
+from ..costs import Cost, check_env_cost, look_cost
 from ..protocol import PROTOCOL_DEFAULT, grid_rules
 from .base import MazeEnvBase, check_idle_limit
 from .rules import explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
@@ -87,6 +87,9 @@ class PartialObsMazeEnv(MazeEnvBase):
       unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
       Registered variants: ``Maze-PartialObs-Flat-v0`` (flat float32 one-hot) and ``Maze-PartialObs-Image-v0``
       (``(2k+1)*8`` square RGB uint8).
+      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+      reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
+      naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
     """
 
     def __init__(self, *, visibility: int = 3, action_mode: str = PROTOCOL_DEFAULT,
@@ -95,7 +98,7 @@ class PartialObsMazeEnv(MazeEnvBase):
             action_mode = grid_rules(kwargs.get("protocol", "default")).partial_action_mode
         check_partial_options(visibility, action_mode, max_no_exploration_steps, explored_map)
         self.k = int(visibility)
-        check_budget("visibility", (2 * self.k + 1) ** 2 * 8)
+        check_env_cost("visibility", look_cost(1, self.k), "step")
         super().__init__(self.k, **kwargs)
         self.rules = replace(self.rules, max_idle_steps=max_no_exploration_steps)
         self.action_mode = action_mode
@@ -110,6 +113,11 @@ class PartialObsMazeEnv(MazeEnvBase):
         else:
             self.observation_space = view
         self._window_offsets = self.board.window_offsets(self.k)
+
+    def reset_cost(self) -> Cost:
+        """Return the estimated cost of one ``reset``: the layout, then the windows of all its free blocks (about half
+        of the blocks), computed in one batch when a layout is first played."""
+        return self.layout_cost() + look_cost(self.shape[0] * self.shape[1] // 2, self.k)
 
     @property
     def max_no_exploration_steps(self) -> int | None:

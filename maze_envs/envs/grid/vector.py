@@ -27,7 +27,8 @@ from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
 from maze_envs.core.validate import positive_int
 
-from ..actions import checked_actions, reset_needed
+from ..actions import checked_actions, checked_options, reset_needed
+from ..costs import Cost, check_env_cost, look_cost
 from .maze import MazeEnv
 from .partial import PartialObsMazeEnv
 from .rules import explored_codes, idle_steps, look, move, newly_seen, path_length, walk
@@ -77,6 +78,7 @@ class _BatchedMazes(VectorEnv):
         self._set_render_mode(kwargs.get("render_mode"))
         self.template = self._single_class(**kwargs)
         t = self.template
+        check_env_cost("num_envs with rows/cols", self.batch_cost(num_envs), "reset")
         full_map_limit = isinstance(t, MazeEnv) and t.rules.max_idle_steps is not None
         if not t.protocol.plain or t.rules.wall_reward is not None or full_map_limit:
             raise MazeConfigError("the native vector env plays plain step rules (the default protocol's) without "
@@ -114,6 +116,10 @@ class _BatchedMazes(VectorEnv):
 
     _single_class: type
 
+    def batch_cost(self, num_envs: int) -> Cost:
+        """Return the estimated cost of resetting ``num_envs`` sub-envs at once (their layouts, in batched arrays)."""
+        return self.template.layout_cost().times(num_envs)
+
     # --- resets -----------------------------------------------------------------------------------
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
@@ -123,6 +129,7 @@ class _BatchedMazes(VectorEnv):
         (a bool array over the sub-envs, as in Gymnasium's vector envs) resets only those sub-envs; the
         others keep their episodes, and the observations and info cover every sub-env.
         """
+        options = checked_options(options)
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs
         elif isinstance(seed, (int, np.integer)):
@@ -132,7 +139,7 @@ class _BatchedMazes(VectorEnv):
             if len(seeds) != self.num_envs:
                 raise MazeConfigError(f"seed must be an int or a list of {self.num_envs} seeds, got {len(seeds)}")
         envs = np.arange(self.num_envs)
-        if options and options.get("reset_mask") is not None:
+        if options.get("reset_mask") is not None:
             mask = np.asarray(options["reset_mask"])
             if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
                 raise MazeConfigError(f"reset_mask must be a bool array of shape ({self.num_envs},), "
@@ -142,7 +149,7 @@ class _BatchedMazes(VectorEnv):
             if seeds[i] is not None or self._episodes[i] == 0:
                 self._rngs[i] = seeding.np_random(seeds[i])[0]
         override = (
-            self.template.source.override(options["maze"]) if options and options.get("maze") is not None else None
+            self.template.source.override(options["maze"]) if options.get("maze") is not None else None
         )
         self._reset_envs(envs, override)
         self._done[envs] = False
@@ -379,6 +386,11 @@ class PartialObsMazeVectorEnv(_BatchedMazes):
         self._revealed = np.zeros(num_envs, dtype=np.int64)
         self._moved = np.zeros(num_envs, dtype=np.int64)
         self._window = np.zeros((num_envs, self._offsets.size), dtype=np.uint8)
+
+    def batch_cost(self, num_envs: int) -> Cost:
+        """Return the estimated cost of resetting ``num_envs`` sub-envs at once: their layouts and one window each
+        (a step looks as much)."""
+        return super().batch_cost(num_envs) + look_cost(num_envs, self.template.k)
 
     def _after_reset(self, envs: np.ndarray) -> None:
         self._seen[envs] = False

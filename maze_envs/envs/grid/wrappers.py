@@ -19,6 +19,9 @@ from maze_envs.core.maze import MOVES
 from maze_envs.core.render import Symbols, upscale
 from maze_envs.core.validate import choice
 
+from .costs import check_env_cost, image_cost
+from .layouts import positive_int
+
 TEXT_CHARSET = "".join(sorted(set(string.ascii_letters + string.digits + string.punctuation + " \n█·")))
 
 
@@ -38,8 +41,9 @@ class RGBImageObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArg
         gym.utils.RecordConstructorArgs.__init__(self, px=px, key=key)
         gym.ObservationWrapper.__init__(self, env)
         box, self.key = _code_box(env.observation_space, key)
-        self.px = int(px)
+        self.px = positive_int("px", px)
         h, w = box.shape
+        check_env_cost("px with the observation's rows/cols (the image)", image_cost(h * w * self.px ** 2), "step")
         self.observation_space = spaces.Box(0, 255, (h * self.px, w * self.px, 3), np.uint8)
 
     def observation(self, observation: Any) -> np.ndarray:

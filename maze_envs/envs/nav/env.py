@@ -11,14 +11,13 @@ from gymnasium import spaces
 
 from maze_envs import protocols
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.validate import choice, number, positive_int
+from maze_envs.core.validate import choice
 
-from ..actions import reset_needed
+from ..actions import checked_action, checked_options, reset_needed
+from .arguments import WORLD_BOUND, check_nav_arguments, check_nav_cost
 from .config import EvalConfig, PoiGoalEvalConfig, make_eval_config
 from .session import COLLISION, MAX_STEPS, STOP, VIEWS, NavSession
 from .world import NavWorld, camera_for_size, dataset_world, procedural_world
-
-WORLD_BOUND = 1e4  # metres: the finite bound of every world-coordinate and distance box
 
 
 class GaussianNavEnv(gym.Env):
@@ -92,6 +91,11 @@ class GaussianNavEnv(gym.Env):
     - v0: initial version. Later, same behaviour: the env pickles and deep-copies after ``reset``.
       ``GaussianNav-PoiGoal-Numeric-v0`` registers the POI env under ``NumericObservation``: ``poi_name`` as a
       ``Discrete`` index into the sorted POI names, for stable-baselines3's ``check_env``.
+      An action outside the action space (a missing or unknown field, a waypoint of another shape, not finite or
+      beyond ``max_waypoint_metres``, ``arrive`` not 0 or 1) raises ``InvalidActionError`` naming the field.
+      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+      reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
+      naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -106,8 +110,12 @@ class GaussianNavEnv(gym.Env):
                  success_reward: float = 10.0, collision_penalty: float = 1.0, step_penalty: float = 0.01,
                  render_mode: str | None = None, backend: str = "cpu", **protocol: Any):
         choice(render_mode, ("rgb_array",), optional=True, parameter="render_mode")
-        positive_int(num_waypoints, parameter="num_waypoints")
-        number(max_waypoint_metres, 0, low_open=True, parameter="max_waypoint_metres")
+        checked = check_nav_arguments(scenes=scenes, maze_size=maze_size, scene_seed=scene_seed,
+                                      view_width=view_width, view_height=view_height, num_waypoints=num_waypoints,
+                                      max_waypoint_metres=max_waypoint_metres, max_steps=max_steps,
+                                      data_dir=data_dir, map_dir=map_dir,
+                                      rewards=dict(progress_reward=progress_reward, success_reward=success_reward,
+                                                   collision_penalty=collision_penalty, step_penalty=step_penalty))
         spec = protocols.protocol(protocol.get("protocol", protocols.DEFAULT), "nav")
         settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(
                             view_width, view_height, protocol=spec.name),
@@ -123,6 +131,7 @@ class GaussianNavEnv(gym.Env):
             self.config.check()
         else:
             self.config = make_eval_config(mode, **settings)
+        check_nav_cost(self.config, checked, procedural=data_dir is None)
         self.world: NavWorld = (
             dataset_world(self.config, data_dir, map_dir, backend)
             if data_dir is not None
@@ -218,8 +227,8 @@ class GaussianNavEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         """Start an episode on a random task (or ``options["episode_id"]``/``["task_id"]``); return obs and info."""
+        options = checked_options(options)
         super().reset(seed=seed)
-        options = options or {}
         if "episode_id" in options or "task_id" in options:
             matches = [(e, t) for e, t in self.task_list if options.get("episode_id", e.episode_id) == e.episode_id
                        and options.get("task_id", t.task_id) == t.task_id]
@@ -233,11 +242,14 @@ class GaussianNavEnv(gym.Env):
         return self._observation(), self._info()
 
     def step(self, action: dict[str, Any]) -> tuple[dict, float, bool, bool, dict]:
-        """Move by ``action`` (``waypoint``, ``arrive``); return obs, reward, terminated, truncated and info."""
+        """Move by ``action`` (``waypoint``, ``arrive``); return obs, reward, terminated, truncated and info.
+
+        Raises ``InvalidActionError`` naming the field when ``action`` is not in the action space."""
         if self.session is None or self.session.done:
             raise reset_needed(type(self).__name__, " or after its episode ended")
+        checked_action(self.action_space, action)
         before = self.session.distance
-        report = self.session.step(action["waypoint"], bool(int(action.get("arrive", 0))))
+        report = self.session.step(action["waypoint"], bool(int(action["arrive"])))
         progress, success_bonus, collision_penalty, step_penalty = self.rewards
         s = self.session
         reward = progress * (before - s.distance) - step_penalty - collision_penalty * report.collided

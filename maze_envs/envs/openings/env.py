@@ -10,14 +10,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from maze_envs.core.budget import check_budget
 from maze_envs.core.errors import MazeConfigError, brief_repr, reject_unknown_arguments
 from maze_envs.core.validate import choice
 from maze_envs.openings.dataset import OpeningsDatasetConfig, puzzle_input, sample_sizes
 from maze_envs.openings.puzzle import LABELS, OpeningsPuzzle, generate_openings
 from maze_envs.openings.render import OpeningsStyle, render_openings
 
-from ..actions import checked_action, reset_needed
+from ..actions import checked_action, checked_options, reset_needed
+from ..costs import Cost, check_env_cost, image_cost
 
 QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
@@ -99,6 +99,9 @@ class OpeningsEnv(gym.Env):
       worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
       ``Maze-Openings-Numeric-v0`` registers the same env under ``NumericObservation``: ``labels`` as
       ``MultiBinary(K)``, no ``question`` text, so stable-baselines3 and ``FlattenObservation`` accept it.
+      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+      reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
+      naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}
@@ -119,10 +122,12 @@ class OpeningsEnv(gym.Env):
         rows, cols = _range("rows", rows), _range("cols", cols)
         geometry = self.style.geometry(rows[1], cols[1])
         self.image_shape = (geometry.height, geometry.width, 3)
-        check_budget("rows/cols with cell_size, wall_width and margin (the puzzle image)",
-                     geometry.height * geometry.width * 3)
+        image = image_cost(geometry.height * geometry.width)
+        image_arguments = "rows/cols with cell_size, wall_width, margin and label_padding (the puzzle image)"
+        check_env_cost(image_arguments, Cost(nbytes=image.nbytes), "reset")  # its memory before the sample's work
         self.config = OpeningsDatasetConfig(count=1, rows=rows, cols=cols, openings=_range("openings", openings),
                                             opposite_sides=opposite_sides, balance=balance, style=self.style)
+        check_env_cost(image_arguments, image, "reset")
         self.max_openings = self.config.openings[1]
         self.pairs = label_pairs(self.max_openings)
         obs = {
@@ -176,7 +181,9 @@ class OpeningsEnv(gym.Env):
         return {"proposal": np.array(proposal, dtype=np.int64), "question": text}, truth, np.ones(2, dtype=np.int8)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Draw a new puzzle and question; return ``(observation, info)``."""
+        """Draw a new puzzle and question; return ``(observation, info)``. ``options`` (None or a mapping) are
+        not used."""
+        checked_options(options)
         super().reset(seed=seed)
         rows, cols, n = sample_sizes(self.config, self.np_random)
         self.puzzle = generate_openings(rows, cols, n, self.np_random, opposite_sides=self.config.opposite_sides,
