@@ -19,7 +19,7 @@ from maze_envs.core.maze import MOVES
 from maze_envs.core.render import Symbols, upscale
 from maze_envs.core.validate import choice
 
-from .costs import check_env_cost, image_cost
+from ..costs import check_env_cost, image_cost
 from .layouts import positive_int
 
 TEXT_CHARSET = "".join(sorted(set(string.ascii_letters + string.digits + string.punctuation + " \n█·")))
