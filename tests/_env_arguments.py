@@ -30,10 +30,10 @@ import numpy as np
 import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.errors import InvalidActionError, MazeConfigError, MazeEnvsError, brief_repr
 from maze_envs.envs.grid.base import MazeEnvBase
+from maze_envs.envs.grid.partial import PartialObsMazeEnv
 from maze_envs.envs.nav.config import EvalConfig, PoiGoalEvalConfig
 from maze_envs.envs.nav.env import GaussianNavEnv
 from maze_envs.envs.openings.env import OpeningsEnv
-from maze_envs.envs.grid.partial import PartialObsMazeEnv
 from maze_envs.envs.registration import ENV_ENTRIES, VARIANT_ENTRIES
 from maze_envs.envs.variants import image_maze
 

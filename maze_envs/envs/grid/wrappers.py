@@ -41,7 +41,7 @@ class RGBImageObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArg
         gym.utils.RecordConstructorArgs.__init__(self, px=px, key=key)
         gym.ObservationWrapper.__init__(self, env)
         box, self.key = _code_box(env.observation_space, key)
-        self.px = positive_int("px", px)
+        self.px = positive_int(px, name="px")
         h, w = box.shape
         check_env_cost("px with the observation's rows/cols (the image)", image_cost(h * w * self.px ** 2), "step")
         self.observation_space = spaces.Box(0, 255, (h * self.px, w * self.px, 3), np.uint8)
