@@ -17,10 +17,9 @@ from gymnasium import spaces
 from maze_envs.core.codes import AGENT, GOAL, MASKED, NUM_CODES, PALETTE, WALL, draw_codes
 from maze_envs.core.maze import MOVES
 from maze_envs.core.render import Symbols, upscale
-from maze_envs.core.validate import choice
+from maze_envs.core.validate import choice, positive_int
 
 from ..costs import check_env_cost, image_cost
-from .layouts import positive_int
 
 TEXT_CHARSET = "".join(sorted(set(string.ascii_letters + string.digits + string.punctuation + " \n█·")))
 
