@@ -65,13 +65,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="renderer: auto (gsplat on CUDA, else cpu), cpu (numba) or gsplat (needs CUDA)")
     p.add_argument("--render-scale", type=float, default=1.0,
                    help="default supersampling factor, downsized with area interpolation (default 1.0)")
+    p.add_argument("--sh-degree", type=int, choices=range(4), default=None, metavar="{0,1,2,3}",
+                   help="highest spherical-harmonic degree of the colours, capped at each scene's own "
+                        "(default: the scene's degree; 0: view-independent colours)")
     p.set_defaults(func=_run_serve)
 
 
 def _run_serve(args: argparse.Namespace) -> int:
     from maze_envs.serving.render import make_server
 
-    server = make_server(args.scenes_root, args.host, args.port, args.backend, args.render_scale)
+    server = make_server(args.scenes_root, args.host, args.port, args.backend, args.render_scale,
+                         sh_degree=args.sh_degree)
     print(f"serving {args.scenes_root} with the {server.service.backend} backend at {server.url}/render_gs",
           flush=True)
     server.serve_forever()

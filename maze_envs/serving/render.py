@@ -65,18 +65,20 @@ def _app(service: RenderService, body_timeout: float) -> Starlette:
 
 def make_server(scenes_root: str | os.PathLike, host: str = "127.0.0.1", port: int = 7036, backend: str = "auto",
                 render_scale: float = 1.0, body_timeout: float = BODY_TIMEOUT,
-                header_timeout: float = HEADER_TIMEOUT) -> RenderServer:
+                header_timeout: float = HEADER_TIMEOUT, sh_degree: int | None = None) -> RenderServer:
     """Return a bound (not yet serving) render server; port 0 picks a free port. A request body that has not
     fully arrived ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed; so is
     a connection whose request headers have not all arrived ``header_timeout`` seconds after it opened or
-    after its last answer (``maze_envs.serving.deadlines``).
+    after its last answer (``maze_envs.serving.deadlines``). ``sh_degree`` caps the spherical-harmonic degree
+    of the colours (0 to 3; None: each scene's own degree).
 
     Raises ``MazeConfigError`` naming the address when the port is out of range or cannot be bound.
     """
     check_port(port)
     check_timeout(body_timeout, "body_timeout")
     check_timeout(header_timeout, "header_timeout")
-    return RenderServer(RenderService(scenes_root, backend, render_scale), host, port, body_timeout, header_timeout)
+    return RenderServer(RenderService(scenes_root, backend, render_scale, sh_degree), host, port, body_timeout,
+                        header_timeout)
 
 
 def serve_in_thread(server: RenderServer) -> threading.Thread:
