@@ -359,3 +359,10 @@ def test_a_bad_sh_degree_is_refused_by_name(bad):
 def test_sh_degree_is_capped_at_the_scene_degree():
     assert SplatRenderer(random_cloud(1, 3), sh_degree=3).sh_degree == 0
     assert SplatRenderer(sh_cloud(1, 3, degree=1), sh_degree=2).sh_degree == 1
+
+
+@pytest.mark.parametrize("stored, degree", [(0, 0), (2, 0), (3, 1), (7, 1), (8, 2), (15, 3), (24, 3)])
+def test_the_rendered_degree_uses_only_complete_degrees_up_to_three(stored, degree):
+    base = random_cloud(2, 4)
+    cloud = GaussianCloud(base.means, base.scales, base.quats, base.opacities, base.sh_dc, np.zeros((4, stored, 3)))
+    assert SplatRenderer(cloud).sh_degree == degree

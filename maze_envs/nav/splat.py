@@ -127,9 +127,10 @@ def check_sh_degree(value: object, name: str = "sh_degree") -> int | None:
 
 def effective_sh_degree(cloud: GaussianCloud, sh_degree: int | None) -> int:
     """Return the SH degree to render ``cloud`` with: ``sh_degree`` (checked) capped at the cloud's own degree,
-    the cloud's own degree when None."""
+    the cloud's own degree when None; never above 3, the highest the kernels evaluate."""
     wanted = check_sh_degree(sh_degree)
-    return cloud.sh_degree if wanted is None else min(wanted, cloud.sh_degree)
+    own = min(cloud.sh_degree, 3)
+    return own if wanted is None else min(wanted, own)
 
 
 def sh_coefficients(cloud: GaussianCloud, degree: int) -> np.ndarray:
