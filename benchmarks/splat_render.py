@@ -7,7 +7,12 @@ Reports, for the chosen backend:
   * the same three views end to end through the in-process renderer client (JPEG encode/decode included).
 gsplat (``--backend gsplat``) needs CUDA and ``maze-envs[gpu]``; without them it stops with a clear error.
 
+``--sh`` instead times view-dependent colour: the same maze at about 50k, 200k and 1M Gaussians (``--sh-sizes``)
+given seeded random degree-3 SH coefficients, its three views rendered with SH (degree 3) and without
+(``sh_degree=0``, the degree-0 path), the two interleaved run by run; ms a view (median) and their ratio.
+
 Run: python3 benchmarks/splat_render.py [--backend cpu|gsplat] [--repeats 5] [--gaussians 60000]
+     python3 benchmarks/splat_render.py --sh [--sh-sizes 50000,200000,1000000] [--repeats 5]
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ class Args:
     repeats: int
     gaussians: int
     seed: int
+    sh: bool
+    sh_sizes: tuple[int, ...]
 
 
 def parse_args() -> tuple[Args, argparse.Namespace]:
@@ -49,9 +56,18 @@ def parse_args() -> tuple[Args, argparse.Namespace]:
     p.add_argument("--repeats", type=int, default=5, help="warm repetitions of the three views (default 5)")
     p.add_argument("--gaussians", type=int, default=60000, help="approximate scene size (default 60000)")
     p.add_argument("--seed", type=int, default=0, help="maze seed (default 0)")
+    p.add_argument("--sh", action="store_true", help="time SH degree 3 against degree 0 at --sh-sizes instead")
+    p.add_argument("--sh-sizes", default="50000,200000,1000000",
+                   help="comma-separated approximate scene sizes for --sh (default 50000,200000,1000000)")
     p.add_argument("--child", help=argparse.SUPPRESS)
     ns = p.parse_args()
-    return Args(ns.backend, ns.repeats, ns.gaussians, ns.seed), ns
+    try:
+        sizes = tuple(int(n) for n in ns.sh_sizes.split(","))
+    except ValueError:
+        p.error(f"--sh-sizes: expected comma-separated integers, got {ns.sh_sizes!r}")
+    if ns.repeats < 1 or any(n < 1000 for n in sizes):
+        p.error("--repeats must be at least 1 and every --sh-sizes entry at least 1000")
+    return Args(ns.backend, ns.repeats, ns.gaussians, ns.seed, ns.sh, sizes), ns
 
 
 def spacing_for(target: int, seed: int) -> float:
@@ -103,6 +119,62 @@ def first_call(scene_dir: Path, backend: str, cache_dir: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def sh_scene(target: int, spacing_50k: float, seed: int):
+    """Return (cloud with seeded random degree-3 SH, the three views at its first start) of the 9x9 maze at about
+    ``target`` Gaussians (spacing scaled from the one measured at 50k, then once more from the count it gave)."""
+    from maze_envs.nav.camera import view_from_pose
+    from maze_envs.nav.client import view_poses
+    from maze_envs.nav.ply import GaussianCloud
+    from maze_envs.nav.procedural import build_scene
+    from maze_envs.nav.scene import GaussianScene
+
+    spacing = spacing_50k * (50_000 / target) ** 0.5
+    for _ in range(2):
+        built = build_scene(generate(9, 9, "dfs", seed), "bench",
+                            SceneParams(surfel_spacing=spacing, num_trajectories=1), seed)
+        if abs(len(built.cloud) / target - 1) < 0.03:
+            break
+        spacing *= (len(built.cloud) / target) ** 0.5
+    flat = built.cloud
+    rest = as_rng(seed).normal(0.0, 0.1, (len(flat), 15, 3)).astype("float32")
+    cloud = GaussianCloud(flat.means, flat.scales, flat.quats, flat.opacities, flat.sh_dc, rest)
+    pose = GaussianScene.get_gaussian_pose(built.episode.tasks[0].start_pose)
+    return cloud, [view_from_pose(p) for _, p in view_poses(pose, 3)]
+
+
+def sh_table(args: Args) -> int:
+    """Print wall and CPU (all threads) ms a view with SH degree 3 and with degree 0 at each of ``args.sh_sizes``,
+    runs interleaved; return the exit status."""
+    from maze_envs.nav.backends import renderer_factory
+
+    factory = renderer_factory(args.backend)
+    spacing_50k = spacing_for(50_000, args.seed)
+    print(f"SH degree 3 vs degree 0, backend {args.backend}, three 720x640 views a run, median of {args.repeats} "
+          f"interleaved runs each, {os.cpu_count()} CPUs")
+    print(f"{'Gaussians':>10} {'with SH ms/view':>16} {'without ms/view':>16} {'ratio':>6} "
+          f"{'CPU ms/view with':>17} {'without':>8} {'ratio':>6}  load average before -> after")
+    for target in args.sh_sizes:
+        cloud, views = sh_scene(target, spacing_50k, args.seed)
+        modes = {"with": factory(cloud), "without": factory(cloud, sh_degree=0)}
+        times: dict[str, list[float]] = {name: [] for name in modes}
+        cpu: dict[str, list[float]] = {name: [] for name in modes}
+        for renderer in modes.values():
+            renderer.render_many(views)  # compile and warm up
+        load_before = os.getloadavg()[0]
+        for run in range(args.repeats):
+            for name in (("with", "without") if run % 2 == 0 else ("without", "with")):
+                t0, c0 = time.perf_counter(), time.process_time()
+                modes[name].render_many(views)
+                times[name].append((time.perf_counter() - t0) / len(views) * 1000)
+                cpu[name].append((time.process_time() - c0) / len(views) * 1000)
+        with_sh, without = statistics.median(times["with"]), statistics.median(times["without"])
+        cpu_with, cpu_without = statistics.median(cpu["with"]), statistics.median(cpu["without"])
+        print(f"{len(cloud):>10} {with_sh:>16.1f} {without:>16.1f} {with_sh / without:>6.2f} "
+              f"{cpu_with:>17.1f} {cpu_without:>8.1f} {cpu_with / cpu_without:>6.2f}  "
+              f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}", flush=True)
+    return 0
+
+
 def main() -> int:
     """Build the scene, print the first-call, warm and end-to-end timings; return the exit status."""
     args, ns = parse_args()
@@ -117,6 +189,8 @@ def main() -> int:
     except NavDependencyError as exc:
         print(f"splat_render: {exc}", file=sys.stderr)
         return 2
+    if args.sh:
+        return sh_table(args)
     with tempfile.TemporaryDirectory() as tmp:
         spacing = spacing_for(args.gaussians, args.seed)
         scene_dir = Path(tmp) / "scenes" / "bench"

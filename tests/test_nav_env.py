@@ -134,3 +134,12 @@ def test_short_memory_keeps_front_views_and_spreads_history():
     assert len(history) == 3 and all(im.size == (4, 4) for im in history)
     assert all(np.asarray(im)[0, 0, 0] % 10 == 2 for im in history)  # front views only
     assert memory.get_image_indices()[:3] == [0, 2, 4] and memory.frame_count == 6
+
+
+def test_sh_degree_reaches_the_embedded_renderer_and_is_checked():
+    env = gym.make("GaussianNav-PointGoal-v0", sh_degree=0, **SMALL)
+    obs, _ = env.reset(seed=0)
+    assert env.unwrapped.world.renderer.sh_degree == 0 and obs["images"]["front"].std() > 0
+    env.close()
+    with pytest.raises(MazeConfigError, match="sh_degree"):
+        gym.make("GaussianNav-PointGoal-v0", sh_degree=4, **SMALL)

@@ -189,6 +189,8 @@ def test_bad_server_settings_raise_one_line_errors_naming_them(root):
         make_server(root, port=70000, backend="cpu")
     with pytest.raises(MazeConfigError, match="render_scale"):
         make_server(root, port=0, backend="cpu", render_scale=0.0)
+    with pytest.raises(MazeConfigError, match="sh_degree"):
+        make_server(root, port=0, backend="cpu", sh_degree=4)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -212,6 +214,31 @@ def test_cli_serves_until_stopped(root):
     bad = subprocess.run([sys.executable, "-m", "maze_envs", "serve-render", "--scenes-root", str(root / "nope"),
                           "--port", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
+    bad = subprocess.run([sys.executable, "-m", "maze_envs", "serve-render", "--scenes-root", str(root),
+                          "--port", "0", "--sh-degree", "4"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--sh-degree" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_server_renders_sh_colours_unless_told_degree_zero(root, start_pose, tmp_path):
+    from maze_envs.nav.ply import GaussianCloud, write_ply
+    from maze_envs.nav.service import load_scene_cloud
+
+    flat = load_scene_cloud(root / "maze_000")
+    rest = np.random.default_rng(0).normal(0.0, 0.4, (len(flat), 15, 3))
+    write_ply(GaussianCloud(flat.means, flat.scales, flat.quats, flat.opacities, flat.sh_dc, rest),
+              tmp_path / "maze_sh" / "gs" / "0" / "scene.ply")
+    fronts = {}
+    for name, scenes, degree in (("flat", root, None), ("sh", tmp_path, None), ("sh0", tmp_path, 0)):
+        srv = make_server(scenes, "127.0.0.1", 0, backend="cpu", sh_degree=degree)
+        serve_in_thread(srv)
+        try:
+            renderer = GaussianRenderer(srv.url + "/render_gs", num_views=1, timeout=60)
+            scene_id = "maze_000" if scenes is root else "maze_sh"
+            fronts[name] = np.asarray(renderer.render_at_pose(start_pose[0], scene_id)[0], float)
+        finally:
+            srv.stop()
+    assert np.array_equal(fronts["sh0"], fronts["flat"])
+    assert np.abs(fronts["sh"] - fronts["flat"]).mean() > 5
 
 
 class _WrongAnswers(BaseHTTPRequestHandler):

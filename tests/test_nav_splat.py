@@ -1,5 +1,7 @@
 """The CPU splat renderer against an independent slow reference, analytic cases and the camera convention."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
@@ -238,3 +240,129 @@ def test_a_forked_child_renders_after_its_parent_did():
         child.join()
         pytest.fail("the forked child hung rendering")
     assert child.exitcode == 0 and queue.get(timeout=10) == pytest.approx(expected)
+
+
+def sh_basis(dirs: np.ndarray, degree: int) -> np.ndarray:
+    """The (N, (degree+1)^2) real SH basis at unit directions, constants from their closed forms, with the sign
+    convention of the 3DGS reference (Condon-Shortley phase on the odd orders)."""
+    x, y, z = dirs.T
+    pi = np.pi
+    table = [
+        np.full_like(x, 0.5 / np.sqrt(pi)),
+        -np.sqrt(3 / (4 * pi)) * y, np.sqrt(3 / (4 * pi)) * z, -np.sqrt(3 / (4 * pi)) * x,
+        0.5 * np.sqrt(15 / pi) * x * y, -0.5 * np.sqrt(15 / pi) * y * z,
+        0.25 * np.sqrt(5 / pi) * (3 * z * z - 1), -0.5 * np.sqrt(15 / pi) * x * z,
+        0.25 * np.sqrt(15 / pi) * (x * x - y * y),
+        -0.25 * np.sqrt(35 / (2 * pi)) * y * (3 * x * x - y * y), 0.5 * np.sqrt(105 / pi) * x * y * z,
+        -0.25 * np.sqrt(21 / (2 * pi)) * y * (5 * z * z - 1), 0.25 * np.sqrt(7 / pi) * z * (5 * z * z - 3),
+        -0.25 * np.sqrt(21 / (2 * pi)) * x * (5 * z * z - 1), 0.25 * np.sqrt(105 / pi) * z * (x * x - y * y),
+        -0.25 * np.sqrt(35 / (2 * pi)) * x * (x * x - 3 * y * y),
+    ]
+    return np.stack(table[:(degree + 1) ** 2], axis=1)
+
+
+def sh_reference_render(cloud: GaussianCloud, view: PinholeView, degree: int, background) -> np.ndarray:
+    """Every Gaussian at every pixel in numpy: SH colours from the camera centre, the 3DGS projection (its Jacobian
+    clamp at 1.3x the field of view included), depth order, alpha capped at 0.99, skipped below 1/255, a pixel
+    finished once its transmittance would fall below 1e-4."""
+    centre_world = -view.R.T @ view.t
+    dirs = cloud.means.astype(float) - centre_world
+    dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
+    coeffs = np.concatenate([cloud.sh_dc[:, None], cloud.sh_rest[:, :(degree + 1) ** 2 - 1]], axis=1).astype(float)
+    colours = np.maximum(np.einsum("nk,nkc->nc", sh_basis(dirs, degree), coeffs) + 0.5, 0.0)
+    lim_x = 1.3 * max(view.cx, view.width - view.cx) / view.fx
+    lim_y = 1.3 * max(view.cy, view.height - view.cy) / view.fy
+    us, vs = np.meshgrid(np.arange(view.width) + 0.5, np.arange(view.height) + 0.5)
+    trans = np.ones(us.shape)
+    done = np.zeros(us.shape, bool)
+    image = np.zeros(us.shape + (3,))
+    cam = cloud.means.astype(float) @ view.R.T + view.t
+    for i in np.argsort(cam[:, 2], kind="stable"):
+        x, y, z = cam[i]
+        if z < 0.2:
+            continue
+        xc, yc = np.clip(x / z, -lim_x, lim_x) * z, np.clip(y / z, -lim_y, lim_y) * z
+        w, qx, qy, qz = cloud.quats[i].astype(float)
+        rot = Rotation.from_quat([qx, qy, qz, w]).as_matrix()
+        sigma = rot @ np.diag(cloud.scales[i].astype(float) ** 2) @ rot.T
+        jac = np.array([[view.fx / z, 0, -view.fx * xc / z ** 2], [0, view.fy / z, -view.fy * yc / z ** 2]])
+        inv_cov = np.linalg.inv(jac @ view.R @ sigma @ view.R.T @ jac.T + 0.3 * np.eye(2))
+        du, dv = us - (view.fx * x / z + view.cx), vs - (view.fy * y / z + view.cy)
+        power = -0.5 * (inv_cov[0, 0] * du * du + 2 * inv_cov[0, 1] * du * dv + inv_cov[1, 1] * dv * dv)
+        alpha = np.minimum(0.99, cloud.opacities[i] * np.exp(power))
+        hit = ~done & (alpha >= 1 / 255)
+        stop = hit & (trans * (1 - alpha) < 1e-4)
+        done |= stop
+        hit &= ~stop
+        image[hit] += (trans[hit] * alpha[hit])[:, None] * colours[i]
+        trans[hit] *= 1 - alpha[hit]
+    return image + trans[..., None] * np.asarray(background)
+
+
+def sh_cloud(seed: int, n: int, degree: int = 3) -> GaussianCloud:
+    """A random cloud as ``random_cloud`` with nonzero SH coefficients up to ``degree``."""
+    base = random_cloud(seed, n)
+    rest = np.random.default_rng(seed + 100).normal(0.0, 0.3, (n, (degree + 1) ** 2 - 1, 3))
+    return GaussianCloud(base.means, base.scales, base.quats, base.opacities, base.sh_dc, rest)
+
+
+def psnr(a: np.ndarray, b: np.ndarray) -> float:
+    mse = float(np.mean((np.clip(a, 0, 1) - np.clip(b, 0, 1)) ** 2))
+    return float("inf") if mse == 0 else 10 * np.log10(1.0 / mse)
+
+
+@pytest.mark.parametrize("pose, degree", [
+    ((0, 0, 0.65, 0, 0.05, 0.0), 3),
+    ((-1.0, 0.8, 1.1, 0.1, 0.2, -0.3), 3),
+    ((0.5, -0.5, 0.4, 0, -0.1, 0.25), 2),
+    ((0, 0, 0.65, 0, 0, 0.1), 1),
+])
+def test_view_dependent_colour_matches_a_numpy_reference(pose, degree):
+    cloud = sh_cloud(21, 300)
+    view = small_view(pose_matrix(*pose), 64, 48, 40.0)
+    background = (0.1, 0.2, 0.3)
+    renderer = SplatRenderer(cloud, background=background, sh_degree=None if degree == 3 else degree)
+    assert renderer.sh_degree == degree
+    fast = renderer.render(view).rgb
+    assert psnr(fast, sh_reference_render(cloud, view, degree, background)) >= 45.0
+    # the higher degrees change the picture: degree 0 alone is far from it
+    assert psnr(fast, sh_reference_render(cloud, view, 0, background)) < 35.0
+
+
+def test_degree_zero_output_is_unchanged_by_sh_support():
+    # tests/data/splat_degree0_golden.npz: these views rendered by the renderer before it had SH (commit d4eb2c5).
+    golden = np.load(Path(__file__).with_name("data") / "splat_degree0_golden.npz")
+    views = [small_view(pose_matrix(0, 0, 0.65, 0, 0.05, yaw), 48, 40, 34.0) for yaw in (0.0, 0.25)]
+    cloud = random_cloud(11, 300)
+    images = SplatRenderer(cloud, background=(0.1, 0.2, 0.3)).render_many(views)
+    rgb, depth = np.stack([i.rgb for i in images]), np.stack([i.depth for i in images])
+    uint8 = (np.clip(rgb, 0, 1) * 255 + 0.5).astype(np.uint8)
+    assert np.array_equal(uint8, (np.clip(golden["rgb"], 0, 1) * 255 + 0.5).astype(np.uint8))
+    assert np.abs(rgb - golden["rgb"]).max() <= 1e-6 and np.abs(depth - golden["depth"]).max() <= 1e-5
+    # sh_degree=0 on a degree-3 scene with the same degree-0 coefficients gives the same bytes
+    with_sh = GaussianCloud(cloud.means, cloud.scales, cloud.quats, cloud.opacities, cloud.sh_dc,
+                            np.random.default_rng(5).normal(0, 0.3, (len(cloud), 15, 3)))
+    flat = SplatRenderer(with_sh, background=(0.1, 0.2, 0.3), sh_degree=0)
+    assert flat.sh_degree == 0
+    for image, again in zip(images, flat.render_many(views), strict=True):
+        assert image.rgb.tobytes() == again.rgb.tobytes() and image.depth.tobytes() == again.depth.tobytes()
+
+
+@pytest.mark.parametrize("bad", [-1, 4, 1.0, True, "3"])
+def test_a_bad_sh_degree_is_refused_by_name(bad):
+    from maze_envs.core.errors import MazeConfigError
+
+    with pytest.raises(MazeConfigError, match="sh_degree"):
+        SplatRenderer(sh_cloud(1, 3), sh_degree=bad)
+
+
+def test_sh_degree_is_capped_at_the_scene_degree():
+    assert SplatRenderer(random_cloud(1, 3), sh_degree=3).sh_degree == 0
+    assert SplatRenderer(sh_cloud(1, 3, degree=1), sh_degree=2).sh_degree == 1
+
+
+@pytest.mark.parametrize("stored, degree", [(0, 0), (2, 0), (3, 1), (7, 1), (8, 2), (15, 3), (24, 3)])
+def test_the_rendered_degree_uses_only_complete_degrees_up_to_three(stored, degree):
+    base = random_cloud(2, 4)
+    cloud = GaussianCloud(base.means, base.scales, base.quats, base.opacities, base.sh_dc, np.zeros((4, stored, 3)))
+    assert SplatRenderer(cloud).sh_degree == degree

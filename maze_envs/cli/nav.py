@@ -70,6 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="pixels all renders in flight may hold together; a render that does not fit gets HTTP 503 "
                         "with Retry-After (default 33554432: two 4096x4096 renders, about 1.3 GB with depth)")
     add_access_flags(p)
+    p.add_argument("--sh-degree", type=int, choices=range(4), default=None, metavar="{0,1,2,3}",
+                   help="highest spherical-harmonic degree of the colours, capped at each scene's own "
+                        "(default: the scene's degree; 0: view-independent colours)")
     p.set_defaults(func=_run_serve)
 
 
@@ -78,7 +81,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 
     pixel_budget = PIXEL_BUDGET if args.pixel_budget is None else args.pixel_budget
     server = make_server(args.scenes_root, args.host, args.port, args.backend, args.render_scale,
-                         pixel_budget=pixel_budget, **access_options(args))
+                         pixel_budget=pixel_budget, sh_degree=args.sh_degree, **access_options(args))
     print(f"serving {args.scenes_root} with the {server.service.backend} backend at {server.url}/render_gs",
           flush=True)
     server.serve_forever()

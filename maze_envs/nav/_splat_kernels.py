@@ -3,8 +3,9 @@
 Per view, ``prepare_view`` projects every Gaussian (a 2D covariance, centre and tile rectangle), sorts the
 visible ones front to back, packs their parameters once each and lists per 16x16 tile the Gaussians whose
 footprint reaches it (the exact x-span of the footprint in each tile row, not its bounding box).
-``rasterise`` composites the tiles of a batch of views, splat by splat, visiting only the pixels inside each
-splat's footprint.
+With ``sh_degree`` above 0 each visible Gaussian's colour is its spherical-harmonic colour seen from the camera
+centre (``sh_colour``). ``rasterise`` composites the tiles of a batch of views, splat by splat, visiting only the
+pixels inside each splat's footprint.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ SLACK = 1.0
 # worth an exp (alpha >= 1/255), colour, depth, and the footprint's row-span terms (see ``row_span``).
 U, V, CONIC_A, CONIC_B, CONIC_C, OPACITY, POWER_MIN, RED, GREEN, BLUE, DEPTH, SLOPE, WIDTH, HALF_HEIGHT = range(14)
 PACKED_COLUMNS = 16
+# The real SH basis of the 3DGS reference, degrees 0 to 3 (the sign convention of its CUDA rasteriser and gsplat).
+SH_C0 = 0.28209479177387814
+SH_C1 = 0.4886025119029199
+SH_C2 = (1.0925484305920792, -1.0925484305920792, 0.31539156525252005, -1.0925484305920792, 0.5462742152960396)
+SH_C3 = (-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.3731763325901154, -0.4570457994644658,
+         1.445305721320277, -0.5900435899266435)
 
 
 def footprint_extents(opacities: np.ndarray) -> np.ndarray:
@@ -163,6 +170,32 @@ def pack_row(out, row, centre, cov, extent, depth, opacity, colour):
     out[row, HALF_HEIGHT] = extent * math.sqrt(cc)
 
 
+@nb.njit(cache=True, nogil=True)
+def sh_colour(out, row, sh, i, degree, x, y, z):
+    """Write into the colour columns of packed row ``row`` the colour of Gaussian ``i`` seen along the unit
+    direction (x, y, z) from the camera centre to its mean: max(0, sum_k basis_k(dir) sh[i, k] + 0.5) per channel,
+    with the basis up to ``degree`` (1 to 3) and ``sh[i]`` (K, 3) holding the degree-0 coefficient first.
+    """
+    xx, yy, zz = x * x, y * y, z * z
+    xy, yz, xz = x * y, y * z, x * z
+    b1, b2, b3 = -SH_C1 * y, SH_C1 * z, -SH_C1 * x
+    b4, b5, b6 = SH_C2[0] * xy, SH_C2[1] * yz, SH_C2[2] * (2.0 * zz - xx - yy)
+    b7, b8 = SH_C2[3] * xz, SH_C2[4] * (xx - yy)
+    b9, b10 = SH_C3[0] * y * (3.0 * xx - yy), SH_C3[1] * xy * z
+    b11, b12 = SH_C3[2] * y * (4.0 * zz - xx - yy), SH_C3[3] * z * (2.0 * zz - 3.0 * xx - 3.0 * yy)
+    b13, b14 = SH_C3[4] * x * (4.0 * zz - xx - yy), SH_C3[5] * z * (xx - yy)
+    b15 = SH_C3[6] * x * (xx - 3.0 * yy)
+    for c in range(3):
+        value = SH_C0 * sh[i, 0, c] + b1 * sh[i, 1, c] + b2 * sh[i, 2, c] + b3 * sh[i, 3, c]
+        if degree > 1:
+            value += (b4 * sh[i, 4, c] + b5 * sh[i, 5, c] + b6 * sh[i, 6, c] + b7 * sh[i, 7, c]
+                      + b8 * sh[i, 8, c])
+        if degree > 2:
+            value += (b9 * sh[i, 9, c] + b10 * sh[i, 10, c] + b11 * sh[i, 11, c] + b12 * sh[i, 12, c]
+                      + b13 * sh[i, 13, c] + b14 * sh[i, 14, c] + b15 * sh[i, 15, c])
+        out[row, RED + c] = max(0.0, value + 0.5)
+
+
 @nb.njit(cache=True, nogil=True, inline="always")
 def tile_columns(packed, row, rect, band_top, band_bottom, tiles_x):
     """Return the range [first, end) of tile columns that packed Gaussian ``row``, whose tile rectangle is
@@ -223,9 +256,12 @@ def depth_order(depth):
 
 
 @nb.njit(cache=True, nogil=True)
-def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy, width, height):
+def prepare_view(means, cov3d, extents, opacities, colours, sh, sh_degree, R, t, fx, fy, cx, cy, width, height):
     """Return (offsets, ids, packed) of one view: tile k (row by row) is reached by the Gaussians
     ``packed[ids[offsets[k]:offsets[k + 1]]]``, nearest first; ``packed`` has one row per visible Gaussian.
+
+    Colours are ``colours`` (N, 3) when ``sh_degree`` is 0, else evaluated from ``sh`` (N, (sh_degree+1)^2, 3)
+    for the view direction of each visible Gaussian.
 
     Releases the GIL, so threads can prepare several views at once.
     """
@@ -252,9 +288,17 @@ def prepare_view(means, cov3d, extents, opacities, colours, R, t, fx, fy, cx, cy
         order[rank] = visible[by_depth[rank]]
     packed = np.empty((order.shape[0], PACKED_COLUMNS), np.float32)
     counts = np.zeros(tiles_x * tiles_y + 1, np.int64)
+    # the camera centre -R^T t
+    ox = -(R[0, 0] * t[0] + R[1, 0] * t[1] + R[2, 0] * t[2])
+    oy = -(R[0, 1] * t[0] + R[1, 1] * t[1] + R[2, 1] * t[2])
+    oz = -(R[0, 2] * t[0] + R[1, 2] * t[1] + R[2, 2] * t[2])
     for rank in range(order.shape[0]):
         i = order[rank]
         pack_row(packed, rank, centre[i], cov[i], extents[i], depth[i], opacities[i], colours[i])
+        if sh_degree > 0:
+            dx, dy, dz = means[i, 0] - ox, means[i, 1] - oy, means[i, 2] - oz
+            inv_norm = 1.0 / math.sqrt(dx * dx + dy * dy + dz * dz)
+            sh_colour(packed, rank, sh, i, sh_degree, dx * inv_norm, dy * inv_norm, dz * inv_norm)
         for ty in range(rect[i, 1], rect[i, 3]):
             first, end = tile_columns(packed, rank, rect[i], ty * TILE, min(height, (ty + 1) * TILE), tiles_x)
             for tx in range(first, end):

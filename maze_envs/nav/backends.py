@@ -9,7 +9,7 @@ import numpy as np
 from .camera import PinholeView
 from .errors import NavDependencyError
 from .ply import GaussianCloud
-from .splat import SplatImage, SplatRenderer, check_same_size
+from .splat import SplatImage, SplatRenderer, check_same_size, effective_sh_degree, sh_coefficients
 
 BACKENDS = ("auto", "cpu", "gsplat")
 
@@ -35,9 +35,15 @@ def cuda_available() -> bool:
 
 
 class GsplatRenderer:
-    """Renders a cloud with gsplat's CUDA rasteriser (``maze-envs[gpu]``); degree-0 colours, expected depth."""
+    """Renders a cloud with gsplat's CUDA rasteriser (``maze-envs[gpu]``), expected depth.
 
-    def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0)):
+    Colours as the CPU renderer's: spherical harmonics up to ``sh_degree`` (None: the scene's degree; capped at
+    it), evaluated by gsplat from each camera centre; at degree 0 the clipped degree-0 colours.
+    """
+
+    def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0),
+                 sh_degree: int | None = None):
+        self.sh_degree = effective_sh_degree(cloud, sh_degree)
         if not cuda_available():
             raise NavDependencyError("the gsplat backend needs torch and gsplat with a CUDA device; install "
                                      "'maze-envs[gpu]' on a CUDA machine, or use the cpu backend")
@@ -49,7 +55,9 @@ class GsplatRenderer:
         self._quats = torch.from_numpy(cloud.quats).to(dev)
         self._scales = torch.from_numpy(cloud.scales).to(dev)
         self._opacities = torch.from_numpy(cloud.opacities).to(dev)
-        self._colours = torch.from_numpy(cloud.colours.astype(np.float32)).to(dev)
+        # (N, 3) colours at degree 0; (N, (degree+1)^2, 3) SH coefficients, which gsplat evaluates, above it
+        colours = sh_coefficients(cloud, self.sh_degree) if self.sh_degree > 0 else cloud.colours.astype(np.float32)
+        self._colours = torch.from_numpy(colours).to(dev)
         self._background = torch.tensor([background], dtype=torch.float32, device=dev)
 
     def render(self, view: PinholeView) -> SplatImage:
@@ -78,13 +86,15 @@ class GsplatRenderer:
                 self._means, self._quats, self._scales, self._opacities, self._colours,
                 torch.from_numpy(viewmats).to(device), torch.from_numpy(ks).to(device),
                 int(views[0].width), int(views[0].height), render_mode="RGB+ED",
+                sh_degree=self.sh_degree if self.sh_degree > 0 else None,
                 backgrounds=self._background.expand(len(views), -1))
         out = out.float().cpu().numpy()
         return [SplatImage(np.ascontiguousarray(o[..., :3]), np.ascontiguousarray(o[..., 3])) for o in out]
 
 
-def renderer_factory(backend: str) -> Callable[[GaussianCloud], SceneRenderer]:
-    """Return the constructor of ``backend``: ``auto`` (gsplat on CUDA, else cpu), ``cpu`` or ``gsplat``."""
+def renderer_factory(backend: str) -> Callable[..., SceneRenderer]:
+    """Return the constructor of ``backend``: ``auto`` (gsplat on CUDA, else cpu), ``cpu`` or ``gsplat``; each
+    takes ``(cloud, background=..., sh_degree=None)``."""
     if backend not in BACKENDS:
         raise NavDependencyError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if backend == "gsplat" or (backend == "auto" and cuda_available()):

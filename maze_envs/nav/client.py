@@ -42,6 +42,7 @@ from .camera import (
 from .errors import RenderFailureError, RenderRequestError
 from .ply import GaussianCloud
 from .service import RenderService, encode_jpeg
+from .splat import check_sh_degree
 
 VIEW_LAYOUTS = {3: ((90.0, "left"), (-90.0, "right"), (0.0, "front")), 1: ((0.0, "front"),)}
 
@@ -187,12 +188,14 @@ class GaussianRenderer(_PoseRenderer):
 
 
 class LocalGaussianRenderer(_PoseRenderer):
-    """The same interface served in-process (no HTTP): renders the scenes under ``scenes_root`` directly."""
+    """The same interface served in-process (no HTTP): renders the scenes under ``scenes_root`` directly
+    (``sh_degree``: as ``RenderService``'s)."""
 
     def __init__(self, scenes_root: str | os.PathLike, camera_config: CameraConfig | None = None,
-                 num_views: int = 3, backend: str = "cpu", render_scale: float = 1.0, request_format: str = "default"):
+                 num_views: int = 3, backend: str = "cpu", render_scale: float = 1.0, request_format: str = "default",
+                 sh_degree: int | None = None):
         super().__init__(camera_config, num_views, request_format)
-        self.service = RenderService(scenes_root, backend, render_scale)
+        self.service = RenderService(scenes_root, backend, render_scale, sh_degree)
 
     def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:
         try:
@@ -204,10 +207,13 @@ class LocalGaussianRenderer(_PoseRenderer):
 
 class CloudRenderer:
     """The ``render_at_pose`` interface over Gaussian clouds held in memory (scene id -> cloud), rendered with
-    ``backend`` (cpu or gsplat) without HTTP or JPEG round trips; saved views are JPEG files as elsewhere."""
+    ``backend`` (cpu or gsplat) without HTTP or JPEG round trips; saved views are JPEG files as elsewhere.
+    ``sh_degree`` caps the spherical-harmonic degree of the colours (0 to 3; None: each cloud's own degree)."""
 
     def __init__(self, clouds: Mapping[str, GaussianCloud], camera_config: CameraConfig | None = None,
-                 num_views: int = 3, backend: str = "cpu", request_format: str = "default"):
+                 num_views: int = 3, backend: str = "cpu", request_format: str = "default",
+                 sh_degree: int | None = None):
+        self.sh_degree = check_sh_degree(sh_degree)
         if num_views not in VIEW_LAYOUTS:
             raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
         view_extrinsics(np.eye(4), num_views, request_format)
@@ -238,7 +244,7 @@ class CloudRenderer:
         if scene_id not in self._renderers:
             if scene_id not in self._clouds:
                 raise RenderFailureError(f"unknown scene {scene_id!r}; known: {', '.join(sorted(self._clouds))}")
-            self._renderers[scene_id] = self._factory(self._clouds[scene_id])
+            self._renderers[scene_id] = self._factory(self._clouds[scene_id], sh_degree=self.sh_degree)
         named = self.views(pose)
         rendered = self._renderers[scene_id].render_many([view for _, view in named])
         images = []

@@ -2,12 +2,13 @@
 
 Stored per vertex: ``x y z nx ny nz f_dc_0..2 f_rest_0..(3K-1) opacity scale_0..2 rot_0..3``. ``f_rest`` is
 channel-major (all red coefficients, then green, then blue); opacity is stored as a logit, scales as logs,
-the quaternion with w first. Colour = 0.5 + C0 * f_dc. The renderers here use the degree-0 (view-independent)
-colour; higher-degree coefficients are read and written back unchanged.
+the quaternion with w first. The degree-0 colour is 0.5 + C0 * f_dc; the renderers add the higher degrees for each
+view direction (``maze_envs.nav.splat``). Every coefficient is written back as it was read.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -63,8 +64,8 @@ class GaussianCloud:
 
     @property
     def sh_degree(self) -> int:
-        """Return the SH degree stored (0 to 3)."""
-        return int(round(np.sqrt(self.sh_rest.shape[1] + 1))) - 1
+        """Return the highest SH degree whose coefficients are all stored: the largest d with (d+1)^2 - 1 <= K."""
+        return math.isqrt(self.sh_rest.shape[1] + 1) - 1
 
     @property
     def colours(self) -> np.ndarray:

@@ -25,6 +25,7 @@ from .backends import renderer_factory
 from .camera import PinholeView, view_from_request
 from .errors import NavDataError, RenderRequestError
 from .ply import GaussianCloud, read_ply
+from .splat import check_sh_degree
 
 MAX_PIXELS = 4096 * 4096
 MAX_SCALE = 4.0
@@ -91,9 +92,15 @@ def check_render_scale(scale: Any, name: str = "render_scale") -> float:
 
 
 class RenderService:
-    """Renders views of the scenes under ``scenes_root``; loaded scenes are cached."""
+    """Renders views of the scenes under ``scenes_root``; loaded scenes are cached.
 
-    def __init__(self, scenes_root: str | os.PathLike, backend: str = "auto", render_scale: float = 1.0):
+    ``sh_degree`` caps the spherical-harmonic degree of the colours (0 to 3; None: each scene's own degree).
+    Raises ``MazeConfigError`` naming ``sh_degree`` on a bad value.
+    """
+
+    def __init__(self, scenes_root: str | os.PathLike, backend: str = "auto", render_scale: float = 1.0,
+                 sh_degree: int | None = None):
+        self.sh_degree = check_sh_degree(sh_degree)
         self.root = Path(scenes_root).resolve()
         if not self.root.is_dir():
             raise NavDataError("the scenes root is not a directory", source=self.root)
@@ -130,7 +137,7 @@ class RenderService:
         path = self.scene_dir(scene_id)
         with self._lock:
             if scene_id not in self._cache:
-                self._cache[scene_id] = self.factory(load_scene_cloud(path, self.root))
+                self._cache[scene_id] = self.factory(load_scene_cloud(path, self.root), sh_degree=self.sh_degree)
             return self._cache[scene_id]
 
     def prepare(self, payload: Any) -> RenderJob:

@@ -5,7 +5,10 @@ added to its diagonal, and the splats touching each 16x16 tile are composited fr
 capped at 0.99, skipped below 1/255, and early termination once transmittance would fall below 1e-4 (the
 original 3DGS rasteriser). A splat is listed in every tile its exact footprint reaches (the ellipse where its
 alpha reaches 1/255, row of tiles by row of tiles), not a 3-sigma square, so no contribution is cut off.
-Colours are the degree-0 SH colours. Pixel (x, y) is sampled at (x+0.5, y+0.5).
+Colours are view-dependent: each Gaussian's spherical harmonics up to the scene's degree (or ``sh_degree``, at most
+3) are evaluated per view along the direction from the camera centre to its mean, ``max(0, SH . coeffs + 0.5)``,
+as the INRIA reference and gsplat do. At degree 0 the colour is ``0.5 + C0 * f_dc`` clipped to [0, 1], as it
+always was. Pixel (x, y) is sampled at (x+0.5, y+0.5).
 
 ``render_many`` renders a batch of same-size views (the three views of a pose) in one go: the views are
 prepared in parallel, then their tiles are dealt out together. Scene-only work (3D covariances, footprint
@@ -113,6 +116,30 @@ def covariances(cloud: GaussianCloud) -> np.ndarray:
     return np.ascontiguousarray(cov[:, [0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]])
 
 
+def check_sh_degree(value: object, name: str = "sh_degree") -> int | None:
+    """Return ``value`` (None or an int 0 to 3) as given; raises ``MazeConfigError`` naming ``name`` otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 3:
+        raise MazeConfigError(f"expected None or an integer 0 to 3, got {value!r}", parameter=name)
+    return int(value)
+
+
+def effective_sh_degree(cloud: GaussianCloud, sh_degree: int | None) -> int:
+    """Return the SH degree to render ``cloud`` with: ``sh_degree`` (checked) capped at the cloud's own degree,
+    the cloud's own degree when None; never above 3, the highest the kernels evaluate."""
+    wanted = check_sh_degree(sh_degree)
+    own = min(cloud.sh_degree, 3)
+    return own if wanted is None else min(wanted, own)
+
+
+def sh_coefficients(cloud: GaussianCloud, degree: int) -> np.ndarray:
+    """Return the (N, (degree+1)^2, 3) float32 SH coefficients of ``cloud`` up to ``degree``, degree 0 first."""
+    k = (degree + 1) ** 2
+    return np.ascontiguousarray(np.concatenate([cloud.sh_dc[:, None, :], cloud.sh_rest[:, :k - 1]], axis=1),
+                                np.float32)
+
+
 def check_same_size(views: Sequence[PinholeView]) -> tuple[int, int]:
     """Return the (width, height) shared by ``views``; raises ``MazeConfigError`` naming ``views`` if they differ."""
     sizes = {(int(v.width), int(v.height)) for v in views}
@@ -138,9 +165,13 @@ class SplatRenderer:
     """Renders one ``GaussianCloud`` from any pinhole views on the CPU (thread-safe; kernels compile on first use).
 
     What depends only on the scene (3D covariances, footprint radii, float64 copies) is computed once here.
+    ``sh_degree`` caps the spherical-harmonic degree of the colours (0 to 3; None: the scene's own degree);
+    ``self.sh_degree`` is the degree rendered. Raises ``MazeConfigError`` naming ``sh_degree`` on a bad value.
     """
 
-    def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0)):
+    def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0),
+                 sh_degree: int | None = None):
+        self.sh_degree = effective_sh_degree(cloud, sh_degree)
         load_kernels()  # fail here, naming the extra, when numba is missing
         self.cloud = cloud
         self.background = np.asarray(background, np.float64)
@@ -150,6 +181,8 @@ class SplatRenderer:
         self._opacities = cloud.opacities.astype(np.float64)
         self._extents = self._kernels.footprint_extents(self._opacities)
         self._colours = cloud.colours.astype(np.float64)
+        self._sh = (sh_coefficients(cloud, self.sh_degree) if self.sh_degree > 0
+                    else np.zeros((0, 1, 3), np.float32))
 
     @property
     def _kernels(self):
@@ -172,7 +205,8 @@ class SplatRenderer:
 
         def prepare(view: PinholeView) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             return k.prepare_view(self._means, self._cov3d, self._extents, self._opacities, self._colours,
-                                  np.ascontiguousarray(view.R, np.float64), np.ascontiguousarray(view.t, np.float64),
+                                  self._sh, self.sh_degree, np.ascontiguousarray(view.R, np.float64),
+                                  np.ascontiguousarray(view.t, np.float64),
                                   float(view.fx), float(view.fy), float(view.cx), float(view.cy), w, h)
 
         offsets, ids, packed = join_views(_in_parallel(prepare, views))

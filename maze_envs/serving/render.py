@@ -80,12 +80,14 @@ def _app(service: RenderService, body_timeout: float, budget: InFlightBudget) ->
 
 def make_server(scenes_root: str | os.PathLike, host: str = "127.0.0.1", port: int = 7036, backend: str = "auto",
                 render_scale: float = 1.0, body_timeout: float = BODY_TIMEOUT,
-                header_timeout: float = HEADER_TIMEOUT, *, pixel_budget: int = PIXEL_BUDGET,
-                allow_hosts: Sequence[str] = (), api_key: str | None = None) -> RenderServer:
+                header_timeout: float = HEADER_TIMEOUT, sh_degree: int | None = None, *,
+                pixel_budget: int = PIXEL_BUDGET, allow_hosts: Sequence[str] = (),
+                api_key: str | None = None) -> RenderServer:
     """Return a bound (not yet serving) render server; port 0 picks a free port. A request body that has not
     fully arrived ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed; so is
     a connection whose request headers have not all arrived ``header_timeout`` seconds after it opened or
-    after its last answer (``maze_envs.serving.deadlines``). Renders in flight hold at most ``pixel_budget``
+    after its last answer (``maze_envs.serving.deadlines``). ``sh_degree`` caps the spherical-harmonic degree
+    of the colours (0 to 3; None: each scene's own degree). Renders in flight hold at most ``pixel_budget``
     pixels (503 beyond); ``allow_hosts`` and ``api_key`` are ``LoopbackServer``'s.
 
     Raises ``MazeConfigError`` naming the address when the port is out of range or cannot be bound, or the
@@ -95,8 +97,8 @@ def make_server(scenes_root: str | os.PathLike, host: str = "127.0.0.1", port: i
     check_timeout(body_timeout, "body_timeout")
     check_timeout(header_timeout, "header_timeout")
     budget = InFlightBudget(pixel_budget, "pixels", parameter="pixel_budget")
-    return RenderServer(RenderService(scenes_root, backend, render_scale), host, port, body_timeout, header_timeout,
-                        budget=budget, allow_hosts=allow_hosts, api_key=api_key)
+    return RenderServer(RenderService(scenes_root, backend, render_scale, sh_degree), host, port, body_timeout,
+                        header_timeout, budget=budget, allow_hosts=allow_hosts, api_key=api_key)
 
 
 def serve_in_thread(server: RenderServer) -> threading.Thread:

@@ -72,7 +72,7 @@ class GaussianNavEnv(gym.Env):
     max_waypoint_metres=3.0, waypoint_frame=None, max_steps=100, provide_history=False,
     provide_occ_map=False, provide_height_map=False, max_history_frames=20, history_resize_ratio=0.25,
     progress_reward=1.0, success_reward=10.0, collision_penalty=1.0, step_penalty=0.01, render_mode=None,
-    backend="cpu", **protocol)``
+    backend="cpu", sh_degree=None, **protocol)``
 
     - ``mode``: point-goal protocol ``outdoor`` (arrive 0.5 m, dilation 0.5 m) or ``indoor`` (0.5 m, 0.2 m);
       POI uses its own (arrive 2.0 m, dilation 0.5 m, hard collisions). ``protocol`` overrides any
@@ -82,6 +82,8 @@ class GaussianNavEnv(gym.Env):
       ``maze_size`` cells, scene i from ``scene_seed + i``.
     - ``view_width``/``view_height``: view resolution (e.g. 128x128 for RL); the field of view stays.
     - ``backend``: the embedded renderer, ``cpu`` (numba) or ``gsplat`` (CUDA).
+    - ``sh_degree``: the embedded renderer's highest spherical-harmonic colour degree, 0 to 3, capped at each
+      scene's own (None: the scene's degree; 0: view-independent colours). A render server has its own.
     - ``protocol="abot"`` (one of ``protocol``): ABot-Navigation's rules, defects included (README, "Differences
       from ABot-Navigation"): its camera at every view size, request format, ground heights, waypoint
       arithmetic, collision lengths and statuses; ``waypoint_frame`` then defaults to ``right_front``
@@ -108,7 +110,8 @@ class GaussianNavEnv(gym.Env):
                  provide_history: bool = False, provide_occ_map: bool = False, provide_height_map: bool = False,
                  max_history_frames: int = 20, history_resize_ratio: float = 0.25, progress_reward: float = 1.0,
                  success_reward: float = 10.0, collision_penalty: float = 1.0, step_penalty: float = 0.01,
-                 render_mode: str | None = None, backend: str = "cpu", **protocol: Any):
+                 render_mode: str | None = None, backend: str = "cpu", sh_degree: int | None = None,
+                 **protocol: Any):
         choice(render_mode, ("rgb_array",), optional=True, parameter="render_mode")
         checked = check_nav_arguments(scenes=scenes, maze_size=maze_size, scene_seed=scene_seed,
                                       view_width=view_width, view_height=view_height, num_waypoints=num_waypoints,
@@ -133,9 +136,10 @@ class GaussianNavEnv(gym.Env):
             self.config = make_eval_config(mode, **settings)
         check_nav_cost(self.config, checked, procedural=data_dir is None)
         self.world: NavWorld = (
-            dataset_world(self.config, data_dir, map_dir, backend)
+            dataset_world(self.config, data_dir, map_dir, backend, sh_degree)
             if data_dir is not None
-            else procedural_world(self.config, scenes, *maze_size, seed=scene_seed, backend=backend)
+            else procedural_world(self.config, scenes, *maze_size, seed=scene_seed, backend=backend,
+                                  sh_degree=sh_degree)
         )
         self.task_list = self.world.tasks()
         if not self.task_list:

@@ -15,6 +15,7 @@ from maze_envs.core.validate import positive_int
 from maze_envs.nav.client import CloudRenderer, GaussianRenderer, LocalGaussianRenderer
 from maze_envs.nav.procedural import SceneParams, build_scene
 from maze_envs.nav.scene import Episode, GaussianScene, Task
+from maze_envs.nav.splat import check_sh_degree
 
 from .config import EvalConfig, camera_for_size
 
@@ -50,9 +51,10 @@ def _dilate(episodes: list[Episode], metres: float) -> None:
 
 
 def procedural_world(config: EvalConfig, count: int = 8, rows: int = 4, cols: int = 4, seed: int = 0,
-                     params: SceneParams | None = None, backend: str = "cpu") -> NavWorld:
+                     params: SceneParams | None = None, backend: str = "cpu", sh_degree: int | None = None) -> NavWorld:
     """Return ``count`` procedural scenes ``maze_000``... (scene i from seed + i) built in memory, with the embedded
-    renderer; raises ``MazeConfigError`` naming a bad argument."""
+    renderer (colours up to ``sh_degree``, as ``CloudRenderer``'s); raises ``MazeConfigError`` naming a bad
+    argument."""
     positive_int(count, parameter="count")
     params = params or SceneParams()
     built = [build_scene(generate(rows, cols, "dfs", seed + i), f"maze_{i:03d}", params, seed + i)
@@ -60,14 +62,17 @@ def procedural_world(config: EvalConfig, count: int = 8, rows: int = 4, cols: in
     episodes = [b.episode for b in built]
     _dilate(episodes, config.occ_dilation_meters)
     renderer = CloudRenderer({b.episode.episode_id: b.cloud for b in built}, config.camera, backend=backend,
-                             request_format=config.rules.request_format)
+                             request_format=config.rules.request_format, sh_degree=sh_degree)
     return NavWorld(episodes, renderer, {})
 
 
 def dataset_world(config: EvalConfig, data_dir: str | os.PathLike, map_dir: str | os.PathLike | None = None,
-                  backend: str = "cpu") -> NavWorld:
+                  backend: str = "cpu", sh_degree: int | None = None) -> NavWorld:
     """Return the scenes under ``data_dir`` (maps from ``map_dir/<scene>/`` when given), rendered by the server at
-    ``config.render_url``, or without one by the embedded renderer over ``data_dir``'s ``gs/`` folders."""
+    ``config.render_url``, or without one by the embedded renderer over ``data_dir``'s ``gs/`` folders (colours up
+    to ``sh_degree``, as ``RenderService``'s; a server has its own). Raises ``MazeConfigError`` naming a bad
+    ``sh_degree``."""
+    check_sh_degree(sh_degree)
     scene = GaussianScene(data_dir, map_dir)
     episodes = list(scene)
     _dilate(episodes, config.occ_dilation_meters)
@@ -85,5 +90,5 @@ def dataset_world(config: EvalConfig, data_dir: str | os.PathLike, map_dir: str 
             raise MazeConfigError(f"{data_dir} has no gs/ scene folders to render locally; give a render server URL",
                                   parameter="render_url")
         renderer = LocalGaussianRenderer(data_dir, config.camera, backend=backend,
-                                         request_format=config.rules.request_format)
+                                         request_format=config.rules.request_format, sh_degree=sh_degree)
     return NavWorld(episodes, renderer, map_dirs)
