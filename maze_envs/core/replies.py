@@ -12,7 +12,7 @@ it by name, so no reader code changes when a rule arrives.
 The strict rule (what the agents have always used):
 
 - where the answer is looked for: the last ``<answer>...</answer>`` block when there is one, else the last
-  code fence (```` ``` ````) that holds an answer, else the whole reply;
+  code fence (three backticks) that holds an answer, else the whole reply;
 - a path is a run of ``(r, c)`` tuples and ``[r, c]`` lists (mixed freely, joined by commas, arrows,
   semicolons or list numbering), or a JSON document: a bare list of pairs or ``{"path": [[r, c], ...]}``.
   Inside an answer block every pair counts; elsewhere the longest run wins (the last of equal runs), so

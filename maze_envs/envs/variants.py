@@ -5,16 +5,16 @@ encoders want a flat float vector, CNN policies an ``H x W x 3`` uint8 image, st
 Gymnasium's ``FlattenObservation`` no ``Text`` or ``Sequence`` space. Each factory below builds a base env
 with every argument it is given and wraps it:
 
-===============================  =================================================================
-id                               observation
-===============================  =================================================================
-``Maze-Flat-v0``                 ``Maze-v0``'s grid one-hot, flat ``float32`` (``FlatObservation``)
-``Maze-Image-v0``                ``Maze-v0``'s grid as an RGB image, ``px=8`` per block
-``Maze-PartialObs-Flat-v0``      ``Maze-PartialObs-v0``'s window one-hot, flat ``float32``
-``Maze-PartialObs-Image-v0``     ``Maze-PartialObs-v0``'s window as an RGB image (7x7 -> 56x56x3)
-``Maze-Openings-Numeric-v0``     ``labels`` as ``MultiBinary(K)`` (label present), no ``question`` text
+==================================  ====================================================================
+id                                  observation
+==================================  ====================================================================
+``Maze-Flat-v0``                    ``Maze-v0``'s grid one-hot, flat ``float32`` (``FlatObservation``)
+``Maze-Image-v0``                   ``Maze-v0``'s grid as an RGB image, ``px=8`` per block
+``Maze-PartialObs-Flat-v0``         ``Maze-PartialObs-v0``'s window one-hot, flat ``float32``
+``Maze-PartialObs-Image-v0``        ``Maze-PartialObs-v0``'s window as an RGB image (7x7 -> 56x56x3)
+``Maze-Openings-Numeric-v0``        ``labels`` as ``MultiBinary(K)`` (label present), no ``question`` text
 ``GaussianNav-PoiGoal-Numeric-v0``  ``poi_name`` as ``Discrete`` (index into ``poi_names``)
-===============================  =================================================================
+==================================  ====================================================================
 """
 
 from __future__ import annotations
