@@ -36,18 +36,19 @@ class EvaluationTable:
 
     @property
     def summary(self) -> dict[str, MetricSummary]:
-        """Return the summary of every metric some episode reported (``None`` values are left out)."""
+        """Return the summary of every metric some episode reported (``None`` values are left out): the success
+        rate with its Wilson interval, every other metric with its bootstrap interval (``maze_envs.core.stats``)."""
         out = {}
         for key in METRIC_KEYS:
             values = [row[key] for row in self.rows if row.get(key) is not None]
             if values:
-                out[key] = summarise(values, interval="wilson" if key == "success" else "normal")
+                out[key] = summarise(values, interval="wilson" if key == "success" else "bootstrap")
         return out
 
     def mean(self, key: str) -> float:
         """Return the mean of metric ``key`` over the episodes that report it (NaN if none do)."""
-        found = self.summary.get(key)
-        return found.mean if found else math.nan
+        values = [float(row[key]) for row in self.rows if row.get(key) is not None]
+        return sum(values) / len(values) if values else math.nan
 
     def as_dict(self) -> dict[str, Any]:
         """Return the table as JSON-ready data: env, agent, kwargs, summaries and rows."""

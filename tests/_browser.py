@@ -21,9 +21,14 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync"]
 
 
+WINDOW = {"width": 1280, "height": 720}  # a laptop's browser window (Playwright's default viewport)
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
 @contextmanager
 def opened_page(path: Path) -> Iterator[tuple[object, list[str]]]:
-    """Yield the Playwright page showing the file ``path`` and the list its problems are appended to."""
+    """Yield the Playwright page showing the file ``path`` in a ``WINDOW``-sized viewport and the list its problems
+    are appended to."""
     if not CHROMIUM.exists():
         reason = f"{CHROMIUM} is absent (apt-get install -y chromium)"
         if os.environ.get("MAZE_ENVS_REQUIRE_BROWSER"):
@@ -35,7 +40,7 @@ def opened_page(path: Path) -> Iterator[tuple[object, list[str]]]:
     # Chromium puts its SingletonSocket under TMPDIR: a short one keeps that socket path within the AF_UNIX limit
     with sync_playwright() as p, socket_temp_dir() as temp:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, env={**os.environ, "TMPDIR": temp})
-        page = browser.new_page()
+        page = browser.new_page(viewport=WINDOW)
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
@@ -44,3 +49,8 @@ def opened_page(path: Path) -> Iterator[tuple[object, list[str]]]:
             yield page, problems
         finally:
             browser.close()
+
+
+def overflow_px(page) -> int:
+    """Return how many pixels the page is wider than its window (0: no sideways scrolling)."""
+    return int(page.evaluate(OVERFLOW))

@@ -32,14 +32,14 @@ def test_config_file_sets_mazebench_keys(tmp_path):
     cfg = resolve_config({}, config=write(tmp_path), environ={})
     assert cfg.models == ("gpt-4",) and cfg.sizes == ("9x9",) and cfg.temperature == 0.3
     assert (cfg.workers, cfg.maze_count, cfg.seed, cfg.algorithm) == (2, 3, 7, "prim")
-    assert (cfg.max_steps, cfg.memory, cfg.visibility, cfg.mazes_dir) == (30, 10, 3, "mazes/")
+    assert (cfg.max_calls, cfg.memory, cfg.visibility, cfg.mazes_dir) == (30, 10, 3, "mazes/")
     assert cfg.base_url is None
 
 
 def test_local_yaml_merges_nested_blocks_key_by_key(tmp_path):
     path = write(tmp_path, local="sandbox: {max_steps: 99}\nmodels: [a, b]\n")
     cfg = resolve_config({}, config=path, environ={})
-    assert cfg.max_steps == 99 and cfg.memory == 10 and cfg.mazes_dir == "mazes/"   # the rest of sandbox kept
+    assert cfg.max_calls == 99 and cfg.memory == 10 and cfg.mazes_dir == "mazes/"   # the rest of sandbox kept
     assert cfg.models == ("a", "b")
 
 
@@ -83,21 +83,25 @@ def test_bad_files_are_named(tmp_path):
 
 def test_defaults_are_mazebench_defaults():
     cfg = BenchConfig()
-    assert (cfg.max_steps, cfg.memory, cfg.max_no_exploration_steps, cfg.temperature) == (50, 5, 20, 0.1)
+    assert (cfg.max_calls, cfg.memory, cfg.max_no_exploration_steps, cfg.temperature) == (50, 5, 20, 0.1)
 
 
-def test_estimate_counts_zeros_and_gives_a_t_interval():
-    est = estimate([100, 0, 100, 0])
+def test_estimate_counts_zeros_and_keeps_its_interval_in_range():
+    est = estimate([100, 0, 100, 0], percent_rate=True)
     assert (est["n"], est["mean"]) == (4, 50.0)
     assert est["std"] == pytest.approx(57.735, abs=1e-3)
-    assert est["ci95"][0] == pytest.approx(50 - 3.182446 * 57.735 / 2, abs=1e-2)
+    assert est["ci95"] == pytest.approx([15.004, 84.996], abs=1e-2)  # Wilson's 2 of 4, in percent
+    low, high = estimate([100] + [0] * 14, percent_rate=True)["ci95"]  # a t interval gave [-7.63, 21]
+    assert 0 <= low < 100 / 15 < high <= 100
+    low, high = estimate([0.9644, 0.0045, 0.01])["ci95"]  # latencies: a t interval went below zero
+    assert 0.0045 <= low < high <= 0.9644
     assert estimate([])["mean"] is None and estimate([5]) == {"n": 1, "mean": 5.0, "std": 0.0, "ci95": None}
 
 
 def test_move_budget_is_its_own_setting(tmp_path):
     path = write(tmp_path, local="sandbox: {max_moves: 120}\nmode: partial-observe\n")
     cfg = resolve_config({}, config=path, environ={})
-    assert (cfg.mode, cfg.max_steps, cfg.max_moves) == ("partial-observe", 30, 120)
+    assert (cfg.mode, cfg.max_calls, cfg.max_moves) == ("partial-observe", 30, 120)
     assert resolve_config({"max_moves": 7}, config=path, environ={}).max_moves == 7
     for bad in (0, "many"):
         with pytest.raises(MazeConfigError, match="max_moves") as error:

@@ -118,7 +118,7 @@ def test_oracle_baseline_scores_100_on_every_size(tmp_path, mode):
         assert stats["api_calls"]["mean"] == stats["wall_collisions"]["mean"] == 0, size
     oracle = [r for r in records if r["model"] == "baseline:oracle"]
     assert all(r["cell_moves"] == r["validation"]["optimal_length"] == len(r["parsed_path"]) - 1 for r in oracle)
-    assert all(r["outcome"] == "goal" and r["budgets"]["max_steps"] == 50 for r in oracle)
+    assert all(r["outcome"] == "goal" and r["budgets"]["max_calls"] == 50 for r in oracle)
     random_moves = [r for r in records if r["model"] == "baseline:random"]
     assert sum(r["wall_collisions"] for r in random_moves) > 0
     table = report_table(tmp_path / "out" / "report.html")
@@ -134,12 +134,16 @@ def test_oracle_baseline_scores_100_on_every_size(tmp_path, mode):
 
 
 def report_table(path):
-    """Return the report's summary table as {(model, size): {column: cell text}}."""
-    first = re.search(r"<table>(.*?)</table>", path.read_text(encoding="utf-8"), re.S).group(1)
-    rows = [[html.unescape(re.sub(r"<[^>]+>", "", cell)) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
-            for row in re.findall(r"<tr>(.*?)</tr>", first)]
-    head = rows[0]
-    return {(row[0], row[1]): dict(zip(head, row, strict=False)) for row in rows[1:]}
+    """Return the report's tables of results (scores, then costs) as {(model, size): {column: cell text}}; a size
+    cell reads ``9x9 grid, 5x5 cells`` and is keyed by its grid size."""
+    merged: dict = {}
+    for table in re.findall(r"<table>(.*?)</table>", path.read_text(encoding="utf-8"), re.S):
+        rows = [[html.unescape(re.sub(r"<[^>]+>", "", cell)) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+                for row in re.findall(r"<tr>(.*?)</tr>", table)]
+        if rows[0][:2] == ["model", "size"]:
+            for row in rows[1:]:
+                merged.setdefault((row[0], row[1].split()[0]), {}).update(zip(rows[0], row, strict=False))
+    return merged
 
 
 def test_baselines_are_refused_where_they_cannot_play(tmp_path, capsys):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from _bench_support import write_mazes
-from _browser import opened_page
+from _browser import opened_page, overflow_px
 
 from maze_envs.cli import main
 from maze_envs.core.jsonfiles import read_json, read_jsonl
@@ -103,7 +103,7 @@ def test_killed_run_resumes_without_losing_or_duplicating(tmp_path):
     assert all(r["status"] == "ok" and r["success"] for r in after)
 
 
-def test_report_loads_in_a_headless_browser_without_console_errors(tmp_path):
+def test_report_loads_in_a_headless_browser_without_console_errors_and_fits_the_window(tmp_path):
     write_mazes(tmp_path / "mazes", sizes=("5x5", "9x9"), count=2)
     _, records = bench(tmp_path, "--sizes", "5x5", "9x9", "--trials", "2", "--local-policy", "oracle")
     report = tmp_path / "out" / "report.html"
@@ -112,5 +112,10 @@ def test_report_loads_in_a_headless_browser_without_console_errors(tmp_path):
         sections = page.locator("section").count()
         drawn = page.locator("section svg polyline").count()
         chart_points = page.locator("svg[aria-label='success rate by maze size'] circle").count()
+        intervals = page.locator("td .ci").count()
+        wider = overflow_px(page)
     assert problems == []
-    assert rows == 1 + 2 and sections == 4 and drawn == len(records) == 8 and chart_points == 2
+    assert rows == 2 * (1 + 2) and sections == 4 and drawn == len(records) == 8 and chart_points == 2
+    assert intervals > 0 and wider == 0  # the table of every measure once ran 170 px past a 1280-px window
+    text = report.read_text()
+    assert "5x5 grid, 3x3 cells" in text and "9x9 grid, 5x5 cells" in text

@@ -71,7 +71,7 @@ def test_report_loads_in_a_headless_browser_without_console_errors(demo):
         ppo_rows = page.locator("table[aria-label='ppo evaluation'] tr").all_inner_texts()
         curve_points = page.locator("svg[aria-label='learning curve'] polyline").count()
     assert problems == []
-    assert sections == ["Datasets", "Grid envs: baseline agents", "PPO on Maze-PartialObs-v0 5x5",
+    assert sections == ["Datasets", "Grid envs: baseline agents", "PPO on Maze-PartialObs-v0, 5x5 cells",
                         "GaussianNav: navigation baselines (nav-eval)",
                         "LLM benchmark (text2d)", "Synthetic generations: pixel evaluator and judge",
                         "Suite: one maze set, every modality"]

@@ -69,7 +69,7 @@ def test_partial_preset_counts_cells_of_multi_block_moves_and_the_wall_at_their_
 
 
 def test_unknown_protocol_and_the_native_vector_env_say_what_is_wrong():
-    with pytest.raises(MazeConfigError, match="protocol must be one of default, mazebench"):
+    with pytest.raises(MazeConfigError, match="protocol: must be one of default, mazebench"):
         gym.make("Maze-v0", protocol="maze-bench")
     with pytest.raises(MazeConfigError, match="protocol='mazebench'"):
         gym.make_vec("Maze-v0", num_envs=2, vectorization_mode="vector_entry_point", protocol="mazebench")

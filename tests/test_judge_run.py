@@ -59,6 +59,9 @@ def test_math_summary_overall_and_per_subtask(tmp_path, capsys):
     assert record["model"] == "judge-model" and record["template"].endswith("math_judge.txt")
     assert record["values"] == {"solution_text": "PROBLEM-0: x = 0"} and record["subtask"] == "AIME"
     assert "local embedded server" in capsys.readouterr().out
+    report = (tmp_path / "out" / "report.html").read_text()  # accuracy 5/8 judged, with its Wilson interval
+    assert "<h1>Judge: math</h1>" in report and "62% <span class=\"ci\">[31, 86]</span>" in report
+    assert all(f'<td class="l">{name}</td>' in report for name in SUBTASKS)
 
 
 def test_rerun_is_answered_from_the_cache(tmp_path):

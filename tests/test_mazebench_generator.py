@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.mazebench_generator import mazebench_maze
 from maze_envs.datasets import generate_text_mazes
 from maze_envs.evaluators.bench.mazes import bench_mazes
+from maze_envs.protocols.mazebench.generator import mazebench_maze
 
 SIZES = ((5, 5), (9, 9), (10, 10), (15, 15), (8, 12))
 CASES = [(h, w, algorithm, start_goal) for h, w in SIZES for algorithm in ("dfs", "prim")

@@ -3,7 +3,7 @@ server are scored as MazeBench's code scores them, and the strict verdict on the
 
 The expected MazeBench values are computed here from its documented rules (output filter, the three parser
 strategies, the validator's order and the v1 formulas with 2-place rounding), written independently of
-``maze_envs.core.mazebench_reading`` and ``evaluators.bench.mazebench``.
+``maze_envs.protocols.mazebench.reading`` and ``evaluators.bench.mazebench``.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import cv2
 import pytest
-from _browser import opened_page
+from _browser import opened_page, overflow_px
 
 from maze_envs.cli import main
 from maze_envs.cli.suite_agents import toolkit
@@ -118,10 +118,13 @@ def test_report_opens_without_console_errors_and_shows_the_matrix(suite):
         mean.click()
         assert first() == "random"
         link = page.eval_on_selector("table.matrix a", "a => a.getAttribute('href')")
+        assert overflow_px(page) == 0
         assert not problems, problems
     with opened_page(out / link) as (page, problems):
         assert page.locator("svg polyline").count() >= 8
         assert page.locator("img.gen").count() == 1
+        assert page.locator("h1").inner_text() == "5x5/maze_5x5_0" and "5x5 grid, 3x3 cells" in page.content()
+        assert overflow_px(page) == 0
         assert not problems, problems
     for section in ("sections/bench-text2d.html", "sections/bench-grid-partial.html"):
         with opened_page(out / section) as (page, problems):

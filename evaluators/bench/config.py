@@ -4,8 +4,11 @@
 The YAML files use MazeBench's keys (``model``/``models``, ``temperature``, ``OPENAI_API_BASE``, ``PROVIDER``,
 ``mode``, ``output_dir``, ``mazes_path``, ``generate_mazes``, ``maze_output_dir``, ``maze_count``,
 ``max_workers``, ``text2d``/``image2d`` {size, seed, start_goal, algorithm, cell_px} and ``sandbox``
-{max_steps, memory, visibility, max_no_exploration_steps, mazes_path}) plus this benchmark's ``sizes``,
-``trials``, ``scoring``, ``anti_cheat``, ``max_moves`` and ``explored_map`` (top level or in ``sandbox``).
+{max_steps, memory, visibility, max_no_exploration_steps, mazes_path}; MazeBench's ``sandbox.max_steps`` is the
+API-call budget, read as ``max_calls``) plus this benchmark's ``sizes``, ``trials``, ``scoring``, ``anti_cheat``,
+``protocol``, ``max_calls``, ``max_moves`` and ``explored_map`` (top level or in ``sandbox``). Old spellings are
+read with a one-line warning: ``max_steps`` as a top-level key or a flag (now ``max_calls``); ``protocol: strict``
+is the old name of ``default`` (``maze_envs.protocols`` aliases).
 ``local.yaml`` is merged key by key into nested blocks (a ``sandbox:`` block in it changes only the keys it names), an
 environment variable overrides both files even where they hold ``null``, and API keys are never read from a file.
 """
@@ -17,7 +20,8 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
+from maze_envs import protocols
+from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr, warn_deprecated
 from maze_envs.core.generators import GENERATORS
 from maze_envs.core.mazebench_files import parse_size
 from maze_envs.core.yamlfiles import deep_merge, read_yaml
@@ -25,7 +29,6 @@ from maze_envs.core.yamlfiles import deep_merge, read_yaml
 from .scores import SCORINGS
 
 MODES = ("text2d", "image2d", "ai", "partial-observe")
-PROTOCOLS = ("strict", "mazebench")
 START_GOAL = ("corner", "random")
 # Environment variables, in order of preference for each setting.
 ENVIRONMENT = {"models": ("MAZE_ENVS_MODEL",), "base_url": ("MAZE_ENVS_BASE_URL", "OPENAI_API_BASE"),
@@ -41,19 +44,19 @@ SECRET_KEYS = {"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "ARK_API_KEY"}
 class BenchConfig:
     """Everything one benchmark run needs besides the model endpoint's own settings.
 
-    ``max_steps`` is the API-call budget of ai/partial-observe trials and ``max_moves`` their budget of cells
+    ``max_calls`` is the API-call budget of ai/partial-observe trials and ``max_moves`` their budget of cells
     moved (None: 4 x the grid's cell count), counted apart; ``max_no_exploration_steps`` ends a trial after
     that many decisions in a row without a new cell; ``memory`` is how many past actions the agent is reminded
     of (0 none, -1 all), ``explored_map`` whether partial-observe prompts also show the map explored so far,
-    ``visibility`` the partial-observe radius k. ``protocol`` ``strict`` (default) reads, grades and summarises
-    by this benchmark's rules; ``mazebench`` by MazeBench's (``evaluators.bench.mazebench``), with the strict
-    verdict beside each. Maze generation
+    ``visibility`` the partial-observe radius k. ``protocol`` names a registered protocol with bench rules
+    (``maze_envs.protocols``): ``default`` reads, grades and summarises by this benchmark's rules; ``mazebench`` by
+    MazeBench's (``evaluators.bench.mazebench``), with the strict verdict beside each. Maze generation
     (``generate_mazes``) writes ``maze_count`` mazes per size into ``maze_output_dir`` (default: the mazes
     directory) with ``algorithm``, ``start_goal`` and seeds ``seed + i``.
     """
 
     mode: str = "text2d"
-    protocol: str = "strict"
+    protocol: str = protocols.DEFAULT
     models: tuple[str, ...] = ()
     sizes: tuple[str, ...] = ()
     trials: int = 1
@@ -73,7 +76,7 @@ class BenchConfig:
     algorithm: str = "dfs"
     start_goal: str = "corner"
     cell_px: int = 24
-    max_steps: int = 50
+    max_calls: int = 50
     max_moves: int | None = None
     memory: int = 5
     explored_map: bool = False
@@ -81,9 +84,10 @@ class BenchConfig:
     max_no_exploration_steps: int = 20
 
     def validated(self) -> "BenchConfig":
-        """Return ``self`` after checking every field; raises ``MazeConfigError`` naming the bad one."""
+        """Return the settings after checking every field, with ``protocol`` under its canonical name; raises
+        ``MazeConfigError`` naming the bad field."""
         _choice("mode", self.mode, MODES)
-        _choice("protocol", self.protocol, PROTOCOLS)
+        spec = protocols.protocol(self.protocol, "bench")
         _choice("scoring", self.scoring, SCORINGS)
         _choice("algorithm", self.algorithm, tuple(GENERATORS))
         _choice("start_goal", self.start_goal, START_GOAL)
@@ -98,7 +102,7 @@ class BenchConfig:
                 parse_size(size)
             except MazeFormatError as exc:
                 raise MazeConfigError(exc.detail, parameter="sizes") from None
-        for name, low in (("trials", 1), ("workers", 1), ("maze_count", 1), ("max_steps", 1), ("max_tokens", 1),
+        for name, low in (("trials", 1), ("workers", 1), ("maze_count", 1), ("max_calls", 1), ("max_tokens", 1),
                           ("cell_px", 2), ("visibility", 1), ("max_no_exploration_steps", 1)):
             if getattr(self, name) < low:
                 raise MazeConfigError(f"must be at least {low}, got {getattr(self, name)}", parameter=name)
@@ -109,7 +113,7 @@ class BenchConfig:
         if self.memory < -1:
             raise MazeConfigError(f"must be -1 (all), 0 (none) or a positive count, got {self.memory}",
                                   parameter="memory")
-        return self
+        return replace(self, protocol=spec.name)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as a JSON-ready dict."""
@@ -156,7 +160,7 @@ def from_yaml(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     renames = {"max_workers": "workers", "mazes_path": "mazes_dir", "OPENAI_API_BASE": "base_url",
                "PROVIDER": "provider"}
-    known = {f.name for f in fields(BenchConfig)}
+    known = {f.name for f in fields(BenchConfig)} | {"max_steps"}  # the old name, read by _renamed
     for key, value in doc.items():
         if key in IGNORED_KEYS:
             continue
@@ -179,12 +183,25 @@ def from_yaml(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
     for key, value in sandbox.items():
         if key == "mazes_path":
             out.setdefault("mazes_dir", value)
-        elif key in ("max_steps", "max_moves", "memory", "explored_map", "visibility", "max_no_exploration_steps"):
+        elif key == "max_steps":  # MazeBench's name of the API-call budget
+            out["max_calls"] = value
+        elif key in ("max_calls", "max_moves", "memory", "explored_map", "visibility", "max_no_exploration_steps"):
             if not (key == "visibility" and value is not None and value <= 0):  # -1/0 mean "full" in MazeBench
                 out[key] = value
         elif key not in ("enabled", "symbols"):
             raise MazeConfigError(f"{source}: unknown key sandbox.{key}")
-    return {k: v for k, v in out.items() if v is not None}
+    return _renamed({k: v for k, v in out.items() if v is not None})
+
+
+def _renamed(values: dict[str, Any]) -> dict[str, Any]:
+    """Return ``values`` with the deprecated ``max_steps`` (the API-call budget) read as ``max_calls``, warning
+    once; a ``max_calls`` beside it wins."""
+    if "max_steps" not in values:
+        return values
+    warn_deprecated("bench setting max_steps (--max-steps) is deprecated: it is the API-call budget, now max_calls "
+                    "(--max-calls)")
+    old = values.pop("max_steps")
+    return {"max_calls": old, **values}
 
 
 def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -207,7 +224,7 @@ def resolve_config(flags: Mapping[str, Any], *, config: str | os.PathLike | None
         doc = deep_merge(doc, read_config_file(path), source=path)
     values = from_yaml(doc, " + ".join(str(p) for p in files) or "config")
     values.update(from_environment(os.environ if environ is None else environ))
-    values.update({k: v for k, v in flags.items() if v is not None})
+    values.update(_renamed({k: v for k, v in flags.items() if v is not None}))
     values = {k: tuple(str(x) for x in v) if isinstance(v, (list, tuple)) else v for k, v in values.items()}
     defaults = BenchConfig()
     for name, value in values.items():

@@ -14,9 +14,10 @@ from typing import Any, Mapping
 import gymnasium as gym
 import numpy as np
 
+from maze_envs import protocols
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
-from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
 
 from .anticheat import choose_presentation, identity_presentation
 from .config import BenchConfig
@@ -49,17 +50,6 @@ class Trial:
         return f"{self.model}|{self.size}|{self.maze.name}|{self.trial}"
 
 
-@dataclass(frozen=True)
-class BenchRun:
-    """A finished (or stopped) run: its records, summary and the files written."""
-
-    records: list[dict[str, Any]]
-    summary: dict[str, Any]
-    results_path: Path
-    summary_path: Path
-    report_path: Path
-
-
 def trial_seed(base: int, size: str, maze: str, trial: int) -> int:
     """Return the seed of a trial: a stable hash of the base seed, size, maze name and trial number."""
     digest = hashlib.sha256(f"{base}|{size}|{maze}|{trial}".encode()).digest()
@@ -75,47 +65,32 @@ def trials(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]]) -> list[Tr
 
 def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
               players: Players | None = None) -> dict[str, Any]:
-    """Return the record of one trial (its fields, then what the mode measured); ``players`` build the agents of
-    the ai and partial-observe modes. Raises the client's errors."""
-    head = _head(config, trial)
-    if config.protocol == "mazebench" and baseline_name(trial.model) is None:
-        return {**head, **_mazebench_trial(clients[trial.model], config, trial, players)}
+    """Return the record of one trial (its fields, then what the protocol's trial measured, ``BenchRules.trial``);
+    ``players`` build the agents of the ai and partial-observe modes. Raises the client's errors."""
+    play = protocols.load(protocols.protocol(config.protocol, "bench").bench.trial)
+    return {**_head(config, trial), **play(clients, config, trial, players)}
+
+
+def default_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
+                  players: Players | None = None) -> dict[str, Any]:
+    """Return the body of a trial by this benchmark's rules: the maze under the trial's presentation, read with
+    the protocol's reading rule, graded and scored here (the default protocol's ``BenchRules.trial``)."""
     rng = np.random.default_rng(trial.seed)
     presentation = choose_presentation(rng) if config.anti_cheat else identity_presentation()
     if config.mode in MODE_ENVS:
-        budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
-                          config.max_no_exploration_steps)
-        body = interactive_trial(partial(player, require_players(players, config.mode), clients, config, trial),
-                                 trial.maze, presentation, mode=config.mode, scoring=config.scoring, budgets=budgets,
-                                 visibility=config.visibility, seed=trial.seed, client=clients.get(trial.model))
-        return {**head, **body}
+        return interactive_trial(partial(player, require_players(players, config.mode), clients, config, trial),
+                                 trial.maze, presentation, mode=config.mode, scoring=config.scoring,
+                                 budgets=trial_budgets(config, trial), visibility=config.visibility, seed=trial.seed,
+                                 client=clients.get(trial.model))
     params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
-    body = one_shot_trial(clients[trial.model], trial.maze, presentation, mode=config.mode, scoring=config.scoring,
-                          params=params, cell_px=config.cell_px)
-    return {**head, **body}
+    return one_shot_trial(clients[trial.model], trial.maze, presentation, mode=config.mode, scoring=config.scoring,
+                          params=params, cell_px=config.cell_px,
+                          reading_rule=protocols.protocol(config.protocol).reading_rule)
 
 
-def _mazebench_trial(client: ChatClient, config: BenchConfig, trial: Trial,
-                     players: Players | None) -> dict[str, Any]:
-    """Return the body of a trial under ``--protocol mazebench`` (MazeBench's loop, prompt and verdict, with the
-    strict verdict on the same replies, played by ``players``' chat-model agent)."""
-    from .mazebench.interactive import mazebench_interactive_trial
-    from .mazebench.text2d import mazebench_one_shot_trial
-
-    params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
-    if config.mode in MODE_ENVS:
-        budgets = Budgets(config.max_steps, config.max_moves or 4 * trial.maze.grid.size,
-                          config.max_no_exploration_steps)
-        model_players = require_players(players, config.mode)
-
-        def make_agent(env: gym.Env, replay: Any, max_calls: int) -> Any:
-            return model_players.model(env, replay, memory=config.memory, explored_map=False, max_calls=max_calls,
-                                       params=params)
-        return mazebench_interactive_trial(client, trial.maze, mode=config.mode, scoring=config.scoring,
-                                           budgets=budgets, memory=config.memory, visibility=config.visibility,
-                                           seed=trial.seed, params=params, make_agent=make_agent)
-    return mazebench_one_shot_trial(client, trial.maze, scoring=config.scoring, params=params, mode=config.mode,
-                                  cell_px=config.cell_px)
+def trial_budgets(config: BenchConfig, trial: Trial) -> Budgets:
+    """Return the budgets of an ai/partial-observe trial (moves default to 4 x the grid's cells)."""
+    return Budgets(config.max_calls, config.max_moves or 4 * trial.maze.grid.size, config.max_no_exploration_steps)
 
 
 def player(players: Players, clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
@@ -126,19 +101,20 @@ def player(players: Players, clients: Mapping[str, ChatClient], config: BenchCon
     if name is not None:
         return players.baseline(name, env, trial.seed)
     return players.model(env, clients[trial.model], memory=config.memory, explored_map=config.explored_map,
-                       max_calls=config.max_steps,
+                       max_calls=config.max_calls,
                        params={"temperature": config.temperature, "max_tokens": config.max_tokens})
 
 
-def protocol(config: BenchConfig) -> dict[str, Any]:
+def shared_settings(config: BenchConfig) -> dict[str, Any]:
     """Return the settings a trial's record must share with the run to be kept on resume: mode, scoring,
-    anti-cheat and, in the ai/partial-observe modes, the budgets and the agent's memory (and the partial-observe
-    visibility and explored map)."""
+    anti-cheat, the protocol (unless it is one that does not stamp its records, ``Protocol.stamp``) and, in the
+    ai/partial-observe modes, the budgets and the agent's memory (and the partial-observe visibility and explored
+    map)."""
     out: dict[str, Any] = {"mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
-    if config.protocol != "strict":
+    if protocols.protocol(config.protocol).stamp:
         out["protocol"] = config.protocol
     if config.mode in MODE_ENVS:
-        out["budgets"] = {"max_steps": config.max_steps, "max_moves": config.max_moves,
+        out["budgets"] = {"max_calls": config.max_calls, "max_moves": config.max_moves,
                           "max_no_exploration_steps": config.max_no_exploration_steps, "memory": config.memory}
         if config.mode == "partial-observe":
             out["budgets"].update(visibility=config.visibility, explored_map=config.explored_map)
@@ -147,7 +123,7 @@ def protocol(config: BenchConfig) -> dict[str, Any]:
 
 def _head(config: BenchConfig, trial: Trial) -> dict[str, Any]:
     return {"model": trial.model, "size": trial.size, "maze": trial.maze.name, "trial": trial.trial,
-            "seed": trial.seed, **protocol(config)}
+            "seed": trial.seed, **shared_settings(config)}
 
 
 def _error_fields(config: BenchConfig):
@@ -157,15 +133,23 @@ def _error_fields(config: BenchConfig):
 
 
 def _accept(config: BenchConfig):
-    wanted = protocol(config)
+    wanted = shared_settings(config)
 
     def accept(record: dict[str, Any]) -> bool:
-        return {key: record.get(key) for key in wanted} == wanted
+        return {key: _current(key, record.get(key)) for key in wanted} == wanted
     return accept
 
 
+def _current(key: str, value: Any) -> Any:
+    """Return a stored record field as it is written now: records written before the budget's rename hold
+    ``budgets.max_steps`` for ``max_calls``."""
+    if key == "budgets" and isinstance(value, dict) and "max_steps" in value:
+        value = {"max_calls": value["max_steps"], **{k: v for k, v in value.items() if k != "max_steps"}}
+    return value
+
+
 def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients: Mapping[str, ChatClient], *,
-              options: RunOptions = RunOptions(), players: Players | None = None) -> BenchRun:
+              options: RunOptions = RunOptions(), players: Players | None = None) -> RunResult:
     """Run every trial of ``config`` over ``mazes`` with one client per model; return the run. The ai and
     partial-observe modes need ``players``, which build each trial's agent (``agents.players.PLAYERS``).
 
@@ -176,6 +160,7 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
     from .report import write_report
 
     check_players(config.models, config.mode)
+    rules = protocols.protocol(config.protocol, "bench").bench
     if config.mode in MODE_ENVS:
         require_players(players, config.mode)
     out = Path(config.output_dir)
@@ -200,10 +185,8 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
                 "models": summarise(records), "usage": usage, "wall_time_s": round(run.elapsed_s, 3),
                 "results": str(run.log_path), "report": str(report_path),
             }
-            if config.protocol == "mazebench":
-                from .mazebench.summary import protocol_summary
-
-                summary["mazebench"] = protocol_summary(config.mode, records)
+            if rules.summary is not None:
+                summary[config.protocol] = protocols.load(rules.summary)(config.mode, records)
             if failure:
                 summary["stopped_by"] = failure
             write_json_atomic(summary_path, summary, indent=2)
@@ -217,4 +200,4 @@ def run_bench(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]], clients
             save(str(exc) or type(exc).__name__)
             raise
         summary = save()
-        return BenchRun(run.records(), summary, run.log_path, summary_path, report_path)
+        return RunResult(run.records(), summary, run.log_path, summary_path, report_path)

@@ -1,5 +1,6 @@
 """The benchmark summary: per model x size, the mean, standard deviation and 95% interval of every score and
-counter over every trial (failed trials count as zero), the success rate and cross-presentation consistency."""
+counter over every trial (failed trials count as zero), the success rate (Wilson interval) and
+cross-presentation consistency."""
 
 from __future__ import annotations
 
@@ -29,11 +30,15 @@ def _value(record: dict[str, Any], name: str) -> float | None:
     return record.get(name)
 
 
-def estimate(values: Iterable[float]) -> dict[str, Any]:
+def estimate(values: Iterable[float], *, percent_rate: bool = False) -> dict[str, Any]:
     """Return ``{n, mean, std, ci95}`` of ``values`` as the summary records them: every value counts (zeros
-    included), Student's t 95% interval, at full precision (reports round for display); ``mean`` and ``std`` are
-    None without values, ``ci95`` below two."""
-    s = summarise_values(values, interval="t")
+    included), at full precision (reports round for display); ``mean`` and ``std`` are None without values,
+    ``ci95`` below two. The 95% interval stays in the values' range: with ``percent_rate`` the values are 0 or
+    100 (a success rate in percent) and get Wilson's interval, otherwise a seeded bootstrap
+    (``maze_envs.core.stats``)."""
+    values = list(values)
+    s = summarise_values([v / 100 for v in values], interval="wilson").scaled(100) if percent_rate else \
+        summarise_values(values)
     if s.count == 0:
         return {"n": 0, "mean": None, "std": None, "ci95": None}
     ci95 = [s.low, s.high] if s.count > 1 else None
@@ -47,7 +52,7 @@ def summarise_group(records: list[dict[str, Any]]) -> dict[str, Any]:
     for name in ("success", *SCORE_NAMES, *COUNTERS, "tokens", "cost_usd"):
         values = [v for v in (_value(r, name) for r in records) if v is not None]
         if values or name in SCORE_NAMES or name == "success":
-            out[name] = estimate(values)
+            out[name] = estimate(values, percent_rate=name == "success")
     by_maze: dict[str, list] = defaultdict(list)
     for r in records:
         if r.get("status") == "ok":

@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, Reply, RunStats, sum_usage
 from maze_envs.llm.prompts import PromptTemplate
-from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
 from maze_envs.tasks.files import media_of
 
 from .parse import parse_verdict
@@ -20,6 +20,7 @@ from .parse import parse_verdict
 LOG_NAME = "results.jsonl"
 RESULTS_NAME = "results.json"
 SUMMARY_NAME = "summary.json"
+REPORT_NAME = "report.html"
 DONE_STATUSES = ("ok", "parse_error")
 
 
@@ -57,16 +58,6 @@ class JudgeTask:
         lines = "\n".join(f"{f}: <0 or 1>" for f in self.fields)
         return ("Your reply could not be read. Answer again in exactly this format, each field on its own line "
                 f"and nothing before the first line:\n{lines}\nEXPLANATION: <one sentence per dimension>")
-
-
-@dataclass(frozen=True)
-class JudgeRun:
-    """A finished (or aborted) run: every record, the summary, and where both were written."""
-
-    records: list[dict[str, Any]]
-    summary: dict[str, Any]
-    results_path: Path
-    summary_path: Path
 
 
 def judge_item(client: ChatClient, task: JudgeTask, item: JudgeItem, params: dict[str, Any]) -> dict[str, Any]:
@@ -148,18 +139,20 @@ def _accept(record: dict[str, Any]) -> bool:
 
 def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, output_dir: str | Path, *,
               options: RunOptions = RunOptions(), params: dict[str, Any] | None = None,
-              extra_summary: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None) -> JudgeRun:
+              extra_summary: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None) -> RunResult:
     """Judge every item on the run engine (``options``: backend, workers, resume); return the run.
 
     Each record is appended to ``results.jsonl`` as soon as it is done, so an interrupted run loses
-    nothing; ``results.json`` (all records in item order) and ``summary.json`` are written atomically
-    at the end, or when the run stops. With ``options.resume`` items already ``ok`` or ``parse_error`` in
+    nothing; ``results.json`` (all records in item order), ``summary.json`` and ``report.html`` are written
+    atomically at the end, or when the run stops. With ``options.resume`` items already ``ok`` or ``parse_error`` in
     the log are skipped. A per-item failure is recorded as ``error`` and the run goes on; a rejected key or
     an unreachable endpoint stops the run (results so far are kept) and is raised. Token and cost totals
     cover every record of the run, resumed ones included. ``extra_summary(records)`` adds sections.
     """
+    from .report import write_report
+
     out = Path(output_dir)
-    results_path, summary_path = out / RESULTS_NAME, out / SUMMARY_NAME
+    results_path, summary_path, report_path = out / RESULTS_NAME, out / SUMMARY_NAME, out / REPORT_NAME
     params = dict(params or {})
     work_items = [WorkItem(item.id, item) for item in items]
 
@@ -185,6 +178,7 @@ def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, o
             if extra_summary is not None:
                 summary.update(extra_summary(records))
             write_json_atomic(summary_path, summary, indent=2)
+            write_report(report_path, summary, task.group_name)
             return summary
 
         try:
@@ -194,4 +188,4 @@ def run_judge(task: JudgeTask, items: Sequence[JudgeItem], client: ChatClient, o
             save(str(exc) or type(exc).__name__)
             raise
         summary = save()
-        return JudgeRun(run.records(), summary, results_path, summary_path)
+        return RunResult(run.records(), summary, results_path, summary_path, report_path)

@@ -184,10 +184,11 @@ def run_task(job: TaskJob) -> dict[str, Any]:
     session = NavSession(episode, task, world.renderer, config, save_dir=save_dir)
     play_task(session, _agent(job.agent), config.enable_visualization)
     result = session.result()
-    if not config.abot or "trajectory" in result:  # ABot's error records stay as ABot writes them
+    rules = config.rules
+    if not rules.public_code or "trajectory" in result:  # the reference's error records stay as it writes them
         result["map_dir"] = world.map_dirs.get(job.episode_id)
         result["occ_dilation_meters"] = config.occ_dilation_meters
-    result = abot_json(result) if config.abot else json_ready(result)
+    result = abot_json(result) if rules.nonfinite_as_strings else json_ready(result)
     write_json_atomic(folder / "result.json", result, indent=2)
     return {"episode_id": job.episode_id, "task_id": job.task_id,
             "status": "error" if result["status"] in RETRY_STATUSES else "ok",
@@ -272,8 +273,9 @@ def run_evaluation(agent: Any, config: EvalConfig, data_dir: str | os.PathLike, 
     outcome = EvalOutcome(run_dir, len(world.tasks()), len(world.tasks()) - len(items), counts.completed,
                           counts.errors)
     if isinstance(config, PoiGoalEvalConfig):
-        outcome.summary_path = write_poi_summary(run_dir, {i.id for i in items} if config.abot else None,
-                                                 config.abot)
+        rules = config.rules
+        outcome.summary_path = write_poi_summary(run_dir, {i.id for i in items} if rules.summary_of_run_only else None,
+                                                 rules.nonfinite_as_strings)
     return outcome
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.envs.nav.config import PROTOCOLS
+from maze_envs.protocols import DEFAULT, protocol
 
 TASKS = ("point", "poi")
 
@@ -33,16 +33,14 @@ class MetricsSettings:
     per_scene: bool = False
     per_poi: bool = True
     pictures: bool = True
-    protocol: str = "default"
+    protocol: str = DEFAULT
     quiet: bool = False
 
     def check(self) -> None:
         """Raise ``MazeConfigError`` naming the first setting out of range."""
         if self.task not in TASKS:
             raise MazeConfigError(f"must be point or poi, got {self.task!r}", parameter="task")
-        if self.protocol not in PROTOCOLS:
-            raise MazeConfigError(f"must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}",
-                                  parameter="protocol")
+        self.protocol = protocol(self.protocol, "nav").name
 
 
 def report(result_dir: str | os.PathLike, settings: MetricsSettings | None = None) -> dict[str, Any]:

@@ -10,10 +10,10 @@ imports ``agents``.
 """
 
 from .config import DEFAULT_MODELS, MODALITIES, Modality, Player, SuiteConfig, parse_player
-from .run import LOG_NAME, REPORT_NAME, SUITE_NAME, SUMMARY_NAME, SuiteRun, run_suite
+from .run import LOG_NAME, REPORT_NAME, SUITE_NAME, SUMMARY_NAME, run_suite
 from .summary import PATTERNS, Pattern
 from .work import SuiteItem, Toolkit
 
 __all__ = ["DEFAULT_MODELS", "LOG_NAME", "MODALITIES", "PATTERNS", "REPORT_NAME", "SUITE_NAME", "SUMMARY_NAME",
-           "Modality", "Pattern", "Player", "SuiteConfig", "SuiteItem", "SuiteRun", "Toolkit", "parse_player",
+           "Modality", "Pattern", "Player", "SuiteConfig", "SuiteItem", "Toolkit", "parse_player",
            "run_suite"]

@@ -150,11 +150,25 @@ def scene_geometry(m: SuiteMaze, seed: int) -> tuple[np.ndarray, np.ndarray, flo
 
 
 def world_to_grid(points: list[tuple[float, float]], m: SuiteMaze, seed: int) -> list[list[float]]:
-    """Return world ``(x, y)`` points of maze ``m``'s scene as fractional ``(row, col)`` on its benchmark grid
-    (block units, the outer ring taken off)."""
+    """Return the flight through world ``(x, y)`` points of maze ``m``'s scene as fractional ``(row, col)`` on its
+    benchmark grid (block units, the outer ring taken off): every point, and between two of them each place the
+    straight flight crosses a block edge. Walls are thinner in the scene than on the grid, so the map from world
+    to grid is linear only within a block; a bend at each crossing draws the line the agent flew, which joining
+    the points straight on the grid would not (it cut through walls the flight passed beside)."""
     x_edges, y_edges, depth = scene_geometry(m, seed)
 
     def along(edges: np.ndarray, value: float) -> float:
         i = int(np.clip(np.searchsorted(edges, value, side="right") - 1, 0, len(edges) - 2))
         return i + (value - edges[i]) / (edges[i + 1] - edges[i]) - 1.0
-    return [[round(along(y_edges, depth - y) - 0.5, 3), round(along(x_edges, x) - 0.5, 3)] for x, y in points]
+
+    def grid(x: float, down: float) -> list[float]:
+        return [round(float(along(y_edges, down)) - 0.5, 3), round(float(along(x_edges, x)) - 0.5, 3)]
+
+    flight = [(x, depth - y) for x, y in points]  # x across, ``down`` from the top row, as the edges run
+    out = [grid(*flight[0])] if flight else []
+    for (x0, d0), (x1, d1) in zip(flight, flight[1:], strict=False):
+        crossings = sorted({(e - a) / (b - a) for a, b, edges in ((x0, x1, x_edges), (d0, d1, y_edges)) if a != b
+                            for e in edges if min(a, b) < e < max(a, b)})
+        out += [grid(x0 + t * (x1 - x0), d0 + t * (d1 - d0)) for t in crossings]
+        out.append(grid(x1, d1))
+    return out

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
@@ -15,7 +14,7 @@ from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, ModelConfig, ModelServer, load_policy
-from maze_envs.runs import Run, RunOptions, WorkItem
+from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
 from maze_envs.tasks.files import media_of
 
 from ..bench.run import trial_seed
@@ -28,17 +27,6 @@ LOG_NAME = "results.jsonl"
 SUITE_NAME = "suite.json"
 SUMMARY_NAME = "summary.json"
 REPORT_NAME = "index.html"
-
-
-@dataclass(frozen=True)
-class SuiteRun:
-    """A finished (or stopped) suite run: its records, summary and the files written."""
-
-    records: list[dict[str, Any]]
-    summary: dict[str, Any]
-    results_path: Path
-    summary_path: Path
-    report_path: Path
 
 
 def generation_folders(root: str | os.PathLike | None) -> dict[str, Path]:
@@ -143,7 +131,7 @@ def _manifest(config: SuiteConfig, cast: list[Player], mazes: list[SuiteMaze], i
     }
 
 
-def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = RunOptions()) -> SuiteRun:
+def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = RunOptions()) -> RunResult:
     """Run every item of ``config`` with the agents of ``toolkit``; return the run.
 
     With ``options.resume`` the items already in ``results.jsonl`` with the same settings are kept and not run
@@ -196,4 +184,4 @@ def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = Ru
                 save(str(exc) or type(exc).__name__)
                 raise
             summary = save()
-            return SuiteRun(run.records(), summary, run.log_path, out / SUMMARY_NAME, out / REPORT_NAME)
+            return RunResult(run.records(), summary, run.log_path, out / SUMMARY_NAME, out / REPORT_NAME)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from maze_envs.cli.run_flags import add_run_flags, run_options
+from maze_envs.cli.protocol_flag import add_protocol_flag
+from maze_envs.cli.run_flags import DeprecatedFlag, add_run_flags, run_options
 from maze_envs.core.generators import GENERATORS
+from maze_envs.protocols import load, protocol
 
 from .model_flags import add_model_flags, model_client
 
@@ -36,11 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--output-dir", dest="output_dir", help="where results go (default outputs)")
     parser.add_argument("--config", help="YAML config (default config/config.yaml); config/local.yaml beside it "
                                          "overrides it")
-    parser.add_argument("--protocol", choices=("strict", "mazebench"),
-                        help="strict (default): this benchmark's reading, grading and summaries; mazebench: "
-                             "MazeBench's own (its prompts, parser, output filter, v1/v2 scores, sandbox loop, "
-                             "budgets, stop labels and averages), each record and summary with the strict "
-                             "verdict beside it")
+    add_protocol_flag(parser, "bench", default=None)
     parser.add_argument("--scoring", choices=("v1", "v2"), help="MazeBench's weighting: v1 (S,Q,O) or v2 "
                                                                "(S,Q,O,P; default)")
     parser.add_argument("--no-anti-cheat", dest="anti_cheat", action="store_const", const=False,
@@ -48,7 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--temperature", type=float, help="sampling temperature (default 0.1)")
     parser.add_argument("--max-tokens", dest="max_tokens", type=int, help="reply token limit (default 1000)")
     play = parser.add_argument_group("ai and partial-observe budgets")
-    play.add_argument("--max-steps", dest="max_steps", type=int, help="API calls per trial (default 50)")
+    play.add_argument("--max-calls", dest="max_calls", type=int, help="API calls per trial (default 50)")
+    play.add_argument("--max-steps", dest="max_calls", type=int, action=DeprecatedFlag, new="--max-calls")
     play.add_argument("--max-moves", dest="max_moves", type=int,
                       help="cells moved per trial, counted apart from API calls (default 4 x the grid's cells)")
     play.add_argument("--max-no-exploration-steps", dest="max_no_exploration_steps", type=int,
@@ -75,7 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 SETTINGS = ("mode", "protocol", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat",
             "temperature",
             "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
-            "cell_px", "workers", "base_url", "provider", "max_steps", "max_moves", "max_no_exploration_steps",
+            "cell_px", "workers", "base_url", "provider", "max_calls", "max_moves", "max_no_exploration_steps",
             "visibility", "memory", "explored_map")
 
 
@@ -117,19 +116,10 @@ def run(args: argparse.Namespace) -> int:
                   f"over {stats['trials']} trials ({stats['errors']} errors)")
     local = " [answers from the local embedded server, not a hosted model]" \
         if result.summary["local_embedded_server"] else ""
-    if config.protocol == "mazebench":
-        reported = result.summary["mazebench"]["mazebench_reported"]
-        for model, figure in (reported.get("per_model") or reported.get("model_stats") or {}).items():
-            print(f"{model} as MazeBench reports it: {_reported(figure)}")
+    headline = protocol(config.protocol, "bench").bench.headline
+    for line in load(headline)(result.summary) if headline is not None else ():
+        print(line)
     print(f"bench {config.mode} ({config.protocol}, {config.scoring}): report {result.report_path}, summary "
           f"{result.summary_path}{local}")
     return 0
 
-
-def _reported(figure: dict) -> str:
-    """Return one MazeBench-reported figure as a line of text (rounded for display)."""
-    if "average" in figure:
-        average = "none above 0" if figure["average"] is None else f"{figure['average']:.2f}"
-        return f"average total {average} over {figure['counted']}/{figure['trials']} trials above 0"
-    return (f"success {100 * figure['success_rate']:.1f}%, {figure['avg_steps_successful']:.2f} steps a success, "
-            f"{figure.get('avg_api_calls', 0):.2f} API calls a trial")

@@ -3,18 +3,28 @@ external files) with a section per step result, drawn by ``section`` for each re
 
 from __future__ import annotations
 
-import base64
 import html
 import os
 from functools import singledispatch
 from pathlib import Path
 from typing import Sequence
 
-import cv2
-import numpy as np
-
-from maze_envs.core.atomic import atomic_write
-from maze_envs.evaluators.bench.report import PALETTE, STYLE
+from maze_envs.report import (
+    PALETTE,
+    Axis,
+    Bar,
+    Series,
+    bar_chart,
+    cells_label,
+    figure,
+    html_page,
+    interval_text,
+    line_chart,
+    png_img,
+    size_label,
+    table,
+    write_page,
+)
 
 from .demo_steps import (
     BaselineRow,
@@ -29,92 +39,26 @@ from .demo_steps import (
     SuiteResult,
 )
 
-VIEW_PX = 240
-EXTRA_STYLE = "figcaption{overflow-wrap:anywhere}"
 
-
-def png_img(image: np.ndarray | Path, alt: str, width: int = VIEW_PX) -> str:
-    """Return an ``<img>`` holding ``image`` (an RGB array or a PNG/JPEG file) as a base64 PNG, ``width`` px wide."""
-    pixels = cv2.imread(str(image), cv2.IMREAD_COLOR) if isinstance(image, Path) else \
-        cv2.cvtColor(np.ascontiguousarray(image), cv2.COLOR_RGB2BGR)
-    height = max(1, round(pixels.shape[0] * width / pixels.shape[1]))
-    interpolation = cv2.INTER_NEAREST if width >= pixels.shape[1] else cv2.INTER_AREA
-    ok, data = cv2.imencode(".png", cv2.resize(pixels, (width, height), interpolation=interpolation))
-    encoded = base64.b64encode(data.tobytes()).decode("ascii")
-    return (f'<img src="data:image/png;base64,{encoded}" width="{width}" height="{height}" '
-            f'alt="{html.escape(alt)}">')
-
-
-def figure(body: str, caption: str) -> str:
-    """Return a ``<figure>`` of ``body`` with an escaped ``caption``."""
-    return f"<figure>{body}<figcaption>{html.escape(caption)}</figcaption></figure>"
-
-
-def table(head: Sequence[str], rows: Sequence[Sequence[object]], label: str) -> str:
-    """Return an HTML table (first column left-aligned) of escaped cells; ``label`` names it for assistive tech."""
-    def cells(tag: str, values: Sequence[object]) -> str:
-        return "".join(f'<{tag}{" class=l" if i == 0 else ""}>{html.escape(str(v))}</{tag}>'
-                       for i, v in enumerate(values))
-    body = "".join(f"<tr>{cells('td', row)}</tr>" for row in rows)
-    return f'<table aria-label="{html.escape(label)}"><tr>{cells("th", head)}</tr>{body}</table>'
-
-
-def success_bars(rows: Sequence[BaselineRow], width: int = 640) -> str:
-    """Return an inline SVG bar chart of the success rate (%) of each agent (coloured) on each env (grouped)."""
-    agents = sorted({r.agent for r in rows})
-    envs = list(dict.fromkeys(r.env_id for r in rows))
-    bar, gap, left, top = 14, 10, 200, 10
-    height = top + sum(len([r for r in rows if r.env_id == e]) * bar + gap for e in envs) + 30
-    plot_w = width - left - 110
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="success rate by env and agent">']
-    for tick in (0, 25, 50, 75, 100):
-        x = left + plot_w * tick / 100
-        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{height - 25}" stroke="#eee"/>'
-                     f'<text x="{x:.1f}" y="{height - 10}" font-size="11" text-anchor="middle">{tick}%</text>')
-    y = top
-    for env_id in envs:
-        group = [r for r in rows if r.env_id == env_id]
-        parts.append(f'<text x="{left - 8}" y="{y + len(group) * bar / 2 + 4:.1f}" font-size="12" '
-                     f'text-anchor="end">{html.escape(env_id)}</text>')
-        for r in group:
-            colour = PALETTE[agents.index(r.agent) % len(PALETTE)]
-            parts.append(f'<rect class="bar" x="{left}" y="{y}" width="{plot_w * r.success_rate:.1f}" '
-                         f'height="{bar - 2}" fill="{colour}"><title>{html.escape(f"{env_id} {r.agent}")}: '
-                         f"{r.successes}/{r.episodes}</title></rect>")
-            y += bar
-        y += gap
-    for i, agent in enumerate(agents):
-        ly = top + 14 + 18 * i
-        parts.append(f'<rect x="{left + plot_w + 14}" y="{ly - 9}" width="12" height="12" '
-                     f'fill="{PALETTE[i % len(PALETTE)]}"/><text x="{left + plot_w + 30}" y="{ly + 1}" '
-                     f'font-size="11">{html.escape(agent)}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+def success_bars(rows: Sequence[BaselineRow]) -> str:
+    """Return an inline SVG bar chart of the success rate (%) of each agent (coloured) on each env (grouped), each
+    bar labelled with its goals reached (a row with none shows a thin bar and ``0/n``)."""
+    return bar_chart([Bar(r.env_id, r.agent, r.success_rate, f"{r.successes}/{r.episodes}",
+                          f"{r.env_id} {r.agent}: {r.successes}/{r.episodes}") for r in rows],
+                     label="success rate by env and agent")
 
 
 def learning_curve(curve: Sequence[tuple[int, float]], width: int = 480, height: int = 220) -> str:
     """Return an inline SVG line chart of the success rate (0-1) over training steps."""
-    left, right, top, bottom = 44, 12, 10, 34
-    plot_w, plot_h = width - left - right, height - top - bottom
     last = max((step for step, _ in curve), default=1) or 1
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="learning curve">']
-    for tick in (0.0, 0.5, 1.0):
-        y = top + plot_h * (1 - tick)
-        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eee"/>'
-                     f'<text x="{left - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{tick:.1f}</text>')
-    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" font-size="11" text-anchor="middle">'
-                 f"training steps (0 to {last:,}); success rate of the episodes that ended</text>")
-    points = " ".join(f"{left + plot_w * step / last:.1f},{top + plot_h * (1 - rate):.1f}" for step, rate in curve)
-    if points:
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{PALETTE[0]}" stroke-width="2"/>')
-    parts.append("</svg>")
-    return "".join(parts)
+    x = Axis(f"training steps (0 to {last:,}); success rate of the episodes that ended", 0, last)
+    y = Axis("", 0.0, 1.0, [(t, f"{t:.1f}") for t in (0.0, 0.5, 1.0)])
+    return line_chart([Series("", list(curve), PALETTE[0])], x, y, label="learning curve", width=width,
+                      height=height, markers=False)
 
 
 def _interval(low_high: tuple[float, float] | None, scale: float = 100.0, digits: int = 0) -> str:
-    return "–" if low_high is None else f"[{scale * low_high[0]:.{digits}f}, {scale * low_high[1]:.{digits}f}]"
+    return "–" if low_high is None else interval_text(*low_high, scale=scale, digits=digits)
 
 
 def baseline_table(rows: Sequence[BaselineRow], label: str = "baselines") -> str:
@@ -157,7 +101,8 @@ def _(result: BaselinesResult) -> str:
 
 @section.register
 def _(result: PPOResult) -> str:
-    return (f"<h2>PPO on {html.escape(result.env_id)} {html.escape(result.setting)}</h2><p>The single-file PPO "
+    rows, cols = (int(side) for side in result.setting.split("x"))
+    return (f"<h2>PPO on {html.escape(result.env_id)}, {cells_label(rows, cols)}</h2><p>The single-file PPO "
             f"(<code>agents.rl.ppo_native</code>, egocentric map as memory, one torch thread, seeded) trained "
             f"{result.timesteps:,} steps on mazes generated per reset, then played on held-out seeds by "
             "<code>evaluate()</code> beside random and oracle, sampling its actions (a policy this young loops when "
@@ -182,7 +127,7 @@ def _(result: NavResult) -> str:
 @section.register
 def _(result: BenchResult) -> str:
     who = "the local embedded server's oracle policy (not a hosted model)" if result.local_server else "a model"
-    rows = [(s.size, s.trials, f"{s.success:.0f}", f"{s.total:.1f}") for s in result.sizes]
+    rows = [(size_label(s.size), s.trials, f"{s.success:.0f}", f"{s.total:.1f}") for s in result.sizes]
     link = html.escape(f"{result.report_path.parent.name}/{result.report_path.name}")
     return (f"<h2>LLM benchmark ({html.escape(result.mode)})</h2><p>Answers from {who}, through the openai "
             f'client; <a href="{link}">{link}</a> is the benchmark\'s own report, with every trial\'s path.'
@@ -231,13 +176,10 @@ def render_report(outcomes: Sequence[StepOutcome], settings: DemoSettings) -> st
     chart = f"<h2>Success by env and agent</h2>{success_bars(rows)}" if rows else ""
     skipped = "".join(f'<p class="bad">{html.escape(o.line)}</p>' for o in outcomes if o.result is None)
     sections = "".join(f"<section>{section(o.result)}</section>" for o in outcomes if o.result is not None)
-    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>maze-envs demo report</title>'
-            f"<style>{STYLE}{EXTRA_STYLE}</style></head><body><h1>maze-envs demo</h1><p>Seed {settings.seed}; every "
-            f"part run offline on embedded defaults.</p>{skipped}{chart}{sections}</body></html>")
+    return html_page("maze-envs demo report", f"<h1>maze-envs demo</h1><p>Seed {settings.seed}; every part run "
+                     f"offline on embedded defaults.</p>{skipped}{chart}{sections}")
 
 
 def write_report(path: str | os.PathLike, outcomes: Sequence[StepOutcome], settings: DemoSettings) -> Path:
     """Write the report of ``outcomes`` to ``path`` atomically; return the path."""
-    with atomic_write(path) as fh:
-        fh.write(render_report(outcomes, settings))
-    return Path(path)
+    return write_page(path, render_report(outcomes, settings))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
 from maze_envs.tasks.spec import DIFFICULTIES, VARIANTS
 
@@ -51,9 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     text.add_argument("--algorithm", default="dfs", choices=list(GENERATORS), help="generator (default dfs)")
     text.add_argument("--start-goal", default="corner", choices=PLACEMENTS,
                       help="start/goal placement (default corner)")
-    text.add_argument("--protocol", default="strict", choices=["strict", "mazebench"],
-                      help="strict (default): this project's generators; mazebench: byte for byte the files "
-                           "MazeBench's generator writes for the same seeds (dfs or prim, corner or random)")
+    add_protocol_flag(text, "text_mazes")
     add_writer_flags(text, "output directory (e.g. mazes/)")
     text.set_defaults(func=_run_text)
 

@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         if result.summary["endpoint"]["local_embedded_server"] else ""
     print(f"judge {task.name}: {overall['n_judged']}/{overall['n']} judged, accuracy ({task.primary}) {accuracy}, "
           f"{overall['parse_errors']} parse errors, {overall['errors']} errors; "
-          f"{result.summary['usage']['total_tokens']} tokens{local}; summary: {result.summary_path}")
+          f"{result.summary['usage']['total_tokens']} tokens{local}; summary: {result.summary_path}, report: "
+          f"{result.report_path}")
     if "agreement" in result.summary:
         agree = result.summary["agreement"]["success"]
         print(f"agreement with pixel evaluator on success: n={agree['n']} kappa={agree['cohen_kappa']}")

@@ -8,16 +8,15 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.cli.run_flags import positive_workers
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
-from maze_envs.envs.nav.config import PROTOCOLS, build_eval_config, camera_for_size
+from maze_envs.envs.nav.config import build_eval_config, camera_for_size
 from maze_envs.evaluators.nav.loop import EvalOutcome, agent_spec, ensure_procedural_scenes, new_run_dir, run_evaluation
 from maze_envs.evaluators.nav.report import MetricsSettings, report
+from maze_envs.protocols import protocol
 from maze_envs.runs import RunOptions
 
-PROTOCOL_HELP = ("default: this project's documented choices; abot: reproduce ABot-Navigation "
-                 "(github.com/amap-cvlab/ABot-Navigation @70411225), defects included (README, 'Differences from "
-                 "ABot-Navigation')")
 EVAL_DESCRIPTION = ("Run the navigation benchmark loop: every task of --data-dir (default: procedural scenes written "
                     "to <run>/scenes and rendered in-process) is played by the agent and written to "
                     "<run>/<episode>/<task>/result.json (POI runs also write <run>/eval_summary.json); then the "
@@ -53,7 +52,7 @@ def _add_metric_flags(p: argparse.ArgumentParser) -> None:
 def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     """Add the flags of ``nav-eval`` to ``p``; returns nothing."""
     p.add_argument("--task", choices=["point", "poi"], default="point", help="point-goal or POI-goal (default point)")
-    p.add_argument("--protocol", choices=PROTOCOLS, default="default", help=PROTOCOL_HELP)
+    add_protocol_flag(p, "nav")
     p.add_argument("--agent-module", required=True, metavar="PKG.MODULE:CLASS",
                    help="agent class, e.g. maze_envs.agents.nav.oracle:OraclePointGoalAgent")
     p.add_argument("--agent-config", default=None, help="YAML whose keys become the agent's keyword arguments")
@@ -115,7 +114,7 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
 def add_metrics_arguments(p: argparse.ArgumentParser) -> None:
     """Add the flags of ``nav-metrics`` (and ``python -m maze_envs.evaluators.nav.metrics``) to ``p``."""
     p.add_argument("--task", choices=["point", "poi"], default="point")
-    p.add_argument("--protocol", choices=PROTOCOLS, default="default", help=PROTOCOL_HELP)
+    add_protocol_flag(p, "nav")
     p.add_argument("--result-dir", required=True, help="the run directory")
     p.add_argument("--mode", choices=["outdoor", "indoor"], default=None,
                    help="difficulty groups (default outdoor for point, indoor for POI)")
@@ -145,7 +144,7 @@ def run_eval(args: argparse.Namespace) -> EvalOutcome:
     """Run ``nav-eval`` (evaluation, then the metrics unless ``--skip-metrics``); return what the run did."""
     camera = camera_for_size(args.camera_width, args.camera_height, args.extrinsic_height, fx=args.camera_fx,
                              fy=args.camera_fy, protocol=args.protocol)
-    frame = args.waypoint_frame or ("right_front" if args.protocol == "abot" else "front_left")
+    frame = args.waypoint_frame or protocol(args.protocol, "nav").nav.waypoint_frame
     poi_only = dict(collision_mode=args.collision_mode, robot_radius=args.robot_radius,
                     occ_obstacle_polarity=args.occ_obstacle_polarity, occ_dark_threshold=args.occ_dark_threshold)
     config = build_eval_config(
@@ -158,7 +157,8 @@ def run_eval(args: argparse.Namespace) -> EvalOutcome:
         collision_threshold=args.collision_threshold, occ_dilation_meters=args.occ_dilation_meters,
         **(poi_only if args.task == "poi" else {}))
     inject = {"arrive_threshold": config.arrive_threshold} if args.task == "poi" and args.agent_config else None
-    agent = agent_spec(args.agent_module, args.agent_config, inject=inject, overwrite=config.abot)
+    agent = agent_spec(args.agent_module, args.agent_config, inject=inject,
+                       overwrite=config.rules.overwrite_agent_config)
     run_dir = Path(args.resume_dir) if args.resume_dir else new_run_dir(args.output_dir)
     data_dir = args.data_dir
     if data_dir is None:

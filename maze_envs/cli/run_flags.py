@@ -41,3 +41,19 @@ def run_options(args: argparse.Namespace, *, workers: int | None = None) -> RunO
     ``args.workers`` (a command whose worker count may also come from a config file resolves it first)."""
     return RunOptions(backend=args.backend, workers=args.workers if workers is None else workers,
                       ray_address=args.ray_address, resume=args.resume, retry_errors=args.retry_errors)
+
+
+class DeprecatedFlag(argparse.Action):
+    """An old spelling of a flag: stores into the new flag's ``dest`` and warns once, on one line, naming the new
+    flag (``parser.add_argument("--old", action=DeprecatedFlag, dest="new", new="--new", type=int)``)."""
+
+    def __init__(self, option_strings, dest, *, new: str, **kwargs):
+        self.new = new
+        kwargs.setdefault("help", f"deprecated spelling of {new}")
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from maze_envs.core.errors import warn_deprecated
+
+        warn_deprecated(f"{option_string} is deprecated; use {self.new}")
+        setattr(namespace, self.dest, values)

@@ -4,12 +4,14 @@ baseline play one (full map or partial view) move by move, or serve MazeBench's 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 
+from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.protocols import load, protocol
 
 from .model_flags import add_model_flags, model_client
+from .run_flags import DeprecatedFlag
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,9 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     cli.add_argument("--mazes-dir", default="mazes", help="directory of benchmark mazes (default mazes)")
     cli.add_argument("--visibility", type=int, default=-1,
                      help="show only cells within k moves, the rest as '?' (default -1: everything)")
-    cli.add_argument("--protocol", choices=("strict", "mazebench"), default="strict",
-                     help="strict (default) or mazebench: MazeBench's CLI loop and messages ('#' walls, play "
-                          "goes on after the goal)")
+    add_protocol_flag(cli, "sandbox")
     cli.set_defaults(func=_run_cli)
 
     for mode, what in (("ai", "the whole maze"), ("partial-observe", "only the cells within --visibility")):
@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                               f"feedback, then the outcome.")
         play.add_argument("maze", nargs="?", help="maze name, e.g. maze_9x9_0 (default: the first in --mazes-dir)")
         play.add_argument("--mazes-dir", default="mazes", help="directory of benchmark mazes (default mazes)")
-        play.add_argument("--max-steps", type=int, default=50, help="API calls allowed (default 50)")
+        play.add_argument("--max-calls", type=int, default=50, help="API calls allowed (default 50)")
+        play.add_argument("--max-steps", dest="max_calls", type=int, action=DeprecatedFlag, new="--max-calls")
         play.add_argument("--max-moves", type=int, help="cells moved allowed, counted apart from API calls "
                                                         "(default 4 x the grid's cells)")
         play.add_argument("--max-no-exploration-steps", type=int, default=20,
@@ -51,10 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             play.add_argument("--visibility", type=int, default=3, help="sight radius k in cells (default 3)")
             play.add_argument("--explored-map", action="store_true", help="prompts also show the map explored so far")
         play.add_argument("--seed", type=int, default=0, help="seed of the env and of baseline:random (default 0)")
-        play.add_argument("--protocol", choices=("strict", "mazebench"), default="strict",
-                          help="strict (default): this project's agent and env; mazebench: MazeBench's own loop "
-                               "(its prompt, reply parsing, budgets, stop labels), printing its result as JSON "
-                               "(chat models only)")
+        add_protocol_flag(play, "sandbox")
         add_model_flags(play)
         play.set_defaults(func=_run_play, mode=mode)
 
@@ -64,77 +62,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--mazes-dir", default="mazes", help="directory of benchmark mazes (default mazes)")
     api.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     api.add_argument("--port", type=int, default=5000, help="port (default 5000; 0 picks a free one)")
-    api.add_argument("--protocol", choices=("strict", "mazebench"), default="strict",
-                     help="strict (default) or mazebench: MazeBench's payloads (flat mazes directory, its /step "
-                          "info and rewards, '#' walls in /render)")
+    add_protocol_flag(api, "sandbox")
     api.set_defaults(func=_run_api)
 
 
 def _run_cli(args: argparse.Namespace) -> int:
-    from maze_envs.evaluators.bench.sandbox.game import SandboxGame
-    from maze_envs.evaluators.bench.sandbox.terminal import play_terminal
     from maze_envs.evaluators.bench.sandbox.watch import find_bench_maze
 
-    if args.protocol == "mazebench":
-        from maze_envs.evaluators.bench.mazebench.sandbox import MazeBenchEnv
-        from maze_envs.evaluators.bench.mazebench.terminal import play_mazebench_terminal
-
-        play_mazebench_terminal(MazeBenchEnv(find_bench_maze(args.mazes_dir, args.maze)), sys.stdin, sys.stdout)
-        return 0
-    game = SandboxGame(find_bench_maze(args.mazes_dir, args.maze))
-    play_terminal(game, sys.stdin, sys.stdout, visibility=args.visibility)
+    play = load(protocol(args.protocol, "sandbox").sandbox.terminal)
+    play(find_bench_maze(args.mazes_dir, args.maze), sys.stdin, sys.stdout, visibility=args.visibility)
     return 0
 
 
 def _run_play(args: argparse.Namespace) -> int:
     from maze_envs.agents.players import PLAYERS
-    from maze_envs.evaluators.bench.players import baseline_name
-    from maze_envs.evaluators.bench.sandbox.transcript import write_transcript
-    from maze_envs.evaluators.bench.sandbox.watch import WatchSettings, find_bench_maze, watch_episode
+    from maze_envs.evaluators.bench.sandbox.watch import WatchSettings, find_bench_maze
 
     if not args.model and not args.local_policy:
         raise MazeConfigError("name who plays: a chat model, or baseline:oracle, baseline:random or "
                               "baseline:explorer", parameter="model")
     settings = WatchSettings(
-        args.mode, args.model or "maze-envs-local", max_steps=args.max_steps, max_moves=args.max_moves,
+        args.mode, args.model or "maze-envs-local", max_calls=args.max_calls, max_moves=args.max_moves,
         max_no_exploration_steps=args.max_no_exploration_steps, memory=args.memory,
         visibility=getattr(args, "visibility", 3), explored_map=getattr(args, "explored_map", False),
         seed=args.seed).validated()
     maze = find_bench_maze(args.mazes_dir, args.maze)
-    if args.protocol == "mazebench":
-        return _run_mazebench_play(args, settings.model, maze)
-    with contextlib.ExitStack() as stack:
-        client = None if baseline_name(settings.model) else stack.enter_context(model_client(args))
-        episode, agent = watch_episode(maze, settings, PLAYERS, client)
-    write_transcript(episode, sys.stdout, title=f"Maze {maze.name} ({maze.size}), {args.mode} mode, "
-                     f"{settings.model}", budgets=settings.budgets(maze), calls=getattr(agent, "calls", ()))
-    return 0 if episode.success else 1
-
-
-def _run_mazebench_play(args: argparse.Namespace, who: str, maze) -> int:
-    """Play MazeBench's own loop with a chat model; print its result as JSON; return 0 on success, else 1."""
-    import json
-
-    from maze_envs.evaluators.bench.mazebench.sandbox import run_sandbox
-    from maze_envs.evaluators.bench.players import baseline_name
-
-    if baseline_name(who) is not None:
-        raise MazeConfigError("the mazebench protocol plays chat models only (its loop asks a model)",
-                              parameter="protocol")
-    with model_client(args) as client:
-        result = run_sandbox(maze, lambda prompt: client.chat(prompt, temperature=0.1).text, mode=args.mode,
-                             max_steps=args.max_steps, memory=args.memory, visibility=getattr(args, "visibility", 3),
-                             max_no_exploration=args.max_no_exploration_steps)
-    print(json.dumps({**result.to_dict(), "maze": maze.name, "model": who, "max_steps": args.max_steps},
-                     ensure_ascii=False, indent=2))
-    return 0 if result.success else 1
+    watch = load(protocol(args.protocol, "sandbox").sandbox.watch)
+    return watch(maze, settings, PLAYERS, lambda: model_client(args), sys.stdout)
 
 
 def _run_api(args: argparse.Namespace) -> int:
-    from maze_envs.evaluators.bench.sandbox.api import sandbox_app
     from maze_envs.serving.app import LoopbackServer
 
-    server = LoopbackServer(sandbox_app(args.mazes_dir, args.protocol), args.host, args.port)
+    app = load(protocol(args.protocol, "sandbox").sandbox.app)
+    server = LoopbackServer(app(args.mazes_dir), args.host, args.port)
     print(f"sandbox API on {server.url} (mazes from {args.mazes_dir}); Ctrl-C stops it", flush=True)
     server.serve_forever()
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import reprlib
+import warnings
 from typing import Any, Mapping
 
 MESSAGE_VALUE_CHARS = 80
@@ -125,3 +126,17 @@ class RunLockedError(FatalRunError):
 
 class MissingExtraError(FatalRunError, ImportError):
     """An optional dependency is not installed; the message names the extra that provides it."""
+
+
+class MazeDeprecationWarning(FutureWarning):
+    """An old spelling (a flag, a config key, an argument) was used; the message names the new one. A
+    ``FutureWarning``, so users see it by default."""
+
+
+def warn_deprecated(message: str) -> None:
+    """Warn, once per message and on one line, that an old spelling was used; returns nothing."""
+    warnings.warn_explicit(message, MazeDeprecationWarning, filename="maze-envs", lineno=0,
+                           registry=_WARNED)
+
+
+_WARNED: dict = {}

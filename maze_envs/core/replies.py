@@ -6,8 +6,9 @@ returns a ``Reading``: what was read, the ``form`` it was written in, the text i
 read it and, when the reply held several candidates, which one the rule took (``choice``).
 
 How a reply is read is a named *reading rule* in ``READING_RULES`` (``"strict"`` by default). A rule is a
-``ReadingRule`` object; a reference protocol adds its own with ``register_rule(MyRule())`` and callers select
-it by name, so no reader code changes when a rule arrives.
+``ReadingRule`` object; a protocol's package (``maze_envs.protocols``) adds its own with ``register_rule(MyRule())``
+when it is imported and callers select it by name, so no reader code changes when a rule arrives (MazeBench's
+``mazebench`` and ``mazebench-sandbox`` rules are registered by ``maze_envs.protocols.mazebench``).
 
 The strict rule (what the agents have always used):
 
@@ -280,5 +281,3 @@ class StrictRule(ReadingRule):
 
 
 register_rule(StrictRule())
-
-from . import mazebench_reading  # noqa: E402,F401  (registers MazeBench's rules: "mazebench", "mazebench-sandbox")

@@ -41,7 +41,6 @@ from .ply import GaussianCloud
 from .service import RenderService, encode_jpeg
 
 VIEW_LAYOUTS = {3: ((90.0, "left"), (-90.0, "right"), (0.0, "front")), 1: ((0.0, "front"),)}
-REQUEST_FORMATS = ("default", "abot")
 
 
 def view_poses(pose: np.ndarray, num_views: int = 3) -> list[tuple[str, np.ndarray]]:
@@ -64,13 +63,26 @@ def view_extrinsics(pose: np.ndarray, num_views: int = 3, request_format: str = 
     if request_format not in REQUEST_FORMATS:
         raise MazeConfigError(f"must be one of {', '.join(REQUEST_FORMATS)}, got {request_format!r}",
                               parameter="request_format")
-    if request_format == "default":
-        return [(name, colmap_extrinsics(view)) for name, view in view_poses(pose, num_views)]
+    return REQUEST_FORMATS[request_format](pose, num_views)
+
+
+def _exact_extrinsics(pose: np.ndarray, num_views: int) -> list[tuple[str, str]]:
+    """Return each view pose's ``colmap_extrinsics`` line (the ``default`` request format)."""
+    return [(name, colmap_extrinsics(view)) for name, view in view_poses(pose, num_views)]
+
+
+def _abot_extrinsics(pose: np.ndarray, num_views: int) -> list[tuple[str, str]]:
+    """Return ABot-Navigation's client's lines: the pose's Euler yaw offset per view, ``abot_colmap_extrinsics``."""
     view_poses(pose, num_views)  # the same checks of the pose and the view count
     x, y, z = np.asarray(pose, float)[:3, 3]
     roll, pitch, yaw = pose_euler(pose)
     return [(name, abot_colmap_extrinsics(x, y, z, roll, pitch, yaw + math.radians(offset)))
             for offset, name in VIEW_LAYOUTS[num_views]]
+
+
+# How a request writes each view's extrinsics; a protocol's NavRules.request_format names one.
+REQUEST_FORMATS = {"default": _exact_extrinsics, "abot": _abot_extrinsics}
+EXACT_FORMATS = ("default",)  # the formats whose lines are the exact view poses
 
 
 class _PoseRenderer(ABC):
@@ -205,11 +217,12 @@ class CloudRenderer:
     def views(self, pose: np.ndarray) -> list[tuple[str, PinholeView]]:
         """Return (view name, ``PinholeView``) per view of a 4x4 pose: the exact view poses, or with the ``abot``
         request format the views ABot-Navigation's extrinsics lines describe."""
-        if self.request_format == "abot":
-            intrinsics = self.camera_config.intrinsics_colmap
-            return [(name, view_from_request({"cam_intrinsics": intrinsics, "cam_extrinsics": line}))
-                    for name, line in view_extrinsics(pose, self.num_views, "abot")]
-        return [(name, view_from_pose(view, self.camera_config)) for name, view in view_poses(pose, self.num_views)]
+        if self.request_format in EXACT_FORMATS:
+            return [(name, view_from_pose(view, self.camera_config))
+                    for name, view in view_poses(pose, self.num_views)]
+        intrinsics = self.camera_config.intrinsics_colmap
+        return [(name, view_from_request({"cam_intrinsics": intrinsics, "cam_extrinsics": line}))
+                for name, line in view_extrinsics(pose, self.num_views, self.request_format)]
 
     def render_at_pose(self, pose: np.ndarray, scene_id: str, save_dir: str | os.PathLike | None = None,
                        image_id: int = 0, save_img_idx: Sequence[int] | None = None) -> list[Image.Image]:

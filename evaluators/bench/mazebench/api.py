@@ -17,23 +17,17 @@ Not reproduced: MazeBench answers 500 to a body that is not JSON or a maze file 
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.routing import Route
 
 from maze_envs.core.errors import MazeEnvsError
-from maze_envs.serving.app import HTTPError, json_app, json_response, read_json_body
+from maze_envs.serving.app import HTTPError
 
 from ..mazes import load_bench_maze
+from ..sandbox.api import SandboxService, service_app
 from .sandbox import MOVES, MazeBenchEnv
-
-MAX_BODY = 1 << 16
-SERVICE = "MazeBench Sandbox API"
 
 
 def flat_maze_names(mazes_dir: str | os.PathLike) -> list[str]:
@@ -42,93 +36,57 @@ def flat_maze_names(mazes_dir: str | os.PathLike) -> list[str]:
     return sorted(p.stem for p in root.glob("*.json") if p.is_file()) if root.is_dir() else []
 
 
+class MazeBenchService(SandboxService):
+    """MazeBench's sandbox payloads on the shared route table (see the module docstring)."""
+
+    missing_field = "Missing '{name}' in request body"
+    loaded_before_body = True
+
+    def names(self) -> list[str]:
+        """Return the stems of the ``*.json`` files directly in the mazes directory."""
+        return flat_maze_names(self.mazes_dir)
+
+    def load(self, name: Any) -> dict:
+        """Load ``<mazes_dir>/<name>.json`` (404 when missing or outside the directory, 400 when unreadable)."""
+        name = str(name)
+        path = self.mazes_dir / f"{name}.json"
+        if "/" in name or "\\" in name or name in ("", ".", "..") or not path.is_file():
+            raise HTTPError(404, f"Maze '{name}' not found", param="maze_name")
+        try:
+            self.game = MazeBenchEnv(load_bench_maze(path, path.parent.name))
+        except MazeEnvsError as exc:
+            raise HTTPError(400, f"cannot load maze '{name}': {exc}", param="maze_name") from None
+        return {"message": f"Maze '{name}' loaded successfully", "maze_info": self.game.info()}
+
+    def reset(self) -> dict:
+        """Go back to the start."""
+        game = self.loaded()
+        return {"message": "Environment reset", "state": game.reset(), "info": game.info()}
+
+    def check_action(self, action: Any) -> dict | None:
+        """Return MazeBench's 400 payload for an action that is not one of its moves."""
+        if not isinstance(action, str) or action not in MOVES:
+            return {"error": f"Invalid action: {action}", "valid_actions": list(MOVES)}
+        return None
+
+    def step(self, action: str) -> dict:
+        """Play one move with MazeBench's rewards: -1 on an error, 100 whenever the game is done, else -0.1."""
+        game = self.loaded()
+        info = game.step(action)
+        if "error" in info:
+            reward, success = -1, False
+        elif game.done:
+            reward, success = 100, True
+        else:
+            reward, success = -0.1, True
+        return {"action": action, "state": game.state(), "info": info, "reward": reward, "success": success}
+
+    def render(self, show_path: str) -> dict:
+        """Draw the maze with ``#`` walls (the path only for the text ``true``)."""
+        show = show_path.lower() == "true"
+        return {"render": self.loaded().render_ascii(show_path=show), "show_path": show}
+
+
 def mazebench_sandbox_app(mazes_dir: str | os.PathLike) -> Starlette:
     """Return the sandbox API app with MazeBench's payloads, serving the mazes directly in ``mazes_dir``."""
-    root = Path(mazes_dir)
-    holder: dict[str, MazeBenchEnv] = {}
-    lock = threading.Lock()
-
-    def env() -> MazeBenchEnv:
-        if "env" not in holder:
-            raise HTTPError(400, "No maze loaded. Use /load first")
-        return holder["env"]
-
-    def locked(work):
-        def run() -> Any:
-            with lock:
-                return work()
-        return run_in_threadpool(run)
-
-    async def body_field(request: Request, name: str) -> Any:
-        body = await read_json_body(request, max_bytes=MAX_BODY)
-        if not isinstance(body, dict) or name not in body:
-            raise HTTPError(400, f"Missing '{name}' in request body", param=name)
-        return body[name]
-
-    async def health(request: Request):
-        return json_response({"status": "healthy", "service": SERVICE})
-
-    async def mazes(request: Request):
-        names = await run_in_threadpool(flat_maze_names, root)
-        return json_response({"mazes": names, "count": len(names)})
-
-    async def load(request: Request):
-        name = str(await body_field(request, "maze_name"))
-
-        def work() -> dict:
-            path = root / f"{name}.json"
-            if "/" in name or "\\" in name or name in ("", ".", "..") or not path.is_file():
-                raise HTTPError(404, f"Maze '{name}' not found", param="maze_name")
-            try:
-                holder["env"] = MazeBenchEnv(load_bench_maze(path, path.parent.name))
-            except MazeEnvsError as exc:
-                raise HTTPError(400, f"cannot load maze '{name}': {exc}", param="maze_name") from None
-            return {"message": f"Maze '{name}' loaded successfully", "maze_info": holder["env"].info()}
-        return json_response(await locked(work))
-
-    async def reset(request: Request):
-        def work() -> dict:
-            game = env()
-            return {"message": "Environment reset", "state": game.reset(), "info": game.info()}
-        return json_response(await locked(work))
-
-    async def step(request: Request):
-        def check() -> None:
-            env()
-        await locked(check)
-        action = await body_field(request, "action")
-        if not isinstance(action, str) or action not in MOVES:
-            return json_response({"error": f"Invalid action: {action}", "valid_actions": list(MOVES)}, 400)
-
-        def work() -> dict:
-            game = env()
-            info = game.step(action)
-            if "error" in info:
-                reward, success = -1, False
-            elif game.done:
-                reward, success = 100, True
-            else:
-                reward, success = -0.1, True
-            return {"action": action, "state": game.state(), "info": info, "reward": reward, "success": success}
-        return json_response(await locked(work))
-
-    async def state(request: Request):
-        def work() -> dict:
-            game = env()
-            return {"state": game.state(), "available_actions": game.available_actions()}
-        return json_response(await locked(work))
-
-    async def info(request: Request):
-        return json_response(await locked(lambda: env().info()))
-
-    async def render(request: Request):
-        show_path = request.query_params.get("show_path", "false").lower() == "true"
-        text = await locked(lambda: env().render_ascii(show_path=show_path))
-        return json_response({"render": text, "show_path": show_path})
-
-    return json_app([
-        Route("/health", health, methods=["GET"]), Route("/mazes", mazes, methods=["GET"]),
-        Route("/load", load, methods=["POST"]), Route("/reset", reset, methods=["POST"]),
-        Route("/step", step, methods=["POST"]), Route("/state", state, methods=["GET"]),
-        Route("/info", info, methods=["GET"]), Route("/render", render, methods=["GET"]),
-    ])
+    return service_app(MazeBenchService(mazes_dir))

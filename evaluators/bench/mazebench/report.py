@@ -59,3 +59,19 @@ def protocol_section(summary: Mapping[str, Any]) -> str:
     return ("<h2>MazeBench-reported vs strict</h2><p>The same replies read, graded and averaged by MazeBench's "
             "rules (left) and by this benchmark's strict rules (right); figures rounded for display, full "
             f"precision in summary.json.</p>{table}")
+
+
+def _reported(figure: Mapping[str, Any]) -> str:
+    """Return one MazeBench-reported figure as a line of text (rounded for display)."""
+    if "average" in figure:
+        average = "none above 0" if figure["average"] is None else f"{figure['average']:.2f}"
+        return f"average total {average} over {figure['counted']}/{figure['trials']} trials above 0"
+    return (f"success {100 * figure['success_rate']:.1f}%, {figure['avg_steps_successful']:.2f} steps a success, "
+            f"{figure.get('avg_api_calls', 0):.2f} API calls a trial")
+
+
+def headline(summary: Mapping[str, Any]) -> list[str]:
+    """Return the lines ``maze-envs bench`` prints after its own: each model's figure as MazeBench reports it."""
+    reported = summary["mazebench"]["mazebench_reported"]
+    return [f"{model} as MazeBench reports it: {_reported(figure)}"
+            for model, figure in (reported.get("per_model") or reported.get("model_stats") or {}).items()]

@@ -11,7 +11,7 @@ renderings. ``run_ai`` and ``run_partial`` are its two model loops:
   in a row without a new cell by default) before reading the reply, so a failing episode costs one call more;
 - replies are read by the reader's ``mazebench-sandbox`` rule: ai, every ``(d, d)`` pair is the path (a first
   one equal to the position dropped), else exactly up/down/left/right; partial, spaced moves first, then
-  joined, no cap at k (``maze_envs.core.mazebench_reading``); a reply it cannot read is
+  joined, no cap at k (``maze_envs.protocols.mazebench.reading``); a reply it cannot read is
   a parse error that moves nothing and leaves the exploration counter alone;
 - a call whose action failed adds 1 to the counter (ai) or 2 (partial, when nothing moved); a call reaching a
   new cell resets it;

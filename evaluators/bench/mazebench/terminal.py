@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..mazes import BenchMaze
 from .sandbox import MazeBenchEnv
 
 KEYS = {"w": "up", "up": "up", "s": "down", "down": "down", "a": "left", "left": "left", "d": "right",
@@ -64,3 +65,9 @@ def play_mazebench_terminal(env: MazeBenchEnv, commands: TextIO, out: TextIO) ->
         else:
             print(f"未知命令: {command}\n输入 'h' 或 'help' 查看可用命令", file=out)
     return env.state()
+
+
+def play_mazebench_maze(maze: BenchMaze, commands: TextIO, out: TextIO, *, visibility: int = -1) -> dict:
+    """Play ``maze`` as MazeBench's CLI does (the protocol's ``SandboxRules.terminal``; its CLI shows the whole
+    maze, so ``visibility`` is not used); return the final state."""
+    return play_mazebench_terminal(MazeBenchEnv(maze), commands, out)

@@ -28,11 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from maze_envs.core.mazebench_generator import bfs_path
-from maze_envs.core.mazebench_reading import output_filter
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import read_path
 from maze_envs.llm import ChatClient, RunStats
+from maze_envs.protocols.mazebench.generator import bfs_path
+from maze_envs.protocols.mazebench.reading import output_filter
 
 from ..mazes import BenchMaze
 from ..scores import score

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..mazes import BenchMaze
 from .game import SANDBOX_SYMBOLS, SandboxGame
 
 KEYS = {"w": "up", "s": "down", "a": "left", "d": "right", "up": "up", "down": "down", "left": "left",
@@ -45,3 +46,9 @@ def play_terminal(game: SandboxGame, commands: TextIO, out: TextIO, *, visibilit
         elif command:
             print(f"Unknown command {command!r}; h for help.", file=out)
     return game.state()
+
+
+def play_maze(maze: BenchMaze, commands: TextIO, out: TextIO, *, visibility: int = -1) -> dict:
+    """Play ``maze`` in the terminal by this project's rules (the default protocol's ``SandboxRules.terminal``);
+    return the final state (``play_terminal``)."""
+    return play_terminal(SandboxGame(maze), commands, out, visibility=visibility)

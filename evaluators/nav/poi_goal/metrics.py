@@ -21,9 +21,10 @@ import numpy as np
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
+from maze_envs.envs.nav.config import nav_rules
+from maze_envs.protocols import DEFAULT
 
 from ..aggregate import (
-    OUTDOOR_EXCLUDED,
     check_mode,
     finite_mean,
     format_table,
@@ -38,7 +39,7 @@ TABLE_COLUMNS = ["count", "success_rate", "spl", "avg_steps", "collision_task_ra
 POI_COLUMNS = ["total", "success", "success_rate", "avg_spl", "collision_count"]
 
 
-def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0, protocol: str = "default") -> dict[str, Any]:
+def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0, protocol: str = DEFAULT) -> dict[str, Any]:
     """Return one task's metrics recomputed from its ``result.json`` fields (``protocol="abot"``: non-finite or
     missing distances are 0.0)."""
     m = result.get("metrics") or {}
@@ -48,11 +49,11 @@ def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0, proto
     travel = number(result.get("travel_length"))
     effective = max(sp - max(threshold, 0.0), 1e-3)
     mode = str(m.get("collision_mode", "off"))
-    unknown = 0.0 if protocol == "abot" else math.inf
+    rules = nav_rules(protocol)
 
     def distance(value: Any) -> float:
-        found = number(value, unknown)
-        return found if math.isfinite(found) or protocol != "abot" else 0.0
+        found = number(value, rules.missing_distance)
+        return found if math.isfinite(found) or not rules.nonfinite_is_missing else rules.missing_distance
 
     return {
         "episode_id": str(result.get("episode_id")), "task_id": str(result.get("task_id")),
@@ -110,7 +111,7 @@ def analyze_and_report(result_dir: str | os.PathLike, mode: str = "indoor", coll
                        arrive_threshold: float = 2.0, min_distance: float = 5.0, max_distance: float = 50.0,
                        exclude_scenes: Iterable[str] | None = None, output_path: str | os.PathLike | None = None,
                        per_scene: bool = False, per_poi: bool = True, quiet: bool = False,
-                       protocol: str = "default") -> dict[str, Any]:
+                       protocol: str = DEFAULT) -> dict[str, Any]:
     """Aggregate every ``result.json`` under ``result_dir``, print the tables (unless ``quiet``) and write
     ``poi_goal_analysis.json`` (or ``output_path``); return the summary.
 
@@ -123,7 +124,7 @@ def analyze_and_report(result_dir: str | os.PathLike, mode: str = "indoor", coll
     if not max_distance > min_distance:
         raise MazeConfigError(f"must exceed min_distance ({min_distance}), got {max_distance}",
                               parameter="max_distance")
-    default_excluded = OUTDOOR_EXCLUDED if mode == "outdoor" and protocol == "abot" else ()
+    default_excluded = nav_rules(protocol).poi_outdoor_excluded if mode == "outdoor" else ()
     excluded = set(default_excluded) if exclude_scenes is None else set(exclude_scenes)
     results = [r for r in load_all_results(result_dir) if str(r.get("episode_id")) not in excluded]
     rows = [extract_metrics(r, arrive_threshold, protocol) for r in results]

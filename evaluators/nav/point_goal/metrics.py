@@ -11,7 +11,6 @@ initial distance counts as 0.0. ``python -m maze_envs.evaluators.nav.metrics --t
 
 from __future__ import annotations
 
-import math
 import os
 from collections import Counter
 from pathlib import Path
@@ -21,6 +20,8 @@ import numpy as np
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
+from maze_envs.envs.nav.config import nav_rules
+from maze_envs.protocols import DEFAULT
 
 from ..aggregate import (
     OUTDOOR_EXCLUDED,
@@ -37,7 +38,7 @@ DEFAULT_COLLISION_THRESHOLD = {"outdoor": 3, "indoor": 1}
 TABLE_COLUMNS = ["count", "success_rate", "sr_new", "spl_new", "tcr_new", "dcr_new", "avg_steps"]
 
 
-def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: str = "default") -> dict[str, Any]:
+def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: str = DEFAULT) -> dict[str, Any]:
     """Return one task's metrics recomputed from its ``result.json`` fields (``protocol="abot"``: a missing
     distance is 0.0, as in ABot-Navigation, instead of unknown)."""
     m = result.get("metrics") or {}
@@ -49,7 +50,7 @@ def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: 
     total = number(m.get("total_distance"))
     coll_len = number(m.get("collision_path_length"))
     sr_new = success and path_collisions < collision_threshold
-    unknown = 0.0 if protocol == "abot" else math.inf
+    unknown = nav_rules(protocol).missing_distance
     final = number(result.get("distance_to_goal"), unknown)
     return {
         "episode_id": str(result.get("episode_id")), "task_id": str(result.get("task_id")),
@@ -67,14 +68,15 @@ def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: 
     }
 
 
-def aggregate(rows: list[dict[str, Any]], protocol: str = "default") -> dict[str, Any]:
+def aggregate(rows: list[dict[str, Any]], protocol: str = DEFAULT) -> dict[str, Any]:
     """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty): means over the finite
     values, or with ``protocol="abot"`` over every value (``np.mean``, inf included)."""
     if not rows:
         return {"count": 0}
+    rules = nav_rules(protocol)
 
     def mean(key: str) -> float | None:
-        if protocol == "abot":
+        if rules.mean_over_every_task:
             return float(np.mean([r[key] for r in rows]))
         return finite_mean(r[key] for r in rows)
 
@@ -96,7 +98,7 @@ def aggregate(rows: list[dict[str, Any]], protocol: str = "default") -> dict[str
 def analyze_and_report(result_dir: str | os.PathLike, mode: str = "outdoor", collision_threshold: int | None = None,
                        min_distance: float = 5.0, max_distance: float = 50.0,
                        exclude_scenes: Iterable[str] | None = None, output_path: str | os.PathLike | None = None,
-                       per_scene: bool = False, quiet: bool = False, protocol: str = "default") -> dict[str, Any]:
+                       per_scene: bool = False, quiet: bool = False, protocol: str = DEFAULT) -> dict[str, Any]:
     """Aggregate every ``result.json`` under ``result_dir``, print the tables (unless ``quiet``) and write
     ``eval_summary.json`` (or ``output_path``); return the summary.
 

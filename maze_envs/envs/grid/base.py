@@ -21,7 +21,7 @@ from maze_envs.core.numbers import is_finite_number
 from maze_envs.core.render import block_colours, render_text, upscale
 from maze_envs.core.solve import shortest_path
 
-from ..protocol import protocol_named
+from ..protocol import grid_rules
 from ..window import Window
 from .keys import keys_to_action
 from .layouts import LayoutLike, LayoutSource, positive_int
@@ -59,7 +59,7 @@ class MazeEnvBase(gym.Env):
 
         Rewards left at None take the ``protocol``'s (``maze_envs.envs.protocol``)."""
         reject_unknown_arguments(type(self).__name__, unknown)
-        self.protocol = protocol_named(protocol)
+        self.protocol = grid_rules(protocol)
         goal_reward = self.protocol.goal_reward if goal_reward is None else goal_reward
         step_reward = self.protocol.step_reward if step_reward is None else step_reward
         wall_reward = self.protocol.wall_reward if wall_reward is None else _number("wall_reward", wall_reward)

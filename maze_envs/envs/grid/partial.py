@@ -14,7 +14,7 @@ from maze_envs.core.codes import MASKED, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
 from ..actions import checked_action, reset_needed
-from ..protocol import PROTOCOL_DEFAULT, protocol_named
+from ..protocol import PROTOCOL_DEFAULT, grid_rules
 from .base import MazeEnvBase, check_idle_limit
 from .rules import explored_codes, idle_after_visit, idle_steps, look, newly_seen, walk
 
@@ -93,7 +93,7 @@ class PartialObsMazeEnv(MazeEnvBase):
     def __init__(self, *, visibility: int = 3, action_mode: str = PROTOCOL_DEFAULT,
                  max_no_exploration_steps: int | None = 20, explored_map: bool = False, **kwargs: Any) -> None:
         if action_mode == PROTOCOL_DEFAULT:
-            action_mode = protocol_named(kwargs.get("protocol", "default")).partial_action_mode
+            action_mode = grid_rules(kwargs.get("protocol", "default")).partial_action_mode
         check_partial_options(visibility, action_mode, max_no_exploration_steps, explored_map)
         self.k = int(visibility)
         check_budget("visibility", (2 * self.k + 1) ** 2 * 8)

@@ -78,10 +78,10 @@ class _BatchedMazes(VectorEnv):
         self.template = self._single_class(**kwargs)
         t = self.template
         full_map_limit = isinstance(t, MazeEnv) and t.rules.max_idle_steps is not None
-        if t.protocol.name != "default" or t.rules.wall_reward is not None or full_map_limit:
-            raise MazeConfigError("the native vector env plays the default protocol without wall_reward or a "
-                                  "Maze-v0 max_no_exploration_steps; use vectorization_mode='sync' for "
-                                  "protocol='mazebench'")
+        if not t.protocol.plain or t.rules.wall_reward is not None or full_map_limit:
+            raise MazeConfigError("the native vector env plays plain step rules (the default protocol's) without "
+                                  "wall_reward or a Maze-v0 max_no_exploration_steps; use vectorization_mode='sync' "
+                                  "for protocol='mazebench'")
         # Truncate where a single env under gym.make's TimeLimit would: the earlier of both limits.
         limit = t.max_steps if max_episode_steps is None else min(t.max_steps, int(max_episode_steps))
         self.rules = replace(t.rules, max_steps=limit)

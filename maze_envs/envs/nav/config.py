@@ -19,8 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
+from maze_envs import protocols
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.nav.camera import CameraConfig
+from maze_envs.protocols import NavRules
 
 POINT_GOAL_PROTOCOL: dict[str, dict[str, float]] = {
     "outdoor": {"arrive_threshold": 0.5, "collision_threshold": 3, "occ_dilation_meters": 0.5},
@@ -29,9 +31,13 @@ POINT_GOAL_PROTOCOL: dict[str, dict[str, float]] = {
 WAYPOINT_FRAMES = ("front_left", "right_front")
 COLLISION_MODES = ("off", "soft", "hard")
 WaypointFrame = Literal["front_left", "right_front"]
-PROTOCOLS = ("default", "abot")
-Protocol = Literal["default", "abot"]
 BENCHMARK_CAMERA = CameraConfig()  # 720x640, fx = fy = 252.075, principal point (360, 320), 0.65 m high
+
+
+def nav_rules(protocol: str) -> NavRules:
+    """Return the navigation rules of the protocol called ``protocol``; raises ``MazeConfigError`` naming
+    ``protocol`` for one without them."""
+    return protocols.protocol(protocol, "nav").nav
 
 
 @dataclass
@@ -41,8 +47,9 @@ class EvalConfig:
     ``waypoint_frame``: ``front_left`` (the spec's tables, default) reads a waypoint as ``[front, left]``
     metres; ``right_front`` reads it as ``[right, front]``, as the public evaluator's code does.
     ``render_max_retries``, ``render_retry_backoff`` and ``render_timeout`` tune the HTTP render client.
-    ``protocol``: ``default`` or ``abot`` (ABot-Navigation's rules and records, defects included; set
-    ``waypoint_frame="right_front"`` and ``camera_for_size(..., protocol="abot")`` with it for ABot's agents).
+    ``protocol``: a protocol with navigation rules (``maze_envs.protocols``, its ``NavRules``): ``default`` or
+    ``abot`` (ABot-Navigation's rules and records, defects included; set ``waypoint_frame="right_front"`` and
+    ``camera_for_size(..., protocol="abot")`` with it for ABot's agents).
     """
 
     render_url: str | None = None
@@ -62,7 +69,7 @@ class EvalConfig:
     render_max_retries: int = 3
     render_retry_backoff: float = 1.0
     render_timeout: float = 30.0
-    protocol: Protocol = "default"
+    protocol: str = protocols.DEFAULT
 
     task_type = "point_goal"
 
@@ -82,14 +89,12 @@ class EvalConfig:
         if self.waypoint_frame not in WAYPOINT_FRAMES:
             raise MazeConfigError(f"must be one of {', '.join(WAYPOINT_FRAMES)}, got {self.waypoint_frame!r}",
                                   parameter="waypoint_frame")
-        if self.protocol not in PROTOCOLS:
-            raise MazeConfigError(f"must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}",
-                                  parameter="protocol")
+        self.protocol = protocols.protocol(self.protocol, "nav").name
 
     @property
-    def abot(self) -> bool:
-        """Return whether the settings reproduce ABot-Navigation's behaviour (``protocol="abot"``)."""
-        return self.protocol == "abot"
+    def rules(self) -> NavRules:
+        """Return the navigation rules of the settings' protocol."""
+        return nav_rules(self.protocol)
 
     @property
     def camera(self) -> CameraConfig:
@@ -145,17 +150,17 @@ def make_eval_config(mode: str = "outdoor", render_url: str | None = None, **kwa
 
 
 def camera_for_size(width: int = 720, height: int = 640, extrinsic_height: float = 0.65, *,
-                    fx: float | None = None, fy: float | None = None, protocol: Protocol = "default") -> CameraConfig:
+                    fx: float | None = None, fy: float | None = None,
+                    protocol: str = protocols.DEFAULT) -> CameraConfig:
     """Return the camera of ``width`` x ``height`` views: by default the benchmark camera (720x640, fx = fy =
     252.075) scaled to that size (the same horizontal field of view, square pixels, centred principal point);
     with ``protocol="abot"`` ABot-Navigation's runner's camera, which keeps fx 252.075, cx 360 and cy 320 at
     every size. ``fx`` / ``fy`` (fy defaults to fx) replace the focal lengths. Raises ``MazeConfigError``."""
-    if protocol not in PROTOCOLS:
-        raise MazeConfigError(f"must be one of {', '.join(PROTOCOLS)}, got {protocol!r}", parameter="protocol")
+    rules = nav_rules(protocol)
     if width < 8 or height < 8:
         raise MazeConfigError(f"views must be at least 8x8 pixels, got {width}x{height}", parameter="image_size")
     base = BENCHMARK_CAMERA
-    if protocol == "abot":
+    if rules.fixed_camera:
         focal = base.fx if fx is None else fx
         return CameraConfig(width, height, focal, focal if fy is None else fy, base.cx, base.cy, extrinsic_height)
     focal = base.fx * width / base.width if fx is None else fx

@@ -9,6 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from maze_envs import protocols
 from maze_envs.core.errors import MazeConfigError
 
 from ..actions import reset_needed
@@ -109,13 +110,13 @@ class GaussianNavEnv(gym.Env):
             raise MazeConfigError(f"must be at least 1, got {num_waypoints}", parameter="num_waypoints")
         if not max_waypoint_metres > 0:
             raise MazeConfigError(f"must be positive, got {max_waypoint_metres}", parameter="max_waypoint_metres")
-        abot = protocol.get("protocol") == "abot"
+        spec = protocols.protocol(protocol.get("protocol", protocols.DEFAULT), "nav")
         settings = dict(render_url=render_url, max_steps=max_steps, camera_config=camera_for_size(
-                            view_width, view_height, protocol="abot" if abot else "default"),
+                            view_width, view_height, protocol=spec.name),
                         provide_history=provide_history, provide_occ_map=provide_occ_map,
                         provide_height_map=provide_height_map, max_history_frames=max_history_frames,
                         history_resize_ratio=history_resize_ratio, save_render_images=False,
-                        waypoint_frame=waypoint_frame or ("right_front" if abot else "front_left"), **protocol)
+                        waypoint_frame=waypoint_frame or spec.nav.waypoint_frame, **protocol)
         if self.poi:
             try:
                 self.config: EvalConfig = PoiGoalEvalConfig(**settings)

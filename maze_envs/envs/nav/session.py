@@ -16,12 +16,12 @@ means the agent came within the threshold at some step (the code copies ``succes
 ``render_error`` at any step, and the metrics gathered so far are kept; the ground height and the POI
 obstacle test use the corner-aware pixel mapping, and points off the map are obstacles for both tasks.
 
-``config.protocol == "abot"`` reproduces the public code instead, defects included: ``status`` follows success,
-``oracle_success`` copies it, a float32 goal and ``np.linalg.norm`` distances, its waypoint arithmetic (a zero
-direction faces world yaw 0), its ground rule (x-flipped height lookup, ground above 5 m reset to 0, -0.1 m
-without a height map), its collision-length sampling, and its records for errors (``error`` with zero lengths,
-an infinite distance and no metrics; a failed start render is such an error) and for ``render_error`` (no
-point-goal metrics, the distance is the closest one reached).
+A protocol whose ``NavRules.public_code`` is set (``abot``) reproduces the public code instead, defects included:
+``status`` follows success, ``oracle_success`` copies it, a float32 goal and ``np.linalg.norm`` distances, its
+waypoint arithmetic (a zero direction faces world yaw 0), its ground rule (x-flipped height lookup, ground above
+5 m reset to 0, -0.1 m without a height map), its collision-length sampling, and its records for errors
+(``error`` with zero lengths, an infinite distance and no metrics; a failed start render is such an error) and
+for ``render_error`` (no point-goal metrics, the distance is the closest one reached).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class NavSession:
         self.renderer = renderer
         self.config = config
         self.poi = isinstance(config, PoiGoalEvalConfig)
-        self.abot = config.abot
+        self.abot = config.rules.public_code
         self._distance = abot_distance if self.abot else planar_distance
         self.save_dir = Path(save_dir) if save_dir is not None else None
         self.memory = ShortMemory(config.max_history_frames, resize_ratio=config.history_resize_ratio) \

@@ -1,6 +1,6 @@
 """MazeBench's reading rules (https://github.com/Aileen-90/MazeBench) as two named rules of the reply reader
-(``maze_envs.core.replies``), for ``--protocol mazebench``: how its code turns a model's reply into a path or
-moves, defects included.
+(``maze_envs.core.replies``), for ``--protocol mazebench`` (registered by this protocol's package): how its code
+turns a model's reply into a path or moves, defects included.
 
 ``mazebench`` path, text2d (``core/anti_cheat.sandbox_output`` then ``core/parser.parse_with_fallback``):
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from .replies import Reading, ReadingRule, register_rule
+from maze_envs.core.replies import Reading, ReadingRule
 
 Cell = tuple[int, int]
 
@@ -127,6 +127,3 @@ class MazeBenchSandboxRule(_MazeBenchMoves):
         cells = parse_pairs(text.strip().lower())
         return Reading(cells=cells, form="tuples" if cells else "none", rule=self.name)
 
-
-register_rule(MazeBenchRule())
-register_rule(MazeBenchSandboxRule())

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError
 
 ALGORITHMS = ("dfs", "prim")
 START_GOAL = ("corner", "random")
