@@ -119,17 +119,33 @@ def reading_rule(name: str | ReadingRule) -> ReadingRule:
 
 
 def read_path(text: str, rule: str | ReadingRule = "strict") -> Reading:
-    """Return the path ``rule`` reads in a reply (empty ``cells`` and form ``none`` when it holds none)."""
+    """Return the path ``rule`` reads in a reply (empty ``cells`` and form ``none`` when it holds none).
+
+    Example:
+        >>> reading = read_path("I think (0, 0) then... <answer>(0,0), (0,1), (1,1)</answer>")
+        >>> reading.cells, reading.form
+        ([(0, 0), (0, 1), (1, 1)], 'answer:tuples')
+    """
     return reading_rule(rule).path(text)
 
 
 def read_moves(text: str, rule: str | ReadingRule = "strict") -> Reading:
-    """Return the moves ``rule`` reads in a reply (empty ``moves`` and form ``none`` when it names none)."""
+    """Return the moves ``rule`` reads in a reply (empty ``moves`` and form ``none`` when it names none).
+
+    Example:
+        >>> read_moves("down 2, right 3").moves
+        [('down', 2), ('right', 3)]
+    """
     return reading_rule(rule).moves(text)
 
 
 def read_move(text: str, rule: str | ReadingRule = "strict") -> Reading:
-    """Return the one move ``rule`` reads in a reply to a one-move question (``moves`` holds at most one)."""
+    """Return the one move ``rule`` reads in a reply to a one-move question (``moves`` holds at most one).
+
+    Example:
+        >>> read_move("Left looks blocked." + chr(10) + "Move: up").moves
+        [('up', 1)]
+    """
     return reading_rule(rule).move(text)
 
 

@@ -89,23 +89,43 @@ class NumericObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs
 
 
 def flat_maze(**kwargs: Any) -> gym.Env:
-    """Return ``Maze-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-Flat-v0``)."""
+    """Return ``Maze-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-Flat-v0``).
+
+    Example:
+        >>> flat_maze(rows=3, cols=3).observation_space
+        Box(0.0, 1.0, (245,), float32)
+    """
     return FlatObservation(MazeEnv(**kwargs))
 
 
 def image_maze(px: int = 8, **kwargs: Any) -> gym.Env:
-    """Return ``Maze-v0`` made with ``kwargs`` under ``RGBImageObservation(px=px)`` (``Maze-Image-v0``)."""
+    """Return ``Maze-v0`` made with ``kwargs`` under ``RGBImageObservation(px=px)`` (``Maze-Image-v0``).
+
+    Example:
+        >>> image_maze(px=2, rows=3, cols=3).observation_space.shape
+        (14, 14, 3)
+    """
     return RGBImageObservation(MazeEnv(**kwargs), px=px)
 
 
 def flat_partial(**kwargs: Any) -> gym.Env:
-    """Return ``Maze-PartialObs-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-PartialObs-Flat-v0``)."""
+    """Return ``Maze-PartialObs-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-PartialObs-Flat-v0``).
+
+    Example:
+        >>> flat_partial(visibility=1).observation_space.shape
+        (45,)
+    """
     return FlatObservation(PartialObsMazeEnv(**kwargs))
 
 
 def image_partial(px: int = 8, **kwargs: Any) -> gym.Env:
     """Return ``Maze-PartialObs-v0`` made with ``kwargs`` under ``RGBImageObservation(px=px)``
-    (``Maze-PartialObs-Image-v0``)."""
+    (``Maze-PartialObs-Image-v0``).
+
+    Example:
+        >>> image_partial(visibility=3).observation_space.shape
+        (56, 56, 3)
+    """
     return RGBImageObservation(PartialObsMazeEnv(**kwargs), px=px)
 
 
