@@ -77,7 +77,8 @@ def test_every_registered_id_has_its_env_page_and_picture(site):
 
     import maze_envs  # noqa: F401
 
-    ids = [k for k, s in gym.registry.items() if isinstance(s.entry_point, str) and s.entry_point.startswith("maze_envs.")]
+    ids = [k for k, s in gym.registry.items()
+           if isinstance(s.entry_point, str) and s.entry_point.startswith("maze_envs.")]
     pages = {p: p.read_text(encoding="utf-8") for p in (site / "_generated" / "envs").glob("*.html")}
     for env_id in ids:
         holder = [p for p, text in pages.items() if f'id="{env_id.lower()}"' in text]

@@ -237,7 +237,8 @@ def test_the_rl_libraries_page_has_one_snippet_per_library():
 
 @pytest.mark.parametrize("library", ["sb3", "torchrl", "rllib", "gymnasium"])
 def test_page_snippets_run(tmp_path_factory, library):
-    """Each snippet of the page runs as written; RLlib's with a remote env runner that never imported maze_envs itself."""
+    """Each snippet of the RL-libraries page runs as written (RLlib's with a remote env runner that never imported
+    maze_envs)."""
     cwd = tmp_path_factory.mktemp(library)
     with socket_temp_dir() as ray_temp:  # Ray's socket paths under a long TMPDIR pass the 107-byte AF_UNIX limit
         env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "CUDA_VISIBLE_DEVICES": "",

@@ -47,7 +47,8 @@ FAMILIES = (
     Family("openings", "Labelled openings", OpeningsEnv,
            "Answer which labelled openings of a maze's outer wall are connected, from the puzzle image."),
     Family("nav", "GaussianNav", PointGoalNavEnv,
-           "Navigate through Gaussian-splat scenes from three camera views, point-goal and POI-goal.", (PoiGoalNavEnv,)),
+           "Navigate through Gaussian-splat scenes from three camera views, point-goal and POI-goal.",
+           (PoiGoalNavEnv,)),
 )
 
 
