@@ -25,6 +25,7 @@ from maze_envs.runs.socket_dir import socket_temp_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 pytest.importorskip("sphinx")
+pytestmark = pytest.mark.timeout(1800)  # the module's first test builds the site
 
 
 class _Anchors(html.parser.HTMLParser):
@@ -46,6 +47,7 @@ class _Anchors(html.parser.HTMLParser):
             self.images.append(found["src"])
 
 
+@functools.lru_cache(maxsize=None)
 def _parsed(path: Path) -> _Anchors:
     parser = _Anchors()
     parser.feed(path.read_text(encoding="utf-8"))
