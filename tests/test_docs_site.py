@@ -152,6 +152,7 @@ def test_served_pages_open_in_chromium_offline_and_search_finds_partialobs(site)
                     if m.type in ("error", "warning") else None)
             page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
             page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+            page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
             page.on("request", lambda r: None if r.url.startswith(base) or r.url.startswith("data:")
                     else problems.append(f"another host: {r.url}"))
             for path in _pages(site):
