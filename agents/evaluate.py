@@ -114,6 +114,12 @@ def evaluate(agent: AgentLike, env_id: str, seeds: Iterable[int], *,
     metrics wrapper in order (observation wrappers a trained policy expects). ``hide`` drops info keys the
     agent must not read (the hidden position and goal by default). A wrong ``agent`` raises ``MazeConfigError``
     saying what was expected (``checked_agent``).
+    
+    Example:
+        >>> from maze_envs.agents.oracle import OracleAgent
+        >>> table = evaluate(OracleAgent, "Maze-v0", range(3), rows=3, cols=3)
+        >>> table.mean("success"), table.mean("path_efficiency")
+        (1.0, 1.0)
     """
     env = EpisodeMetricsWrapper(gym.make(env_id, **env_kwargs))
     for wrap in wrappers:

@@ -3,7 +3,7 @@
     python3 examples/play.py                 # Maze-PartialObs-v0, 8x8, view radius 3
     python3 examples/play.py --autoplay      # the window plays itself along the shortest path, then quits
 
-``--autoplay`` posts the key presses a player would make (how CI runs this example, headless with
+``--autoplay`` presses the keys a player would, one a frame (how CI runs this example, headless with
 SDL_VIDEODRIVER=dummy). The same window is ``maze-envs play``.
 """
 
@@ -26,17 +26,14 @@ args = parser.parse_args()
 
 env = gym.make("Maze-PartialObs-v0", rows=8, cols=8, visibility=3, render_mode="rgb_array")
 session = PlaySession(env, seed=args.seed)
+presses = []
 if args.autoplay:
     import pygame
 
-    pygame.display.init()
-    env.reset(seed=args.seed)
+    env.reset(seed=args.seed)  # the session's first episode: the same seed, the same maze
     route = env.unwrapped.shortest_route()
-    keys = [
-        getattr(pygame, f"K_{MOVE_NAMES[move_index(a, b)].upper()}") for a, b in zip(route, route[1:], strict=False)
-    ]
-    for key in keys + [pygame.K_q]:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
-result = session.run()
+    presses = [getattr(pygame, f"K_{MOVE_NAMES[move_index(a, b)].upper()}")
+               for a, b in zip(route, route[1:], strict=False)] + [pygame.K_q]
+result = session.run(presses=presses)
 print(f"played {result.episodes} episode(s): {result.successes} reached the goal, {result.moves} moves, "
       f"{result.frames} frames drawn")

@@ -28,3 +28,5 @@ def test_play_example_plays_itself_headless():
                           text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     assert "1 reached the goal" in done.stdout
+    moves, frames = (int(done.stdout.split(word)[0].split()[-1]) for word in (" moves", " frames"))
+    assert moves > 1 and frames > moves  # one key a frame: every move drawn

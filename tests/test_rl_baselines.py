@@ -92,6 +92,8 @@ def test_short_sb3_ppo_run_trains_and_evaluates(tmp_path, algo):
     assert result.tables["oracle"].mean("success") == 1.0 and len(result.tables[algo].rows) == 3
     assert (tmp_path / algo / "curve.png").stat().st_size > 0 and (tmp_path / algo / "model.zip").exists()
     assert result.row().startswith("| Maze-PartialObs-v0 | rows=3, cols=3, ego map | " + algo)
+    header, rule = result.header().splitlines()
+    assert header.count("|") == rule.count("|") == result.row().count("|")  # a header for every column
 
 
 def test_single_file_ppo_runs_a_few_updates_and_reloads(tmp_path):

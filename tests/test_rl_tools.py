@@ -221,28 +221,29 @@ def test_torchrl_gym_wrapper_on_single_and_native_vector_envs(mode):
 # --- RLlib ------------------------------------------------------------------------------------------------------
 
 
-def _readme_snippets() -> dict[str, str]:
-    """Return the Python snippets of README's "Use with other RL libraries", keyed by the library they import."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Use with other RL libraries", 1)[1].split("\n## ", 1)[0]
+def _page_snippets() -> dict[str, str]:
+    """Return the Python snippets of the docs page "Use with other RL libraries", keyed by the library they
+    import."""
+    section = (ROOT / "docs" / "tutorials" / "rl-libraries.md").read_text(encoding="utf-8")
     blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
     names = {"stable_baselines3": "sb3", "torchrl": "torchrl", "ray": "rllib", "gymnasium.utils.play": "gymnasium"}
     return {next(name for module, name in names.items() if f"import {module}" in block or f"from {module}" in block):
             block for block in blocks}
 
 
-def test_readme_has_one_snippet_per_library():
-    assert sorted(_readme_snippets()) == ["gymnasium", "rllib", "sb3", "torchrl"]
+def test_the_rl_libraries_page_has_one_snippet_per_library():
+    assert sorted(_page_snippets()) == ["gymnasium", "rllib", "sb3", "torchrl"]
 
 
 @pytest.mark.parametrize("library", ["sb3", "torchrl", "rllib", "gymnasium"])
-def test_readme_snippets_run(tmp_path_factory, library):
-    """Each README snippet runs as written; RLlib's with a remote env runner that never imported maze_envs itself."""
+def test_page_snippets_run(tmp_path_factory, library):
+    """Each snippet of the RL-libraries page runs as written (RLlib's with a remote env runner that never imported
+    maze_envs)."""
     cwd = tmp_path_factory.mktemp(library)
     with socket_temp_dir() as ray_temp:  # Ray's socket paths under a long TMPDIR pass the 107-byte AF_UNIX limit
         env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "CUDA_VISIBLE_DEVICES": "",
                "RAY_TMPDIR": ray_temp, "TORCHRL_VERBOSE": "0"}
-        done = subprocess.run([sys.executable, "-c", _readme_snippets()[library]], check=False, cwd=cwd, env=env,
+        done = subprocess.run([sys.executable, "-c", _page_snippets()[library]], check=False, cwd=cwd, env=env,
                               capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     if library == "rllib":

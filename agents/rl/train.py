@@ -72,6 +72,11 @@ class TrainResult:
     curve: list[tuple[int, float]]
     tables: dict[str, EvaluationTable]
 
+    def header(self) -> str:
+        """Return the table's header and rule lines, one column per cell of ``row``."""
+        names = ["env", "setting", "algorithm", "steps", "train min", *self.tables]
+        return "| " + " | ".join(names) + " |\n|" + " --- |" * len(names)
+
     def row(self) -> str:
         """Return the README table row: env, setting, algorithm, training budget, minutes, success / efficiency per
         agent."""
@@ -217,7 +222,7 @@ def parse_config(argv: list[str] | None = None) -> TrainConfig:
 def main(argv: list[str] | None = None) -> None:
     """Run the command line: train, evaluate, print the row and where the files are."""
     result = run(parse_config(argv))
-    print("| env | setting | algorithm | steps | train min | trained | random | oracle |")
+    print(result.header())
     print(result.row())
     print(f"wrote {Path(result.config.out) / 'curve.png'} and results.json")
 

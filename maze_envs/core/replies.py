@@ -13,7 +13,7 @@ when it is imported and callers select it by name, so no reader code changes whe
 The strict rule (what the agents have always used):
 
 - where the answer is looked for: the last ``<answer>...</answer>`` block when there is one, else the last
-  code fence (```` ``` ````) that holds an answer, else the whole reply;
+  code fence (three backticks) that holds an answer, else the whole reply;
 - a path is a run of ``(r, c)`` tuples and ``[r, c]`` lists (mixed freely, joined by commas, arrows,
   semicolons or list numbering), or a JSON document: a bare list of pairs or ``{"path": [[r, c], ...]}``.
   Inside an answer block every pair counts; elsewhere the longest run wins (the last of equal runs), so
@@ -119,17 +119,33 @@ def reading_rule(name: str | ReadingRule) -> ReadingRule:
 
 
 def read_path(text: str, rule: str | ReadingRule = "strict") -> Reading:
-    """Return the path ``rule`` reads in a reply (empty ``cells`` and form ``none`` when it holds none)."""
+    """Return the path ``rule`` reads in a reply (empty ``cells`` and form ``none`` when it holds none).
+
+    Example:
+        >>> reading = read_path("I think (0, 0) then... <answer>(0,0), (0,1), (1,1)</answer>")
+        >>> reading.cells, reading.form
+        ([(0, 0), (0, 1), (1, 1)], 'answer:tuples')
+    """
     return reading_rule(rule).path(text)
 
 
 def read_moves(text: str, rule: str | ReadingRule = "strict") -> Reading:
-    """Return the moves ``rule`` reads in a reply (empty ``moves`` and form ``none`` when it names none)."""
+    """Return the moves ``rule`` reads in a reply (empty ``moves`` and form ``none`` when it names none).
+
+    Example:
+        >>> read_moves("down 2, right 3").moves
+        [('down', 2), ('right', 3)]
+    """
     return reading_rule(rule).moves(text)
 
 
 def read_move(text: str, rule: str | ReadingRule = "strict") -> Reading:
-    """Return the one move ``rule`` reads in a reply to a one-move question (``moves`` holds at most one)."""
+    """Return the one move ``rule`` reads in a reply to a one-move question (``moves`` holds at most one).
+
+    Example:
+        >>> read_move("Left looks blocked." + chr(10) + "Move: up").moves
+        [('up', 1)]
+    """
     return reading_rule(rule).move(text)
 
 

@@ -5,16 +5,16 @@ encoders want a flat float vector, CNN policies an ``H x W x 3`` uint8 image, st
 Gymnasium's ``FlattenObservation`` no ``Text`` or ``Sequence`` space. Each factory below builds a base env
 with every argument it is given and wraps it:
 
-===============================  =================================================================
-id                               observation
-===============================  =================================================================
-``Maze-Flat-v0``                 ``Maze-v0``'s grid one-hot, flat ``float32`` (``FlatObservation``)
-``Maze-Image-v0``                ``Maze-v0``'s grid as an RGB image, ``px=8`` per block
-``Maze-PartialObs-Flat-v0``      ``Maze-PartialObs-v0``'s window one-hot, flat ``float32``
-``Maze-PartialObs-Image-v0``     ``Maze-PartialObs-v0``'s window as an RGB image (7x7 -> 56x56x3)
-``Maze-Openings-Numeric-v0``     ``labels`` as ``MultiBinary(K)`` (label present), no ``question`` text
+==================================  ====================================================================
+id                                  observation
+==================================  ====================================================================
+``Maze-Flat-v0``                    ``Maze-v0``'s grid one-hot, flat ``float32`` (``FlatObservation``)
+``Maze-Image-v0``                   ``Maze-v0``'s grid as an RGB image, ``px=8`` per block
+``Maze-PartialObs-Flat-v0``         ``Maze-PartialObs-v0``'s window one-hot, flat ``float32``
+``Maze-PartialObs-Image-v0``        ``Maze-PartialObs-v0``'s window as an RGB image (7x7 -> 56x56x3)
+``Maze-Openings-Numeric-v0``        ``labels`` as ``MultiBinary(K)`` (label present), no ``question`` text
 ``GaussianNav-PoiGoal-Numeric-v0``  ``poi_name`` as ``Discrete`` (index into ``poi_names``)
-===============================  =================================================================
+==================================  ====================================================================
 """
 
 from __future__ import annotations
@@ -89,23 +89,43 @@ class NumericObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs
 
 
 def flat_maze(**kwargs: Any) -> gym.Env:
-    """Return ``Maze-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-Flat-v0``)."""
+    """Return ``Maze-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-Flat-v0``).
+
+    Example:
+        >>> flat_maze(rows=3, cols=3).observation_space
+        Box(0.0, 1.0, (245,), float32)
+    """
     return FlatObservation(MazeEnv(**kwargs))
 
 
 def image_maze(px: int = 8, **kwargs: Any) -> gym.Env:
-    """Return ``Maze-v0`` made with ``kwargs`` under ``RGBImageObservation(px=px)`` (``Maze-Image-v0``)."""
+    """Return ``Maze-v0`` made with ``kwargs`` under ``RGBImageObservation(px=px)`` (``Maze-Image-v0``).
+
+    Example:
+        >>> image_maze(px=2, rows=3, cols=3).observation_space.shape
+        (14, 14, 3)
+    """
     return RGBImageObservation(MazeEnv(**kwargs), px=px)
 
 
 def flat_partial(**kwargs: Any) -> gym.Env:
-    """Return ``Maze-PartialObs-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-PartialObs-Flat-v0``)."""
+    """Return ``Maze-PartialObs-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-PartialObs-Flat-v0``).
+
+    Example:
+        >>> flat_partial(visibility=1).observation_space.shape
+        (45,)
+    """
     return FlatObservation(PartialObsMazeEnv(**kwargs))
 
 
 def image_partial(px: int = 8, **kwargs: Any) -> gym.Env:
     """Return ``Maze-PartialObs-v0`` made with ``kwargs`` under ``RGBImageObservation(px=px)``
-    (``Maze-PartialObs-Image-v0``)."""
+    (``Maze-PartialObs-Image-v0``).
+
+    Example:
+        >>> image_partial(visibility=3).observation_space.shape
+        (56, 56, 3)
+    """
     return RGBImageObservation(PartialObsMazeEnv(**kwargs), px=px)
 
 

@@ -7,6 +7,7 @@ frame, so the window never freezes while it waits for a key.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import gymnasium as gym
@@ -79,14 +80,20 @@ class PlaySession:
             self._over = terminated or truncated
         return True
 
-    def run(self, max_frames: int | None = None) -> PlayResult:
-        """Show the env and play until quit (or ``max_frames`` frames); return what happened."""
+    def run(self, max_frames: int | None = None, presses: Iterable[int] = ()) -> PlayResult:
+        """Show the env and play until quit (or ``max_frames`` frames); return what happened.
+
+        ``presses`` are pygame key codes pressed one per frame, as a player would, before the keyboard's own."""
         import pygame
 
         unwrapped = self.env.unwrapped
+        scripted = iter(presses)
         self._new_episode()
         running = True
         while running and (max_frames is None or self.result.frames < max_frames):
+            key = next(scripted, None)
+            if key is not None:
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     running = False

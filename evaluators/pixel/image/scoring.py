@@ -147,6 +147,14 @@ def evaluate_image(generated: str | os.PathLike | np.ndarray,
 
     ``geometry`` (a task's ``PixelGeometry`` from ``metadata.jsonl``, or a ``GridGeometry``) skips grid
     auto-detection; ``visualization`` writes the 2x2 PNG there. Raises ``PixelEvalError`` on bad input.
+
+    Example:
+        >>> from maze_envs.core import generate
+        >>> from maze_envs.evaluators.pixel.synthetic import image_case, make_task
+        >>> task = make_task(generate(4, 4, "dfs", seed=0))
+        >>> result = evaluate_image(image_case(task, "correct"), task.solution, geometry=task.geometry)
+        >>> float(result.target_achievement), result.wall_crossing_detected
+        (1.0, False)
     """
     params = ImageParams(tolerance_pixels, min_crossing_ratio, position_tolerance, dilation_size, colours)
     ref = as_reference(solution, geometry, colours)

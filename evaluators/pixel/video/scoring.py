@@ -396,6 +396,18 @@ def evaluate_video(generated: str | os.PathLike, solution: str | os.PathLike | n
 
     ``geometry`` skips grid auto-detection; ``visualization`` writes the 2x2 PNG there; ``frame_workers``
     threads check frames. Raises ``PixelEvalError`` on bad input (unreadable, truncated, zero frames).
+
+    Example:
+        >>> import os, tempfile
+        >>> from maze_envs.core import generate
+        >>> from maze_envs.evaluators.pixel.synthetic import make_task, solution_route, write_marker_video
+        >>> task = make_task(generate(4, 4, "dfs", seed=0))
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     clip = os.path.join(folder, "clip.mp4")
+        ...     _ = write_marker_video(clip, task, solution_route(task.maze), frames=24)
+        ...     result = evaluate_video(clip, task.solution, geometry=task.geometry, num_frames=24)
+        >>> float(result.target_achievement), result.wall_crossing_detected, result.overall_score_gated
+        (1.0, False, 1)
     """
     params = VideoParams(num_frames, min_crossing_ratio, position_tolerance, wall_erosion, dilation_size,
                          extraction_method, colours, frame_workers)

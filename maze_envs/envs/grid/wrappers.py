@@ -34,7 +34,15 @@ def _code_box(space: spaces.Space, key: str) -> tuple[spaces.Box, str | None]:
 
 class RGBImageObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """Observation: an ``(H*px, W*px, 3)`` uint8 image of the code grid (walls black, free white, agent orange,
-    goal red, masked grey); for a Dict observation the image of ``key``."""
+    goal red, masked grey); for a Dict observation the image of ``key``.
+
+    Example:
+        >>> import gymnasium as gym, maze_envs
+        >>> env = RGBImageObservation(gym.make("Maze-PartialObs-v0", visibility=2), px=4)
+        >>> obs, info = env.reset(seed=0)
+        >>> obs.shape, obs.dtype.name
+        ((20, 20, 3), 'uint8')
+    """
 
     def __init__(self, env: gym.Env, px: int = 8, key: str = "view") -> None:
         gym.utils.RecordConstructorArgs.__init__(self, px=px, key=key)
@@ -56,7 +64,15 @@ def _one_hot(codes: np.ndarray) -> np.ndarray:
 
 
 class OneHotObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
-    """Observation: codes as one-hot planes ``(H, W, 5)`` uint8 (free, wall, agent, goal, masked), per Dict key."""
+    """Observation: codes as one-hot planes ``(H, W, 5)`` uint8 (free, wall, agent, goal, masked), per Dict key.
+
+    Example:
+        >>> import gymnasium as gym, maze_envs
+        >>> env = OneHotObservation(gym.make("Maze-v0", rows=3, cols=3))
+        >>> obs, info = env.reset(seed=0)
+        >>> obs.shape, int(obs.sum()) == 7 * 7
+        ((7, 7, 5), True)
+    """
 
     def __init__(self, env: gym.Env) -> None:
         gym.utils.RecordConstructorArgs.__init__(self)
@@ -80,7 +96,17 @@ class OneHotObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs)
 
 class FlatObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """Observation: one flat ``float32`` vector in [0, 1], the one-hot codes of every key concatenated (key order
-    sorted), for stable-baselines3's ``MlpPolicy``."""
+    sorted), for stable-baselines3's ``MlpPolicy``.
+
+    Example:
+        >>> import gymnasium as gym, maze_envs
+        >>> env = FlatObservation(gym.make("Maze-PartialObs-v0", visibility=3))
+        >>> env.observation_space
+        Box(0.0, 1.0, (245,), float32)
+        >>> obs, info = env.reset(seed=0)
+        >>> float(obs.sum())
+        49.0
+    """
 
     def __init__(self, env: gym.Env) -> None:
         gym.utils.RecordConstructorArgs.__init__(self)
@@ -122,7 +148,15 @@ class TextObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     (each open block with its open neighbours). Coordinates are those of the observed grid (the partial
     env's window has the agent at ``(k, k)``). A ``Dict`` observation (the partial env with
     ``explored_map=True``) is described key by key under ``view:`` and ``explored:`` headings, or only
-    ``key`` when one is given."""
+    ``key`` when one is given.
+
+    Example:
+        >>> import gymnasium as gym, maze_envs
+        >>> env = TextObservation(gym.make("Maze-v0", rows=2, cols=2), format="adjacency")
+        >>> obs, info = env.reset(seed=0)
+        >>> print(obs.splitlines()[0])
+        agent: (1, 1)
+    """
 
     def __init__(self, env: gym.Env, format: str = "grid", key: str | None = None,
                  symbols: Symbols = Symbols()) -> None:
