@@ -19,6 +19,13 @@ from maze_envs.openings.render import OpeningsStyle, render_openings
 from ..actions import checked_action, reset_needed
 
 QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
+
+
+def unanswered_info() -> dict[str, Any]:
+    """Return the answer's info keys as ``reset`` gives them, before any answer (``step`` fills them in)."""
+    return {"correct": False, "answer": "", "connected_pair": [-1, -1]}
+
+
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
 NO, YES = 0, 1
 
@@ -82,8 +89,10 @@ class OpeningsEnv(gym.Env):
     (without the answer), the input an oracle solves by BFS.
 
     ## Episode End
-    The episode terminates after the single answer. ``info`` then adds ``correct``, ``answer``
-    (``"B-D"``, ``"D"`` or ``"yes"``/``"no"``) and ``connected_pair``.
+    The episode terminates after the single answer. ``reset`` and ``step`` return the same info keys (as
+    Minari's ``DataCollector(record_infos=True)`` needs): the answer's ``correct``, ``answer`` (``"B-D"``,
+    ``"D"`` or ``"yes"``/``"no"``) and ``connected_pair`` hold ``False``, ``""`` and ``[-1, -1]`` until the
+    answer fills them in.
 
     ## Arguments
     ``gym.make("Maze-Openings-v0", question="pair", rows=(8, 20), cols=(8, 20), openings=(3, 6),
@@ -93,7 +102,8 @@ class OpeningsEnv(gym.Env):
     ``(low, high)`` range. ``render_mode="rgb_array"`` makes ``render()`` return the image.
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version. Changed since: ``reset`` returns the answer keys too (their unanswered defaults), and
+      ``step`` every key of ``reset``.
       Unknown keyword arguments raise ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
       worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
       ``Maze-Openings-Numeric-v0`` registers the same env under ``NumericObservation``: ``labels`` as
@@ -190,7 +200,7 @@ class OpeningsEnv(gym.Env):
         fields, self._truth, self._mask = self._question()
         self._obs = {"image": canvas, "labels": tuple(LABELS[:n]), **fields}
         self._done = False
-        info = {
+        self._info = {
             "question_form": self.question_form,
             "action_mask": self._mask.copy(),
             "num_openings": n,
@@ -198,7 +208,9 @@ class OpeningsEnv(gym.Env):
             "difficulty": self.puzzle.difficulty,
             "puzzle": puzzle_input(self.puzzle),
             "opening_pixels": [p.to_dict() for p in rendering.labels],
+            **unanswered_info(),
         }
+        info = {**self._info, "action_mask": self._mask.copy()}
         return self._observation(), info
 
     def _observation(self) -> dict[str, Any]:
@@ -220,8 +232,8 @@ class OpeningsEnv(gym.Env):
         checked_action(self.action_space, action)
         correct = int(action) == self._truth
         self._done = True
-        info = {"correct": correct, "answer": self.answer_text(self._truth),
-                "connected_pair": list(self.puzzle.connected_pair), "action_mask": self._mask.copy()}
+        info = {**self._info, "action_mask": self._mask.copy(), "correct": correct,
+                "answer": self.answer_text(self._truth), "connected_pair": list(self.puzzle.connected_pair)}
         return self._observation(), float(correct), True, False, info
 
     def render(self) -> np.ndarray | None:
