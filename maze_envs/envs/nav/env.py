@@ -62,8 +62,9 @@ class GaussianNavEnv(gym.Env):
     ## Episode End
     Terminated when arrival is declared (by ``arrive`` or a waypoint within the threshold) or, for POI in
     ``hard`` collision mode, on the first collision outside the arrival circle. Truncated after ``max_steps``.
-    ``info`` holds ``status``, ``success``, ``distance_to_goal``, ``collided``, ``collisions`` and ``result``: None until
-    the episode ends, then the evaluator's ``result.json`` record (``reset`` and ``step`` return the same keys).
+    ``info`` holds ``status``, ``success``, ``distance_to_goal``, ``collided``, ``collisions`` and ``result``:
+    None until the episode ends, then the evaluator's ``result.json`` record (``reset`` and ``step`` return the
+    same keys).
 
     ## Arguments
     ``gym.make("GaussianNav-PointGoal-v0", mode="outdoor", data_dir=None, map_dir=None, render_url=None,
