@@ -41,7 +41,8 @@ ENV_ENTRIES: tuple[EnvEntry, ...] = (
 # Ids for stock RL code that passes no kwargs (CleanRL's ``--env-id``, RLlib, TorchRL's ``GymEnv``): observation
 # variants, as ALE registers ``-ram`` ids:
 # ``-Flat`` a float32 one-hot vector (MLP policies), ``-Image`` an ``H x W x 3`` uint8 picture (CNN policies),
-# ``-Numeric`` the openings and POI envs without their ``Text``/``Sequence`` fields. Each takes every argument of
+# ``-Numeric`` the openings and POI envs without their ``Text``/``Sequence`` fields, ``-Box`` the point-goal nav env
+# with one ``Box`` action (waypoint and arrive) and a ``Dict`` of ``Box`` observation (SB3's and CleanRL's PPO). Each takes every argument of
 # its base env (``maze_envs.envs.variants``).
 VARIANT_ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry("Maze-Flat-v0", "maze_envs.envs.variants:flat_maze"),
@@ -50,6 +51,7 @@ VARIANT_ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry("Maze-PartialObs-Image-v0", "maze_envs.envs.variants:image_partial"),
     EnvEntry("Maze-Openings-Numeric-v0", "maze_envs.envs.variants:numeric_openings"),
     EnvEntry("GaussianNav-PoiGoal-Numeric-v0", "maze_envs.envs.variants:numeric_poi_goal", 100),
+    EnvEntry("GaussianNav-PointGoal-Box-v0", "maze_envs.envs.variants:box_point_goal", 100),
 )
 
 

@@ -63,7 +63,7 @@ class GaussianNavEnv(gym.Env):
     Terminated when arrival is declared (by ``arrive`` or a waypoint within the threshold) or, for POI in
     ``hard`` collision mode, on the first collision outside the arrival circle. Truncated after ``max_steps``.
     ``info`` holds ``status``, ``success``, ``distance_to_goal``, ``collided``, ``collisions`` and ``result``:
-    None until the episode ends, then the evaluator's ``result.json`` record (``reset`` and ``step`` return the
+    empty until the episode ends, then the evaluator's ``result.json`` record (``reset`` and ``step`` return the
     same keys).
 
     ## Arguments
@@ -214,7 +214,7 @@ class GaussianNavEnv(gym.Env):
         info = {"episode_id": s.episode.episode_id, "task_id": s.task.task_id, "status": s.status,
                 "success": s.success, "distance_to_goal": s.distance, "collided": collided,
                 "collisions": len(s.collision_steps), "shortest_path_length": s.shortest_path_length,
-                "result": s.result() if s.done else None}
+                "result": s.result() if s.done else {}}
         return info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
