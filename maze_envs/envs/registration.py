@@ -42,8 +42,8 @@ ENV_ENTRIES: tuple[EnvEntry, ...] = (
 # variants, as ALE registers ``-ram`` ids:
 # ``-Flat`` a float32 one-hot vector (MLP policies), ``-Image`` an ``H x W x 3`` uint8 picture (CNN policies),
 # ``-Numeric`` the openings and POI envs without their ``Text``/``Sequence`` fields, ``-Box`` the point-goal nav env
-# with one ``Box`` action (waypoint and arrive) and a ``Dict`` of ``Box`` observation (SB3's and CleanRL's PPO). Each takes every argument of
-# its base env (``maze_envs.envs.variants``).
+# with one ``Box`` action (waypoint and arrive) and a ``Dict`` of ``Box`` observation (SB3's and CleanRL's PPO).
+# Each takes every argument of its base env (``maze_envs.envs.variants``).
 VARIANT_ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry("Maze-Flat-v0", "maze_envs.envs.variants:flat_maze"),
     EnvEntry("Maze-Image-v0", "maze_envs.envs.variants:image_maze"),
