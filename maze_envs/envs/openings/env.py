@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import string
 from typing import Any
@@ -23,7 +24,7 @@ QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
 
 def unanswered_info() -> dict[str, Any]:
     """Return the answer's info keys as ``reset`` gives them, before any answer (``step`` fills them in)."""
-    return {"correct": False, "answer": "", "connected_pair": [-1, -1]}
+    return {"correct": False, "answer": "", "connected_pair": ["", ""]}
 
 
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
@@ -91,7 +92,7 @@ class OpeningsEnv(gym.Env):
     ## Episode End
     The episode terminates after the single answer. ``reset`` and ``step`` return the same info keys (as
     Minari's ``DataCollector(record_infos=True)`` needs): the answer's ``correct``, ``answer`` (``"B-D"``,
-    ``"D"`` or ``"yes"``/``"no"``) and ``connected_pair`` hold ``False``, ``""`` and ``[-1, -1]`` until the
+    ``"D"`` or ``"yes"``/``"no"``) and ``connected_pair`` hold ``False``, ``""`` and ``["", ""]`` until the
     answer fills them in.
 
     ## Arguments
@@ -210,7 +211,7 @@ class OpeningsEnv(gym.Env):
             "opening_pixels": [p.to_dict() for p in rendering.labels],
             **unanswered_info(),
         }
-        info = {**self._info, "action_mask": self._mask.copy()}
+        info = copy.deepcopy(self._info)
         return self._observation(), info
 
     def _observation(self) -> dict[str, Any]:
@@ -232,8 +233,8 @@ class OpeningsEnv(gym.Env):
         checked_action(self.action_space, action)
         correct = int(action) == self._truth
         self._done = True
-        info = {**self._info, "action_mask": self._mask.copy(), "correct": correct,
-                "answer": self.answer_text(self._truth), "connected_pair": list(self.puzzle.connected_pair)}
+        info = {**copy.deepcopy(self._info), "correct": correct, "answer": self.answer_text(self._truth),
+                "connected_pair": list(self.puzzle.connected_pair)}
         return self._observation(), float(correct), True, False, info
 
     def render(self) -> np.ndarray | None:
