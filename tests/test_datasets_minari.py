@@ -27,7 +27,8 @@ def minari_home(tmp_path, monkeypatch):
 
 CASES = [
     ("Maze-5x5-v0", {}, "oracle", lambda env, seed: PLAYERS.baseline("oracle", env, seed)),
-    ("Maze-PartialObs-9x9-v0", {"visibility": 2}, "explorer", lambda env, seed: PLAYERS.baseline("explorer", env, seed)),
+    ("Maze-PartialObs-9x9-v0", {"visibility": 2}, "explorer",
+     lambda env, seed: PLAYERS.baseline("explorer", env, seed)),
     ("Maze-Openings-Numeric-v0", {"rows": 6, "cols": 6, "openings": (3, 4)}, "oracle",
      lambda env, seed: OpeningsOracleAgent()),
 ]
