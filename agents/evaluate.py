@@ -80,8 +80,8 @@ def checked_agent(agent: AgentLike, env: gym.Env, env_id: str) -> Agent:
     """Return the agent that plays ``env``: ``agent`` itself or what its factory makes of ``env``.
 
     Raises ``MazeConfigError`` naming ``agent`` and saying what was expected when ``agent`` is neither an agent nor
-    a factory of one, is a class that takes an action space rather than the env, or acts in another action space
-    or reads another observation space than the env's; a trained policy (``trained``, a ``TrainedEnv``) raises
+    a factory of one, is a class that takes an action space rather than the env, or acts in another action space;
+    a trained policy (``trained``, a ``TrainedEnv``) whose spaces differ from the env's raises
     ``PolicyMismatchError`` naming the env it was trained on and this one.
     """
     name = _agent_name(agent) if not isinstance(agent, type) else agent.__name__
@@ -106,10 +106,6 @@ def checked_agent(agent: AgentLike, env: gym.Env, env_id: str) -> Agent:
     space = getattr(actor, "action_space", None)
     if isinstance(space, spaces.Space) and space != env.action_space:
         raise MazeConfigError(f"{_agent_name(actor)} acts in {space}, but {env_id} takes {env.action_space}",
-                              parameter="agent")
-    seen = getattr(actor, "observation_space", None)
-    if isinstance(seen, spaces.Space) and seen != env.observation_space:
-        raise MazeConfigError(f"{_agent_name(actor)} reads {seen}, but {env_id} shows {env.observation_space}",
                               parameter="agent")
     return actor
 
