@@ -20,6 +20,7 @@ from maze_envs.core.stats import MetricSummary, summarise
 from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper
 
 from .base import Agent, run_episode
+from .rl.policy_file import TrainedEnv
 
 AgentLike = Agent | Callable[[gym.Env], Agent]
 HIDDEN_INFO = ("position", "goal")
@@ -80,7 +81,9 @@ def checked_agent(agent: AgentLike, env: gym.Env, env_id: str) -> Agent:
     """Return the agent that plays ``env``: ``agent`` itself or what its factory makes of ``env``.
 
     Raises ``MazeConfigError`` naming ``agent`` and saying what was expected when ``agent`` is neither an agent nor
-    a factory of one, is a class that takes an action space rather than the env, or acts in another action space.
+    a factory of one, is a class that takes an action space rather than the env, or acts in another action space;
+    a trained policy (``trained``, a ``TrainedEnv``) whose spaces differ from the env's raises
+    ``PolicyMismatchError`` naming the env it was trained on and this one.
     """
     name = _agent_name(agent) if not isinstance(agent, type) else agent.__name__
     if isinstance(agent, Agent) and not isinstance(agent, type):
@@ -97,6 +100,10 @@ def checked_agent(agent: AgentLike, env: gym.Env, env_id: str) -> Agent:
     else:
         raise MazeConfigError(f"expected an agent (reset() and act(observation, info)) or a factory called with "
                               f"the env, got {brief_repr(agent)}", parameter="agent")
+    trained = getattr(actor, "trained", None)
+    if isinstance(trained, TrainedEnv):
+        trained.check(env.observation_space, env.action_space, source=_agent_name(actor),
+                      given=f"evaluate()'s {env_id}")
     space = getattr(actor, "action_space", None)
     if isinstance(space, spaces.Space) and space != env.action_space:
         raise MazeConfigError(f"{_agent_name(actor)} acts in {space}, but {env_id} takes {env.action_space}",

@@ -61,3 +61,23 @@ def test_summaries():
     spread = summarise([1.0, 3.0])
     assert spread.std == pytest.approx(math.sqrt(2)) and spread.low < 2 < spread.high
     assert summarise([]).count == 0 and math.isnan(EvaluationTable("x", "y", []).mean("success"))
+
+
+def test_a_trained_policy_is_refused_before_any_episode_on_an_env_with_other_spaces(tmp_path):
+    pytest.importorskip("torch")
+    import torch
+
+    from maze_envs.agents.rl.policy_file import PolicyMismatchError
+    from maze_envs.agents.rl.ppo_native import Args, load_policy, train
+
+    run = train(Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, total_timesteps=256, num_envs=4,
+                     num_steps=32, torch_threads=1, out=str(tmp_path / "ppo")))
+    saved = torch.load(run / "model.pt", weights_only=True)
+    assert saved["env"] == {"env_id": "Maze-PartialObs-v0", "kwargs": {"rows": 3, "cols": 3}, "ego_map": False,
+                            "observation_space": "Box(0, 4, (7, 7), uint8)", "action_space": "Discrete(4)"}
+    policy, _ = load_policy(run / "model.pt")
+    assert evaluate(policy, "Maze-PartialObs-v0", range(2), rows=4, cols=4).rows  # same spaces, another size
+    with pytest.raises(PolicyMismatchError, match=r"trained on Maze-PartialObs-v0 \{'rows': 3, 'cols': 3\} "
+                                                  r"\(observation Box\(0, 4, \(7, 7\), uint8\).*evaluate\(\)'s Maze-v0 "
+                                                  r"gives observation Box\(0, 3, \(9, 9\), uint8\)"):
+        evaluate(policy, "Maze-v0", range(2), rows=4, cols=4)

@@ -133,6 +133,19 @@ def test_oracle_baseline_scores_100_on_every_size(tmp_path, mode):
     assert all(f'<span class="bad">{outcome}</span>' in page for outcome in failed)
 
 
+@pytest.mark.parametrize("explored_map", [False, True])
+def test_the_local_oracle_solves_partial_observe_from_what_its_conversation_shows(tmp_path, explored_map):
+    """The local server's oracle sees only the prompt: without --explored-map one cropped view and the moves of
+    the last turns, which the right-hand rule from the last heading turns into a solution."""
+    write_mazes(tmp_path / "mazes", sizes=("9x9",), count=4, seed=3)
+    flags = ["--explored-map"] if explored_map else []
+    summary, records = bench(tmp_path, "--mode", "partial-observe", "--models", "local", "--local-policy", "oracle",
+                             "--sizes", "9x9", *flags)
+    assert summary["local_embedded_server"] and len(records) == 4
+    assert [r["outcome"] for r in records] == ["goal"] * 4
+    assert all(r["invalid_outputs"] == r["wall_collisions"] == 0 and r["api_calls"] > 1 for r in records)
+
+
 def report_table(path):
     """Return the report's tables of results (scores, then costs) as {(model, size): {column: cell text}}; a size
     cell reads ``9x9 grid, 5x5 cells`` and is keyed by its grid size."""

@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 import maze_envs
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError, MazeFormatError
-from maze_envs.envs.registration import ENV_ENTRIES
+from maze_envs.envs.registration import ALL_ENTRIES, ENV_ENTRIES, GRID_SIDES, SIZED_FAMILIES, sized_id
 
 OURS = ("Maze-v0", "Maze-PartialObs-v0")
 
@@ -23,6 +23,40 @@ def test_ids_are_registered_on_import_and_register_envs_works():
     for env_id in OURS:
         assert env_id in gym.registry
         assert gym.spec(env_id).vector_entry_point
+
+
+def _small(env_id: str) -> dict:
+    if env_id.startswith("GaussianNav"):
+        return {"scenes": 1, "view_width": 36, "view_height": 36, "max_steps": 6}
+    if "Openings" in env_id or "x" in env_id.split("-")[-2]:
+        return {}
+    return {"rows": 3, "cols": 3}
+
+
+@pytest.mark.parametrize("env_id", [entry.id for entry in ALL_ENTRIES])
+def test_every_registered_id_returns_the_same_info_keys_from_reset_and_every_step(env_id):
+    env = gym.make(env_id, **_small(env_id))
+    for seed in (0, 1):
+        _, info = env.reset(seed=seed)
+        keys = sorted(info)
+        env.action_space.seed(seed)
+        for _ in range(60):
+            _, _, terminated, truncated, info = env.step(env.action_space.sample())
+            assert sorted(info) == keys, env_id
+            if terminated or truncated:
+                break
+    env.close()
+
+
+def test_sized_ids_play_their_block_grid_and_take_every_argument():
+    assert len({entry.id for entry in ALL_ENTRIES}) == len(ALL_ENTRIES)
+    for family in SIZED_FAMILIES:
+        for side in GRID_SIDES:
+            env = gym.make(sized_id(family, side))
+            assert env.unwrapped.shape == (side, side) and env.unwrapped.max_steps == (side - 1) ** 2
+            env.close()
+    assert gym.make("Maze-PartialObs-Flat-5x5-v0").observation_space.shape == (7 * 7 * 5,)
+    assert gym.make("Maze-9x9-v0", rows=6, cols=6).unwrapped.shape == (13, 13)  # kwargs still override
 
 
 @pytest.mark.parametrize("env_id", OURS)

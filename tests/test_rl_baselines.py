@@ -27,7 +27,7 @@ def _same(a, b):
 
 def test_importing_agents_does_not_import_torch():
     code = ("import sys, maze_envs.agents, maze_envs.agents.evaluate, maze_envs.agents.rl, maze_envs.agents.rl.egomap, "
-            "maze_envs.agents.rl.tabular_q; "
+            "maze_envs.agents.rl.tabular_q, maze_envs.agents.rl.policy_file; "
             "sys.exit('torch' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 

@@ -1,4 +1,4 @@
-"""Stock RL tools train on the envs unchanged: CleanRL's ppo.py, stable-baselines3, TorchRL, RLlib and Gymnasium's
+"""Stock RL tools train on the envs unchanged: stable-baselines3, TorchRL, RLlib and Gymnasium's
 own play, RecordVideo and human rendering, on the real packages (the ``dev`` extra), a few hundred steps each."""
 
 from __future__ import annotations
@@ -137,28 +137,6 @@ def test_no_pillow_deprecation_warnings_from_our_image_code(tmp_path):
         env = gym.make("GaussianNav-PointGoal-v0", **SMALL_NAV)
         env.reset(seed=0)
     assert (tmp_path / "scene" / "map" / "occ_map.png").is_file()
-
-
-# --- CleanRL -------------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("env_id, extra", [
-    ("maze_envs:Maze-PartialObs-Flat-v0", ["--capture-video"]),
-    ("maze_envs:Maze-Flat-v0", []),
-])
-def test_cleanrl_ppo_trains_with_only_env_id(tmp_path, env_id, extra):
-    """The CleanRL script knows nothing of maze-envs: the ``module:id`` form imports it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "CUDA_VISIBLE_DEVICES": ""}
-    done = subprocess.run([sys.executable, str(ROOT / "examples" / "cleanrl_ppo.py"), "--env-id", env_id,
-                           "--total-timesteps", "512", "--num-envs", "2", "--num-steps", "128", *extra], check=False,
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.count("SPS:") == 2
-    assert list((tmp_path / "runs").glob("*/events.out.tfevents.*"))
-    if extra:
-        assert "episodic_return=" in done.stdout
-        videos = list((tmp_path / "videos").glob("*/*.mp4"))
-        assert videos and _frames(videos[0]) > 1
 
 
 # --- stable-baselines3 ----------------------------------------------------------------------------------------

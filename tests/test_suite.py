@@ -5,6 +5,7 @@ headless Chromium without console errors (its leaderboard sorts in the page)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -206,18 +207,49 @@ def test_a_trained_policy_file_plays_the_partial_view_of_the_same_mazes(tmp_path
     assert run.summary["success"]["explorer"]["grid-partial"]["all"]["solved"] == 2
 
 
-def test_an_ego_map_policy_keeps_its_map_and_plays_only_its_training_shape(tmp_path):
+def test_an_ego_map_policy_keeps_its_map_and_refuses_other_shapes_before_the_run(tmp_path):
     pytest.importorskip("torch")
+    from maze_envs.agents.rl.policy_file import PolicyMismatchError
     from maze_envs.agents.rl.ppo_native import Args, train
 
     run_dir = train(Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, ego_map=True, seed=0,
                          total_timesteps=512, num_envs=4, num_steps=32, torch_threads=1, out=str(tmp_path / "ppo")))
-    config = SuiteConfig(models=("policy",), sizes=("7x7", "5x5"), count=1, output_dir=str(tmp_path / "out"),
+    config = SuiteConfig(models=("policy",), sizes=("7x7",), count=1, output_dir=str(tmp_path / "out"),
                          policy=str(run_dir / "model.pt"))
-    by_size = {r["size"]: r for r in run_suite(config, toolkit(config.policy)).records}
-    assert by_size["7x7"]["status"] == "ok" and len(by_size["7x7"]["path"]) > 1   # 7x7 blocks, as trained
-    assert by_size["5x5"]["status"] == "error"
-    assert "trained with --ego-map on 7x7 block grids" in by_size["5x5"]["error"]
+    records = run_suite(config, toolkit(config.policy)).records
+    assert [r["status"] for r in records] == ["ok"] and len(records[0]["path"]) > 1   # 7x7 blocks, as trained
+    mixed = SuiteConfig(models=("policy",), sizes=("7x7", "5x5"), count=1, output_dir=str(tmp_path / "mixed"),
+                        policy=str(run_dir / "model.pt"))
+    with pytest.raises(PolicyMismatchError, match=r"trained on Maze-PartialObs-v0 .*ego map.*Box\(0, 4, \(13, 13\), "
+                                                  r"uint8\).*5x5 maze.*Box\(0, 4, \(9, 9\), uint8\)"):
+        run_suite(mixed, toolkit(mixed.policy))
+    assert not (tmp_path / "mixed" / "results.jsonl").exists()
+
+
+def test_the_readme_sequence_refuses_a_full_view_policy_in_one_line_and_plays_a_narrower_view(tmp_path, capsys):
+    pytest.importorskip("torch")
+    from maze_envs.agents.rl.ppo_native import Args, train
+
+    full = train(Args(env_id="Maze-v0", env_kwargs={"rows": 3, "cols": 3}, seed=0, total_timesteps=256, num_envs=4,
+                      num_steps=32, torch_threads=1, out=str(tmp_path / "full")))
+    argv = ["suite", "--models", "policy", "explorer", "--policy", str(full / "model.pt"), "--modalities",
+            "grid-partial", "--sizes", "5x5", "--count", "1", "--output-dir", str(tmp_path / "out")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--policy" in err
+    assert "trained on Maze-v0 {'rows': 3, 'cols': 3} (observation Box(0, 3, (7, 7), uint8)" in err
+    assert "the suite's Maze-PartialObs-v0 on a 5x5 maze gives observation Box(0, 4, (7, 7), uint8)" in err
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+    narrow = train(Args(env_id="Maze-PartialObs-Flat-v0", env_kwargs={"rows": 3, "cols": 3}, seed=0,
+                        total_timesteps=256, num_envs=4, num_steps=32, torch_threads=1, out=str(tmp_path / "flat")))
+    argv[5] = str(narrow / "model.pt")
+    assert main(argv) == 2 and "Box(0.0, 1.0, (245,), float32)" in capsys.readouterr().err
+    seeing = train(Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3, "visibility": 2}, seed=0,
+                        total_timesteps=256, num_envs=4, num_steps=32, torch_threads=1, out=str(tmp_path / "k2")))
+    argv[5] = str(seeing / "model.pt")
+    assert main(argv) == 0
+    records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert {r["player"]: r["status"] for r in records} == {"policy": "ok", "explorer": "ok"}
 
 
 def test_ray_backend_gives_the_records_of_the_local_backend(tmp_path, tmp_path_factory):

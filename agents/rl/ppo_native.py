@@ -12,7 +12,9 @@ per layer), the network of stable-baselines3's ``MlpPolicy``; ``--network cnn`` 
 map. With next-step autoreset the step after an episode's end only resets its sub-env: that sample is left
 out of the loss, and its value (of the episode's final observation) bootstraps truncated episodes. Logs:
 ``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as columns); the trained network
-is ``<out>/model.pt`` (arguments and weights), loaded by ``load_policy``.
+is ``<out>/model.pt`` (arguments, the env it was trained on with its spaces, and weights), loaded by
+``load_policy``. Any id trains: one with a native vector env steps it, any other (the ``-Flat`` variants, the
+sized ids' variants) a ``SyncVectorEnv``; code observations enter one-hot, other boxes as floats.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import pickle
 import random
 import time
 from dataclasses import asdict, dataclass, field, fields
@@ -41,6 +44,7 @@ from maze_envs.core.validate import choice
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMap, EgocentricMapVector
+from .policy_file import TrainedEnv
 
 LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_return",
                "charts/episodic_length", "charts/path_efficiency", "losses/value_loss", "losses/policy_loss",
@@ -100,9 +104,12 @@ def seed_everything(seed: int, torch_threads: int) -> None:
 
 
 def make_env(args: Args) -> gym.vector.VectorEnv:
-    """Return the native vector env of ``args`` under the metrics wrapper (and the ego map if asked)."""
-    env = gym.make_vec(args.env_id, num_envs=args.num_envs, vectorization_mode="vector_entry_point",
-                       **args.env_kwargs)
+    """Return the vector env of ``args`` under the metrics wrapper (and the ego map if asked): the id's native
+    vector env where it registers one, else Gymnasium's ``SyncVectorEnv`` of ``gym.make`` envs (any id, such as
+    the ``-Flat`` variants)."""
+    native = gym.spec(args.env_id).vector_entry_point is not None
+    env = gym.make_vec(args.env_id, num_envs=args.num_envs,
+                       vectorization_mode="vector_entry_point" if native else "sync", **args.env_kwargs)
     env = VectorEpisodeMetrics(env)
     return EgocentricMapVector(env) if args.ego_map else env
 
@@ -115,9 +122,39 @@ def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0
     return layer
 
 
+def _boxes(space: spaces.Space) -> list[spaces.Box]:
+    return [space.spaces[k] for k in sorted(space.spaces)] if isinstance(space, spaces.Dict) else [space]
+
+
+def _is_codes(box: spaces.Box) -> bool:
+    """Return whether ``box`` holds observation codes (integers 0 .. NUM_CODES - 1), which enter one-hot."""
+    return np.issubdtype(box.dtype, np.integer) and int(np.min(box.low)) >= 0 and int(np.max(box.high)) < NUM_CODES
+
+
 def _input_size(space: spaces.Space) -> int:
-    boxes = [space.spaces[k] for k in sorted(space.spaces)] if isinstance(space, spaces.Dict) else [space]
-    return sum(int(np.prod(b.shape)) * NUM_CODES for b in boxes)
+    return sum(int(np.prod(b.shape)) * (NUM_CODES if _is_codes(b) else 1) for b in _boxes(space))
+
+
+def encoder(space: spaces.Space):
+    """Return the function that turns a batch of ``space``'s observations into flat float rows: code boxes one-hot
+    (as ``FlatObservation``), other boxes as floats (integer ones such as images scaled to [0, 1]); ``Dict``
+    keys sorted and concatenated."""
+    parts = [(key, box, _is_codes(box)) for key, box in
+             (sorted(space.spaces.items()) if isinstance(space, spaces.Dict) else [(None, space)])]
+
+    def encode(observation: Any) -> torch.Tensor:
+        rows = []
+        for key, box, codes in parts:
+            value = np.asarray(observation if key is None else observation[key])
+            if codes:
+                flat = torch.as_tensor(value, dtype=torch.long).flatten(1)
+                rows.append(nn.functional.one_hot(flat, NUM_CODES).flatten(1).float())
+            else:
+                scale = float(np.max(box.high)) if np.issubdtype(box.dtype, np.integer) else 1.0
+                rows.append(torch.as_tensor(value, dtype=torch.float32).flatten(1) / scale)
+        return torch.cat(rows, 1)
+
+    return encode
 
 
 def _action_sizes(space: spaces.Space) -> list[int]:
@@ -157,10 +194,12 @@ class Agent(nn.Module):
                  network: str = "mlp") -> None:
         super().__init__()
         choice(network, NETWORKS, name="network")
-        if network == "cnn" and not (isinstance(observation_space, spaces.Box) and len(observation_space.shape) == 2):
-            raise MazeConfigError(f"network 'cnn' needs a 2-D Box observation (e.g. --ego-map), "
+        if network == "cnn" and not (isinstance(observation_space, spaces.Box) and len(observation_space.shape) == 2
+                                     and _is_codes(observation_space)):
+            raise MazeConfigError(f"network 'cnn' needs a 2-D Box of observation codes (e.g. --ego-map), "
                                   f"got {observation_space}")
         size = _input_size(observation_space)
+        self._encode = encoder(observation_space)
         self.action_sizes = _action_sizes(action_space)
         self.multi = isinstance(action_space, spaces.MultiDiscrete)
         if network == "cnn":
@@ -176,12 +215,10 @@ class Agent(nn.Module):
                                    layer_init(nn.Linear(hidden, hidden)), nn.Tanh(),
                                    layer_init(nn.Linear(hidden, sum(self.action_sizes)), 0.01))
 
-    @staticmethod
-    def encode(observation: Any) -> torch.Tensor:
-        """Return a batch of code observations (array or dict of arrays) as flat one-hot float rows."""
-        parts = [observation[k] for k in sorted(observation)] if isinstance(observation, dict) else [observation]
-        flat = [torch.as_tensor(np.asarray(p), dtype=torch.long).flatten(1) for p in parts]
-        return nn.functional.one_hot(torch.cat(flat, 1), NUM_CODES).flatten(1).float()
+    def encode(self, observation: Any) -> torch.Tensor:
+        """Return a batch of observations (array or dict of arrays) as the network's flat float rows
+        (``encoder``)."""
+        return self._encode(observation)
 
     def get_value(self, x: torch.Tensor) -> torch.Tensor:
         """Return the critic's values of encoded observations ``x``."""
@@ -230,7 +267,7 @@ def train(args: Args) -> Path:
 
     # ---- the loop ----------------------------------------------------------------------------------
     next_raw, info = envs.reset(seed=args.seed)
-    next_obs = Agent.encode(next_raw)
+    next_obs = agent.encode(next_raw)
     next_valid = torch.ones(N)
     last_revealed = np.asarray(info.get("revealed", np.zeros(N)), dtype=np.float64)
     global_step, start = 0, time.time()
@@ -259,7 +296,7 @@ def train(args: Args) -> Path:
                 rewards[t] = torch.as_tensor(reward, dtype=torch.float32)
                 dones[t] = torch.as_tensor(done, dtype=torch.float32)
                 terminals[t] = torch.as_tensor(np.asarray(terminated), dtype=torch.float32)
-                next_obs, next_valid = Agent.encode(next_raw), torch.as_tensor(~done, dtype=torch.float32)
+                next_obs, next_valid = agent.encode(next_raw), torch.as_tensor(~done, dtype=torch.float32)
                 if "episode_metrics" in info:
                     mask = info["_episode_metrics"]
                     ended.append({k: v[mask] for k, v in info["episode_metrics"].items()})
@@ -318,19 +355,30 @@ def train(args: Args) -> Path:
                           mean("success"), mean("return"), mean("steps"), mean("path_efficiency"), v_loss.item(),
                           pg_loss.item(), entropy_loss.item(), approx_kl.item(), float(np.mean(clipfracs))])
             log_file.flush()
+    trained = TrainedEnv.of(args.env_id, args.env_kwargs, args.ego_map, envs.single_observation_space,
+                            envs.single_action_space)
     envs.close()
-    torch.save({"args": asdict(args), "state_dict": agent.state_dict()}, out / "model.pt")
+    torch.save({"args": asdict(args), "env": trained.to_dict(), "state_dict": agent.state_dict()}, out / "model.pt")
     return out
 
 
 # ---- using a trained network ------------------------------------------------------------------------
 class NativePolicyAgent:
-    """A trained ``Agent`` network behind the agent interface (``reset()``, ``act(observation, info)``)."""
+    """A trained ``Agent`` network behind the agent interface (``reset()``, ``act(observation, info)``).
 
-    def __init__(self, network: Agent, deterministic: bool = True, name: str = "ppo_native") -> None:
+    ``trained`` (a ``TrainedEnv``) says what it was trained on; its ``observation_space`` and ``action_space``
+    are those of that env, which ``agents.evaluate.evaluate`` compares with the env it is handed before any
+    episode."""
+
+    def __init__(self, network: Agent, deterministic: bool = True, name: str = "ppo_native", *,
+                 trained: TrainedEnv | None = None, observation_space: spaces.Space | None = None,
+                 action_space: spaces.Space | None = None) -> None:
         self.network = network
         self.deterministic = deterministic
         self.name = name
+        self.trained = trained
+        self.observation_space = observation_space
+        self.action_space = action_space
 
     def reset(self) -> None:
         """Nothing to forget: the policy is memoryless (memory lives in the ego-map wrapper)."""
@@ -340,7 +388,7 @@ class NativePolicyAgent:
         batch = {k: np.asarray(v)[None] for k, v in observation.items()} if isinstance(observation, dict) \
             else np.asarray(observation)[None]
         with torch.no_grad():
-            x = Agent.encode(batch)
+            x = self.network.encode(batch)
             if self.deterministic:
                 action = torch.stack([lg.argmax(dim=1) for lg in self.network.logits(x)], dim=1)
             else:
@@ -349,17 +397,31 @@ class NativePolicyAgent:
 
 
 def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePolicyAgent, Args]:
-    """Return the agent saved at ``path`` (a ``model.pt``) and the ``Args`` it was trained with."""
-    saved = torch.load(Path(path), map_location="cpu", weights_only=True)
-    args = Args(**saved["args"])
+    """Return the agent saved at ``path`` (a ``model.pt``) and the ``Args`` it was trained with.
+
+    The agent's ``trained`` record comes from the file (files older than the record: from the saved id and
+    kwargs). Raises ``PolicyMismatchError`` when the saved env no longer gives the spaces the file records."""
+    source = str(path)
+    try:
+        saved = torch.load(Path(path), map_location="cpu", weights_only=True)
+        args = Args(**saved["args"])
+    except (OSError, RuntimeError, KeyError, TypeError, pickle.UnpicklingError) as exc:
+        raise MazeConfigError(f"{source}: not a policy file of agents.rl.ppo_native ({exc})",
+                              parameter="policy") from exc
     probe = gym.make(args.env_id, **args.env_kwargs)
     if args.ego_map:
         probe = EgocentricMap(probe)
-    network = Agent(probe.observation_space, probe.action_space, args.hidden, args.network)
+    observation_space, action_space = probe.observation_space, probe.action_space
     probe.close()
+    made = TrainedEnv.of(args.env_id, args.env_kwargs, args.ego_map, observation_space, action_space)
+    trained = TrainedEnv.from_dict(saved["env"]) if "env" in saved else made
+    trained.check(observation_space, action_space, source=source,
+                  given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
+    network = Agent(observation_space, action_space, args.hidden, args.network)
     network.load_state_dict(saved["state_dict"])
     network.eval()
-    return NativePolicyAgent(network, deterministic), args
+    return NativePolicyAgent(network, deterministic, trained=trained, observation_space=observation_space,
+                             action_space=action_space), args
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from ..bench.run import trial_seed
 from .config import GENERATION_MODALITIES, LOCAL_PREFIX, Player, SuiteConfig, parse_player
 from .mazes import SuiteMaze, build_mazes, write_oracle_generations, write_scenes, write_tasks
 from .summary import summarise
-from .work import Context, SuiteItem, Toolkit, head, protocol_sha, run_item
+from .work import Context, SuiteItem, Toolkit, check_policy_players, head, protocol_sha, run_item
 
 LOG_NAME = "results.jsonl"
 SUITE_NAME = "suite.json"
@@ -144,9 +144,10 @@ def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = Ru
     The output directory's lock is taken before anything is written there (a second run into a live run's
     directory changes nothing), and a directory that holds files needs ``options.resume`` or
     ``options.overwrite``. With ``options.resume`` the items already in ``results.jsonl`` with the same settings
-    (and every field a record has) are kept and not run again. A failed item is an ``error`` record that counts
-    as unsolved; a fatal error (rejected key, unreachable endpoint) or Ctrl-C stops the run after writing the
-    summary and report, and propagates.
+    (and every field a record has) are kept and not run again. The trained-policy player is first built on one env
+    of each maze (``check_policy_players``), so a policy file that cannot play them stops the run before any item
+    runs. A failed item is an ``error`` record that counts as unsolved; a fatal error (rejected key, unreachable
+    endpoint) or Ctrl-C stops the run after writing the summary and report, and propagates.
     """
     from .report import write_site
 
@@ -167,6 +168,7 @@ def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = Ru
             folders["oracle"] = write_oracle_generations(mazes, out / "generations" / "oracle",
                                                          video="gen-video" in chosen)
         items = suite_items(config, cast, mazes, folders)
+        check_policy_players(config, toolkit, items)
         if any(i.modality == "nav3d" for i in items):
             write_scenes(mazes, out / "nav" / "scenes", config.seed)
         with chat_clients(config, cast) as (clients, judge, local):

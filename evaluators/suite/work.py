@@ -27,9 +27,9 @@ from maze_envs.runs import RunOptions
 from maze_envs.tasks.files import generated_name, media_of, solution_name, task_of
 
 from ..bench.anticheat import choose_presentation, identity_presentation
-from ..bench.episode import Budgets
+from ..bench.episode import Budgets, bench_env
 from ..bench.interactive import interactive_trial
-from ..bench.oneshot import one_shot_trial
+from ..bench.oneshot import one_shot_trial, show
 from .config import Player, SuiteConfig
 from .mazes import GOAL_TASK, SuiteMaze, scene_dir, world_to_grid
 
@@ -157,6 +157,25 @@ def _interactive(ctx: Context, item: SuiteItem) -> dict[str, Any]:
     usage = record["usage"] if client is not None else {}
     return {"success": record["success"], "outcome": "solved" if record["success"] else record["outcome"],
             "path": record["published_path"], "usage": usage, "detail": record}
+
+
+def check_policy_players(config: SuiteConfig, toolkit: Toolkit, items: list[SuiteItem]) -> None:
+    """Build the agent of every trained-policy item's player once on the env of each of its mazes (the env its
+    trials play), so that a policy file that cannot play them raises its error (``PolicyMismatchError``, a
+    ``MazeConfigError``) before any item runs."""
+    seen = set()
+    for item in items:
+        key = (item.player.name, item.modality, item.maze.bench.grid.shape)
+        if item.player.kind != "policy" or item.modality not in INTERACTIVE or key in seen:
+            continue
+        seen.add(key)
+        shown = show(item.maze.bench, identity_presentation())
+        env = bench_env(INTERACTIVE[item.modality][0], shown.grid, shown.start, shown.goal,
+                        visibility=config.visibility)
+        try:
+            toolkit.baseline_agent(item.player.name, env, item.seed)
+        finally:
+            env.close()
 
 
 def _baseline(factory: Callable[[str, Any, int], Any], name: str, env: Any, *, seed: int) -> Any:

@@ -9,11 +9,11 @@ from maze_envs.cli.run_flags import run_options
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
 from maze_envs.tasks.spec import DIFFICULTIES, VARIANTS
 
-from . import nav, openings
+from . import minari_data, nav, openings
 from .writer_flags import add_writer_flags, report_failures
 
 # Modules that add further targets; each defines ``register_target(subparsers)``.
-TARGET_MODULES = (openings, nav)
+TARGET_MODULES = (openings, nav, minari_data)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

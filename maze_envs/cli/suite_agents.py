@@ -25,8 +25,8 @@ def chat_agent(env: Any, *, client: ChatClient, images: bool, memory: int, explo
 def baseline_agent(name: str, env: Any, seed: int, *, policy_file: str | None = None) -> Any:
     """Return the agent ``name`` of a grid env: ``oracle`` (BFS on the true layout), ``random`` (seeded),
     ``explorer`` (frontier first) or ``policy`` (the trained ``agents.rl.ppo_native`` network in
-    ``policy_file``; one trained with ``--ego-map`` keeps its egocentric map itself and plays only mazes of the
-    block-grid shape it was trained on)."""
+    ``policy_file``, adapted to the env where its trained env allows, else a ``PolicyMismatchError`` naming
+    both: ``agents.rl.policy_file.policy_for_env``)."""
     from maze_envs.agents.players import PLAYERS
 
     if name in ("oracle", "random", "explorer"):
@@ -38,26 +38,13 @@ def baseline_agent(name: str, env: Any, seed: int, *, policy_file: str | None = 
 
 def _policy(path: str, env: Any) -> Any:
     try:
-        import gymnasium as gym
-
-        from maze_envs.agents.base import OneBlockMoves
-        from maze_envs.agents.rl.egomap import EgocentricMapAgent
-        from maze_envs.agents.rl.ppo_native import load_policy
+        from maze_envs.agents.rl.policy_file import policy_for_env
     except ImportError as exc:
         raise MazeConfigError(f"{path}: loading a trained policy needs torch ({exc}); "
                               "pip install 'maze-envs[rl]'", parameter="policy") from exc
-    agent, args = load_policy(path)
-    probe = gym.make(args.env_id, **args.env_kwargs)
-    trained, trained_actions = probe.unwrapped.shape, probe.action_space
-    probe.close()
-    if isinstance(trained_actions, gym.spaces.Discrete) and trained_actions != env.action_space:
-        agent = OneBlockMoves(agent, env.action_space)
-    if not args.ego_map:
-        return agent
-    if tuple(trained) != tuple(env.unwrapped.shape):
-        raise MazeConfigError(f"{path}: trained with --ego-map on {trained[0]}x{trained[1]} block grids; it cannot "
-                              f"play a {env.unwrapped.shape[0]}x{env.unwrapped.shape[1]} maze", parameter="policy")
-    return EgocentricMapAgent(agent, env)
+    height, width = env.unwrapped.shape
+    spec = env.spec.id if env.spec is not None else type(env.unwrapped).__name__
+    return policy_for_env(path, env, given=f"the suite's {spec} on a {height}x{width} maze")
 
 
 def nav_agent(player: Any, client: ChatClient | None, seed: int, options: dict) -> Any:

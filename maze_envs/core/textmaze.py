@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import MazeFormatError
 from .explore import explore_route
-from .maze import MOVE_NAMES, Cell, Grid, move_index
+from .maze import MOVE_NAMES, MOVES, Cell, Grid, move_index
 from .render import Symbols
 from .solve import shortest_path
 
@@ -166,6 +166,39 @@ def next_route(maze: TextMaze) -> list[Cell] | None:
         return None
     unknown = [i for i, cell in enumerate(path) if not maze.known[cell]]
     return path[:max(unknown[0], 2)] if unknown else path
+
+
+def wall_follow_route(maze: TextMaze, heading: int | None, max_steps: int) -> list[Cell] | None:
+    """Return the route the right-hand rule walks from the agent through the known blocks of ``maze``, arriving
+    with ``heading`` (an index into ``MOVES``; None: as if arriving leftward, so up is tried first): at each
+    block it turns right if it can, else goes straight, else left, else back. It stops after ``max_steps`` moves
+    or before a block where that choice needs a masked block or one outside the drawing.
+
+    The rule needs only the heading as memory and, in a maze without loops, walks every corridor and so reaches
+    the goal: a view with no map, told only its last move, still solves the maze. Returns None when the position
+    is unknown or no move can be chosen.
+    """
+    here = maze.position
+    if here is None:
+        return None
+    height, width = maze.blocks.shape
+    direction = 3 if heading is None else heading
+    route = [here]
+    for _ in range(max_steps):
+        chosen = None
+        for turn in (1, 0, 3, 2):
+            candidate = (direction + turn) % 4
+            r, c = here[0] + MOVES[candidate][0], here[1] + MOVES[candidate][1]
+            if not (0 <= r < height and 0 <= c < width) or not maze.known[r, c]:
+                return route if len(route) > 1 else None
+            if maze.blocks[r, c] == 0:
+                chosen = candidate, (r, c)
+                break
+        if chosen is None:
+            break
+        direction, here = chosen
+        route.append(here)
+    return route if len(route) > 1 else None
 
 
 def next_move(maze: TextMaze) -> str | None:

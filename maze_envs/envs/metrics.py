@@ -104,7 +104,12 @@ def reset_envs(options: dict[str, Any] | None, num_envs: int) -> np.ndarray:
 
 def _array(info: dict[str, Any], key: str, num_envs: int) -> np.ndarray | None:
     value = info.get(key)
-    return None if value is None else np.asarray(value).reshape(num_envs, *np.shape(value)[1:])
+    if value is None:
+        return None
+    value = np.asarray(value)
+    if value.dtype == object:  # Gymnasium's SyncVectorEnv keeps tuples (a position) as an object array of them
+        value = np.array(value.tolist())
+    return value.reshape(num_envs, *value.shape[1:])
 
 
 class VectorEpisodeMetrics(VectorWrapper):

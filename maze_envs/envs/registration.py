@@ -41,8 +41,9 @@ ENV_ENTRIES: tuple[EnvEntry, ...] = (
 # Ids for stock RL code that passes no kwargs (CleanRL's ``--env-id``, RLlib, TorchRL's ``GymEnv``): observation
 # variants, as ALE registers ``-ram`` ids:
 # ``-Flat`` a float32 one-hot vector (MLP policies), ``-Image`` an ``H x W x 3`` uint8 picture (CNN policies),
-# ``-Numeric`` the openings and POI envs without their ``Text``/``Sequence`` fields. Each takes every argument of
-# its base env (``maze_envs.envs.variants``).
+# ``-Numeric`` the openings and POI envs without their ``Text``/``Sequence`` fields, ``-Box`` the point-goal nav env
+# with one ``Box`` action (waypoint and arrive) and a ``Dict`` of ``Box`` observation (SB3's and CleanRL's PPO).
+# Each takes every argument of its base env (``maze_envs.envs.variants``).
 VARIANT_ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry("Maze-Flat-v0", "maze_envs.envs.variants:flat_maze"),
     EnvEntry("Maze-Image-v0", "maze_envs.envs.variants:image_maze"),
@@ -50,7 +51,34 @@ VARIANT_ENTRIES: tuple[EnvEntry, ...] = (
     EnvEntry("Maze-PartialObs-Image-v0", "maze_envs.envs.variants:image_partial"),
     EnvEntry("Maze-Openings-Numeric-v0", "maze_envs.envs.variants:numeric_openings"),
     EnvEntry("GaussianNav-PoiGoal-Numeric-v0", "maze_envs.envs.variants:numeric_poi_goal", 100),
+    EnvEntry("GaussianNav-PointGoal-Box-v0", "maze_envs.envs.variants:box_point_goal", 100),
 )
+
+
+# Sized ids, as Minigrid registers ``MiniGrid-Empty-5x5-v0``: the side is the block grid's, walls included (as
+# Minigrid's and MazeBench's sizes), so ``Maze-PartialObs-Flat-5x5-v0`` plays 2x2-cell mazes (5x5 blocks) and
+# ``-13x13-`` 6x6-cell ones. The small ones give tools that pass only an id a learnable default: a random policy
+# reaches the goal in about one 5x5 episode in five (``benchmarks/id_only_learning.py``).
+GRID_SIDES: tuple[int, ...] = (5, 7, 9, 13)
+SIZED_FAMILIES: tuple[str, ...] = ("Maze-v0", "Maze-PartialObs-v0", "Maze-Flat-v0", "Maze-Image-v0",
+                                   "Maze-PartialObs-Flat-v0", "Maze-PartialObs-Image-v0")
+
+
+def sized_id(env_id: str, side: int) -> str:
+    """Return the sized id of ``env_id`` on a ``side x side`` block grid (``Maze-v0``, 5 -> ``Maze-5x5-v0``)."""
+    return env_id.replace("-v0", f"-{side}x{side}-v0")
+
+
+def _sized(entry: EnvEntry, side: int) -> EnvEntry:
+    cells = (side - 1) // 2
+    return EnvEntry(sized_id(entry.id, side), entry.entry_point, entry.max_episode_steps,
+                    {**entry.kwargs, "rows": cells, "cols": cells}, entry.vector_entry_point)
+
+
+_BY_ID = {entry.id: entry for entry in ENV_ENTRIES + VARIANT_ENTRIES}
+SIZED_ENTRIES: tuple[EnvEntry, ...] = tuple(_sized(_BY_ID[family], side) for family in SIZED_FAMILIES
+                                            for side in GRID_SIDES)
+ALL_ENTRIES: tuple[EnvEntry, ...] = ENV_ENTRIES + VARIANT_ENTRIES + SIZED_ENTRIES
 
 
 def _same(spec: gym.envs.registration.EnvSpec, entry: EnvEntry) -> bool:
@@ -58,14 +86,15 @@ def _same(spec: gym.envs.registration.EnvSpec, entry: EnvEntry) -> bool:
 
 
 def register_envs(replace: bool = False) -> list[str]:
-    """Register every entry of ``ENV_ENTRIES`` and ``VARIANT_ENTRIES`` with Gymnasium; return the ids registered now.
+    """Register every entry of ``ALL_ENTRIES`` (base, variant and sized ids) with Gymnasium; return the ids registered
+    now.
 
     Registering again is a no-op. An id that other code registered first is kept (``gym.make`` of it gives that
     code's env) with a ``RegistrationConflictWarning`` naming both entry points, unless ``replace=True``, which
     registers ours over it.
     """
     registered = []
-    for entry in ENV_ENTRIES + VARIANT_ENTRIES:
+    for entry in ALL_ENTRIES:
         other = gym.registry.get(entry.id)
         if other is not None and _same(other, entry):
             continue

@@ -14,7 +14,11 @@ id                                  observation
 ``Maze-PartialObs-Image-v0``        ``Maze-PartialObs-v0``'s window as an RGB image (7x7 -> 56x56x3)
 ``Maze-Openings-Numeric-v0``        ``labels`` as ``MultiBinary(K)`` (label present), no ``question`` text
 ``GaussianNav-PoiGoal-Numeric-v0``  ``poi_name`` as ``Discrete`` (index into ``poi_names``)
+``GaussianNav-PointGoal-Box-v0``    ``Box`` actions and a ``Dict`` of ``Box`` (``BoxNavigation``), 64x64 views
 ==================================  ====================================================================
+
+The sized ids (``Maze-5x5-v0``, ``Maze-PartialObs-Flat-9x9-v0``, ...) are these factories and the base envs with
+``rows``/``cols`` set (``registration.SIZED_ENTRIES``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from gymnasium import spaces
 
 from maze_envs.core.errors import MazeConfigError
 
+from .actions import checked_action
 from .grid.maze import MazeEnv
 from .grid.partial import PartialObsMazeEnv
 from .grid.wrappers import FlatObservation, RGBImageObservation
@@ -88,6 +93,69 @@ class NumericObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs
         return out
 
 
+class BoxNavigation(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """A GaussianNav env with one ``Box`` action and a ``Dict`` of ``Box`` observation, the spaces that
+    stable-baselines3's PPO (``MultiInputPolicy``) and CleanRL's ``ppo_continuous_action.py`` (which flattens
+    the observation) train on.
+
+    The action is ``Box(-1, 1, (2 * num_waypoints + 1,), float32)``: the waypoints' ``[front, left]`` pairs in
+    units of the env's ``max_waypoint_metres``, then ``arrive``, declared when that last component is above 0.
+    The observation keeps every ``Box`` field of the env (``rotation`` flattened to 16 numbers), its nested
+    ``images`` as ``image_left``, ``image_front`` and ``image_right``.
+
+    Example:
+        >>> import gymnasium as gym, maze_envs
+        >>> env = BoxNavigation(gym.make("GaussianNav-PointGoal-v0", view_width=8, view_height=8, scenes=1))
+        >>> env.action_space
+        Box(-1.0, 1.0, (3,), float32)
+        >>> sorted(env.observation_space.spaces)[:4]
+        ['distance_to_goal', 'goal_world', 'heading', 'image_front']
+        >>> obs, info = env.reset(seed=0)
+        >>> obs["image_front"].shape, obs in env.observation_space
+        ((8, 8, 3), True)
+
+    Change log:
+        * v0.1.0 - Initially added
+    """
+
+    def __init__(self, env: gym.Env) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+        waypoint = env.action_space["waypoint"]
+        self._waypoint_shape, self._reach = waypoint.shape, float(np.max(waypoint.high))
+        size = int(np.prod(self._waypoint_shape)) + 1
+        self.action_space = spaces.Box(-1.0, 1.0, (size,), np.float32)
+        fields: dict[str, spaces.Space] = {}
+        for key, sub in env.observation_space.spaces.items():
+            if isinstance(sub, spaces.Dict):
+                fields.update({f"image_{name}": view for name, view in sub.spaces.items()})
+            elif isinstance(sub, spaces.Box):
+                fields[key] = spaces.Box(sub.low.reshape(-1), sub.high.reshape(-1), dtype=sub.dtype) \
+                    if len(sub.shape) > 1 else sub
+        self.observation_space = spaces.Dict(fields)
+
+    def _observation(self, observation: dict[str, Any]) -> dict[str, Any]:
+        out = {f"image_{name}": view for name, view in observation.get("images", {}).items()}
+        out.update({key: np.asarray(observation[key]).reshape(self.observation_space[key].shape)
+                    for key in self.observation_space.spaces if key in observation})
+        return {key: out[key] for key in self.observation_space.spaces}
+
+    def reset(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Reset the env; return its observation as the ``Dict`` of ``Box`` and its info."""
+        observation, info = self.env.reset(**kwargs)
+        return self._observation(observation), info
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Step with the waypoints and ``arrive`` read from the ``Box`` action (clipped into the space)."""
+        flat = np.clip(np.asarray(action, dtype=np.float32).reshape(-1), -1.0, 1.0)
+        if flat.shape != self.action_space.shape:
+            checked_action(self.action_space, action)
+        waypoint = (flat[:-1] * self._reach).reshape(self._waypoint_shape)
+        observation, reward, terminated, truncated, info = self.env.step(
+            {"waypoint": waypoint, "arrive": int(flat[-1] > 0)})
+        return self._observation(observation), reward, terminated, truncated, info
+
+
 def flat_maze(**kwargs: Any) -> gym.Env:
     """Return ``Maze-v0`` made with ``kwargs`` under ``FlatObservation`` (``Maze-Flat-v0``).
 
@@ -144,3 +212,11 @@ def numeric_poi_goal(**kwargs: Any) -> gym.Env:
     env = PoiGoalNavEnv(**kwargs)
     names = sorted({task.goal_label or "unknown" for _, task in env.task_list})
     return NumericObservation(env, {"poi_name": names})
+
+
+def box_point_goal(view_width: int = 64, view_height: int = 64, **kwargs: Any) -> gym.Env:
+    """Return ``GaussianNav-PointGoal-v0`` made with ``kwargs`` (64x64 views unless given) under ``BoxNavigation``
+    (``GaussianNav-PointGoal-Box-v0``)."""
+    from .nav.env import PointGoalNavEnv
+
+    return BoxNavigation(PointGoalNavEnv(view_width=view_width, view_height=view_height, **kwargs))

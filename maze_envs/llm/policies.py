@@ -19,17 +19,19 @@ import numpy as np
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.images import decode_image
 from maze_envs.core.jsonfiles import parse_json
+from maze_envs.core.maze import MOVE_NAMES, Cell
 from maze_envs.core.render import Symbols
 from maze_envs.core.textmaze import (
     TextMaze,
     format_path,
     image_maze,
     legend_symbols,
-    next_move,
+    move_between,
     next_route,
     parse_text_maze,
     plan_path,
     route_runs,
+    wall_follow_route,
 )
 
 from .server import ChatRequest, Policy, PolicyReply
@@ -122,8 +124,10 @@ class OraclePolicy:
     ``mode`` ``path`` answers a shortest path ``(r,c),(r,c),...`` from the agent (else the start) in the text
     grid's coordinates, ``move`` one of up/down/left/right, ``auto`` a move when the view is partial or the
     prompt asks for a move ("next move", "Which move next?", "direction steps"), else a path. Partial views
-    get a move along an optimistic shortest path to a visible goal, or toward the nearest unexplored edge; when
-    the prompt allows runs ("steps between 1 and k") the whole known part of that route as ``direction n`` runs.
+    get a move along an optimistic shortest path to a visible goal, or toward the nearest unexplored edge of the
+    map explored so far; a view without a map but with the history of its last moves is walked by the right-hand
+    rule from its last heading, which solves a maze without loops from what the conversation shows. When the
+    prompt allows runs ("steps between 1 and k") the whole known part of that route goes as ``direction n`` runs.
 
     It reads at most the last ``max_chars`` characters of a prompt (whole lines), so a prompt of any length costs
     bounded time. A maze it finds but cannot use (a ragged listed grid, a start outside it) is answered with
@@ -164,10 +168,10 @@ class OraclePolicy:
             mode = "move" if (maze.partial or _MOVE_QUESTION.search(text)) else "path"
         if mode == "move":
             limit = _STEP_LIMIT.search(text)
+            route = _partial_route(maze, text, int(limit[1]) if limit else 1)
             if limit is None:
-                move = next_move(maze)
+                move = move_between(route[0], route[1]) if route else None
                 return PolicyReply(f"Move: {move}" if move else "I have no move that leads anywhere new.")
-            route = next_route(maze)
             if route is None:
                 return PolicyReply("I have no move that leads anywhere new.")
             return PolicyReply(", ".join(f"{move} {n}" for move, n in route_runs(route, int(limit[1]))))
@@ -183,6 +187,47 @@ def last_lines(text: str, limit: int) -> str:
     tail = text[-limit:]
     newline = tail.find("\n")
     return tail[newline + 1:] if newline >= 0 else tail
+
+
+def _partial_route(maze: TextMaze, text: str, limit: int) -> list[Cell] | None:
+    """Return the oracle's route in a move prompt. A view with neither the goal nor a map explored so far, but with
+    the moves that led here (the history of the last turns), is followed by the right-hand rule from the last
+    heading (``wall_follow_route``, up to ``4 * limit`` blocks): that solves a maze from what the conversation
+    shows, where a frontier search on one view alone walks back and forth. Otherwise the route of
+    ``next_route``: to a visible goal, else to the nearest frontier of the map shown."""
+    heading = last_heading(text)
+    if maze.goal is None and heading is not None and not shows_explored_map(text):
+        return wall_follow_route(maze, heading, 4 * limit)
+    return next_route(maze)
+
+
+# The partial-view prompts of ``agents.llm``: "Recent action history: Step 1: up 2, left 1 (Moved 3 steps), ...",
+# and the explored map's heading.
+_HISTORY_STEP = re.compile(r"Step \d+: ((?:(?:up|down|left|right) \d+(?:, )?)+) \((?:Moved (\d+) steps?|Wall collision "
+                           r"after (\d+) steps?)", re.IGNORECASE)
+_HISTORY_RUN = re.compile(r"(up|down|left|right) (\d+)", re.IGNORECASE)
+_EXPLORED_MAP = re.compile(r"map explored so far", re.IGNORECASE)
+
+
+def shows_explored_map(text: str) -> bool:
+    """Return whether a prompt shows the map explored so far (``--explored-map``)."""
+    return bool(_EXPLORED_MAP.search(text))
+
+
+def last_heading(text: str) -> int | None:
+    """Return the direction (index into ``MOVES``) of the last block the prompt's action history says the agent
+    moved, or None when it tells of no move that moved."""
+    for moves, moved, collided in reversed(_HISTORY_STEP.findall(text)):
+        left = int(moved or collided or 0)
+        heading = None
+        for name, count in _HISTORY_RUN.findall(moves):
+            if left <= 0:
+                break
+            heading = MOVE_NAMES.index(name.lower())
+            left -= int(count)
+        if heading is not None:
+            return heading
+    return None
 
 
 # A prompt that takes "direction steps" runs says how long one may be (MazeBench's partial-observe prompt). Every

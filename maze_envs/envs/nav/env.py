@@ -63,8 +63,9 @@ class GaussianNavEnv(gym.Env):
     ## Episode End
     Terminated when arrival is declared (by ``arrive`` or a waypoint within the threshold) or, for POI in
     ``hard`` collision mode, on the first collision outside the arrival circle. Truncated after ``max_steps``.
-    ``info`` holds ``status``, ``success``, ``distance_to_goal``, ``collided``, ``collisions`` and, at the end,
-    ``result`` (the evaluator's ``result.json`` record).
+    ``info`` holds ``status``, ``success``, ``distance_to_goal``, ``collided``, ``collisions`` and ``result``:
+    empty until the episode ends, then the evaluator's ``result.json`` record (``reset`` and ``step`` return the
+    same keys).
 
     ## Arguments
     ``gym.make("GaussianNav-PointGoal-v0", mode="outdoor", data_dir=None, map_dir=None, render_url=None,
@@ -224,9 +225,8 @@ class GaussianNavEnv(gym.Env):
         s = self.session
         info = {"episode_id": s.episode.episode_id, "task_id": s.task.task_id, "status": s.status,
                 "success": s.success, "distance_to_goal": s.distance, "collided": collided,
-                "collisions": len(s.collision_steps), "shortest_path_length": s.shortest_path_length}
-        if s.done:
-            info["result"] = s.result()
+                "collisions": len(s.collision_steps), "shortest_path_length": s.shortest_path_length,
+                "result": s.result() if s.done else {}}
         return info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import string
 from typing import Any
@@ -20,6 +21,13 @@ from ..actions import checked_action, checked_options, reset_needed
 from ..costs import Cost, check_env_cost, image_cost
 
 QUESTION_FORMS: tuple[str, ...] = ("pair", "partner", "verify")
+
+
+def unanswered_info() -> dict[str, Any]:
+    """Return the answer's info keys as ``reset`` gives them, before any answer (``step`` fills them in)."""
+    return {"correct": False, "answer": "", "connected_pair": ["", ""]}
+
+
 QUESTION_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
 NO, YES = 0, 1
 
@@ -83,8 +91,10 @@ class OpeningsEnv(gym.Env):
     (without the answer), the input an oracle solves by BFS.
 
     ## Episode End
-    The episode terminates after the single answer. ``info`` then adds ``correct``, ``answer``
-    (``"B-D"``, ``"D"`` or ``"yes"``/``"no"``) and ``connected_pair``.
+    The episode terminates after the single answer. ``reset`` and ``step`` return the same info keys (as
+    Minari's ``DataCollector(record_infos=True)`` needs): the answer's ``correct``, ``answer`` (``"B-D"``,
+    ``"D"`` or ``"yes"``/``"no"``) and ``connected_pair`` hold ``False``, ``""`` and ``["", ""]`` until the
+    answer fills them in.
 
     ## Arguments
     ``gym.make("Maze-Openings-v0", question="pair", rows=(8, 20), cols=(8, 20), openings=(3, 6),
@@ -94,7 +104,8 @@ class OpeningsEnv(gym.Env):
     ``(low, high)`` range. ``render_mode="rgb_array"`` makes ``render()`` return the image.
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version. Changed since: ``reset`` returns the answer keys too (their unanswered defaults), and
+      ``step`` every key of ``reset``.
       Unknown keyword arguments raise ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
       worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
       ``Maze-Openings-Numeric-v0`` registers the same env under ``NumericObservation``: ``labels`` as
@@ -195,7 +206,7 @@ class OpeningsEnv(gym.Env):
         fields, self._truth, self._mask = self._question()
         self._obs = {"image": canvas, "labels": tuple(LABELS[:n]), **fields}
         self._done = False
-        info = {
+        self._info = {
             "question_form": self.question_form,
             "action_mask": self._mask.copy(),
             "num_openings": n,
@@ -203,7 +214,9 @@ class OpeningsEnv(gym.Env):
             "difficulty": self.puzzle.difficulty,
             "puzzle": puzzle_input(self.puzzle),
             "opening_pixels": [p.to_dict() for p in rendering.labels],
+            **unanswered_info(),
         }
+        info = copy.deepcopy(self._info)
         return self._observation(), info
 
     def _observation(self) -> dict[str, Any]:
@@ -225,8 +238,8 @@ class OpeningsEnv(gym.Env):
         checked_action(self.action_space, action)
         correct = int(action) == self._truth
         self._done = True
-        info = {"correct": correct, "answer": self.answer_text(self._truth),
-                "connected_pair": list(self.puzzle.connected_pair), "action_mask": self._mask.copy()}
+        info = {**copy.deepcopy(self._info), "correct": correct, "answer": self.answer_text(self._truth),
+                "connected_pair": list(self.puzzle.connected_pair)}
         return self._observation(), float(correct), True, False, info
 
     def render(self) -> np.ndarray | None:

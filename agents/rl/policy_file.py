@@ -1,0 +1,134 @@
+"""What a saved policy was trained on (env id, kwargs, ego map, spaces), and the one check every player of a policy
+file makes before an episode: the env it is handed must show the observations and take the actions the policy
+knows, else one ``PolicyMismatchError`` names both envs."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from maze_envs.core.codes import MASKED
+from maze_envs.core.errors import MazeConfigError
+
+
+class PolicyMismatchError(MazeConfigError):
+    """A policy file was handed an env whose observation or action space differs from the one it was trained on."""
+
+
+@dataclass(frozen=True)
+class TrainedEnv:
+    """The env a policy was trained on: its id, kwargs, whether the ego map wrapped it, and the spaces the policy
+    saw (Gymnasium's own text of each, e.g. ``Box(0, 4, (7, 7), uint8)``, after the ego map)."""
+
+    env_id: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    ego_map: bool = False
+    observation_space: str = ""
+    action_space: str = ""
+
+    @classmethod
+    def of(cls, env_id: str, kwargs: dict[str, Any], ego_map: bool, observation_space: spaces.Space,
+           action_space: spaces.Space) -> "TrainedEnv":
+        """Return the record of a policy trained on ``env_id(**kwargs)`` seeing those spaces."""
+        return cls(env_id, dict(kwargs), bool(ego_map), str(observation_space), str(action_space))
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> "TrainedEnv":
+        """Return the record ``to_dict`` wrote."""
+        return cls(str(doc["env_id"]), dict(doc.get("kwargs") or {}), bool(doc.get("ego_map", False)),
+                   str(doc.get("observation_space", "")), str(doc.get("action_space", "")))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the record as JSON-ready fields (stored in the policy file)."""
+        return asdict(self)
+
+    def describe(self) -> str:
+        """Return one line naming the env and its spaces, e.g. ``Maze-v0 {'rows': 5} (observation ..., action ...)``."""
+        ego = ", ego map" if self.ego_map else ""
+        return (f"{self.env_id} {self.kwargs}{ego} (observation {self.observation_space}, "
+                f"action {self.action_space})")
+
+    def check(self, observation_space: spaces.Space, action_space: spaces.Space | None, *, source: str,
+              given: str) -> None:
+        """Raise ``PolicyMismatchError`` naming the policy file ``source``, this env and the ``given`` one unless
+        the given spaces are the trained ones (``action_space`` None: the caller adapts the actions itself)."""
+        seen = str(observation_space)
+        acts = None if action_space is None else str(action_space)
+        if seen == self.observation_space and (acts is None or acts == self.action_space):
+            return
+        what = "observation" if seen != self.observation_space else "action"
+        raise PolicyMismatchError(
+            f"{source}: the policy was trained on {self.describe()}, but {given} gives observation {seen}"
+            + (f", action {acts}" if acts is not None else "") + f": the {what} spaces differ; play it on the env "
+            "it was trained on", parameter="policy")
+
+
+class NarrowerView:
+    """An agent adapter: ``agent`` was trained on a partial view of radius ``radius`` and plays an env whose view is
+    wider. Each window is cropped to the trained side and the blocks beyond Manhattan distance ``radius`` masked,
+    which is exactly the trained env's window (visibility is Manhattan distance plus line of sight, and the line
+    of sight does not depend on the radius)."""
+
+    def __init__(self, agent: Any, side: int, radius: int) -> None:
+        self.agent = agent
+        self.name = getattr(agent, "name", type(agent).__name__)
+        self.margin = side // 2 - radius
+        offsets = np.abs(np.arange(-radius, radius + 1))
+        self.outside = (offsets[:, None] + offsets[None, :]) > radius
+        self.observation_space = spaces.Box(0, MASKED, self.outside.shape, np.uint8)
+
+    def reset(self) -> None:
+        """Forget the episode (the wrapped agent's reset)."""
+        self.agent.reset()
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """Return the wrapped agent's action on the cropped window."""
+        m = self.margin
+        window = np.array(observation[m:observation.shape[0] - m, m:observation.shape[1] - m])
+        window[self.outside] = MASKED
+        return self.agent.act(window, info)
+
+
+def _window_radius(space: str) -> int | None:
+    """Return ``k`` of a partial-view window space's text ``Box(0, 4, (2k+1, 2k+1), uint8)``, else None."""
+    found = re.fullmatch(rf"Box\(0, {MASKED}, \((\d+), (\d+)\), uint8\)", space)
+    return int(found[1]) // 2 if found and found[1] == found[2] and int(found[1]) % 2 else None
+
+
+def policy_for_env(path: str | os.PathLike, env: gym.Env, *, given: str = "this env") -> Any:
+    """Return the policy saved at ``path`` (``agents.rl.ppo_native``'s ``model.pt``) as an agent of ``env``, adapted
+    where the trained env allows: a ``Discrete(4)`` policy moves one block in a ``(direction, n)`` env
+    (``OneBlockMoves``), a narrower trained view sees the env's window cropped to it (``NarrowerView``), an
+    ego-map policy keeps its map itself (``EgocentricMapAgent``). Raises ``PolicyMismatchError`` naming the
+    trained env and ``given`` when no adaptation gives the spaces the policy was trained on (another
+    observation, an ego map of another block-grid shape, ``(direction, n)`` actions the env cannot take)."""
+    from ..base import OneBlockMoves
+    from .egomap import EgocentricMapAgent
+    from .ppo_native import load_policy
+
+    source = str(path)
+    agent, _ = load_policy(path)
+    trained = agent.trained
+    player: Any = agent
+    actions = env.action_space
+    if trained.action_space == str(spaces.Discrete(4)) and actions != spaces.Discrete(4):
+        player = OneBlockMoves(agent, actions)
+    elif trained.action_space != str(actions):
+        trained.check(env.observation_space, actions, source=source, given=given)
+    if trained.ego_map:
+        player = EgocentricMapAgent(player, env)
+        trained.check(player.observation_space, None, source=source, given=f"{given} (under the ego map)")
+        return player
+    window, radius = _window_radius(str(env.observation_space)), _window_radius(trained.observation_space)
+    if window is not None and radius is not None and radius < window:
+        player = NarrowerView(player, 2 * window + 1, radius)
+        trained.check(player.observation_space, None, source=source, given=f"{given} (cropped to the trained view)")
+        return player
+    trained.check(env.observation_space, None, source=source, given=given)
+    return player
