@@ -3,6 +3,7 @@ own OpenAI provider, and scores every trial as ``maze-envs bench`` does for the 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -23,12 +24,15 @@ MODES = ("text2d", "image2d", "ai", "partial-observe")
 
 
 def entry_point_site(root: Path) -> Path:
-    """Return a folder holding a distribution's metadata that declares the ``inspect_ai`` entry point of this
-    checkout (what ``pip install maze-envs[inspect]`` installs), so Inspect resolves ``maze_envs/<task>``."""
-    info = root / "maze_envs_checkout-0.dist-info"
+    """Return a folder holding the metadata of an editable install of this checkout (what ``pip install -e
+    .[inspect]`` writes: the ``inspect_ai`` entry point and ``direct_url.json``), put first on the path so that
+    neither a stale ``maze_envs.egg-info`` in the checkout nor an install of another tree answers for it; Inspect
+    then names the tasks ``maze_envs/<task>``."""
+    info = root / "maze_envs-0.1.0.dist-info"
     info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: maze-envs-checkout\nVersion: 0\n")
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: maze-envs\nVersion: 0.1.0\n")
     (info / "entry_points.txt").write_text("[inspect_ai]\nmaze_envs = maze_envs.integrations.inspect._registry\n")
+    (info / "direct_url.json").write_text(json.dumps({"dir_info": {"editable": True}, "url": REPO.as_uri()}))
     return root
 
 
@@ -37,7 +41,7 @@ def inspect_eval(tmp_path: Path, server: ModelServer, mode: str, *flags: str) ->
     logs = tmp_path / f"logs-{mode}"
     site = entry_point_site(tmp_path / f"site-{mode}")
     env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "local", "INSPECT_LOG_DIR": str(logs),
-           "PYTHONPATH": os.pathsep.join([str(REPO), str(site)]), "TMPDIR": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join([str(site), str(REPO)]), "TMPDIR": str(tmp_path),
            "INSPECT_DISPLAY": "none"}
     done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", f"maze_envs/{mode}",
                            "--model", f"openai/{server.model_name}", "-T", "sizes=5x5", "-T", "count=2", "-T", "seed=5",

@@ -1,16 +1,18 @@
-"""Every name README's Python snippets import from maze-envs exists where the snippet says (modules move; the
-snippets must move with them)."""
+"""Every name the Python snippets of README and the docs pages import from maze-envs exists where the snippet says
+(modules move; the snippets must move with them)."""
 
 import importlib
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").rglob("*.md") if "_generated" not in p.parts)]
 
 
 def _imports() -> list[tuple[str, str]]:
     found = []
-    for block in re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S):
+    text = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
         joined = re.sub(r"\(\s*([^)]*)\)", lambda m: m.group(1).replace("\n", " "), block)
         for module, names in re.findall(r"^\s*from (maze_envs\S*) import (.+)$", joined, re.M):
             found += [(module, name.strip().split(" as ")[0]) for name in names.split("#")[0].split(",")

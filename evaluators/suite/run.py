@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
@@ -145,9 +146,9 @@ def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = Ru
     directory changes nothing), and a directory that holds files needs ``options.resume`` or
     ``options.overwrite``. With ``options.resume`` the items already in ``results.jsonl`` with the same settings
     (and every field a record has) are kept and not run again. The trained-policy player is first built on one env
-    of each maze (``check_policy_players``), so a policy file that cannot play them stops the run before any item
-    runs. A failed item is an ``error`` record that counts as unsolved; a fatal error (rejected key, unreachable
-    endpoint) or Ctrl-C stops the run after writing the summary and report, and propagates.
+    of each maze (``check_policy_players``), so a policy file that cannot play them stops the run before the output
+    folder is touched. A failed item is an ``error`` record that counts as unsolved; a fatal error (rejected key,
+    unreachable endpoint) or Ctrl-C stops the run after writing the summary and report, and propagates.
     """
     from .report import write_site
 
@@ -160,6 +161,10 @@ def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = Ru
     def accept(record: dict[str, Any]) -> bool:
         return record.get("protocol") == shas.get(record.get("modality"))
 
+    if any(p.kind == "policy" for p in cast):
+        with tempfile.TemporaryDirectory(prefix="maze-envs-suite-") as scratch:  # nothing reaches the output folder
+            mazes = build_mazes(config.sizes, config.count, config.seed, config.algorithm, Path(scratch))
+            check_policy_players(config, toolkit, suite_items(config, cast, mazes, {}))
     with Run(config.output_dir, None, options, log_name=LOG_NAME, accept=accept, schema=SUITE_RECORD) as run:
         out = run.directory
         mazes = build_mazes(config.sizes, config.count, config.seed, config.algorithm, out)
@@ -168,7 +173,6 @@ def run_suite(config: SuiteConfig, toolkit: Toolkit, *, options: RunOptions = Ru
             folders["oracle"] = write_oracle_generations(mazes, out / "generations" / "oracle",
                                                          video="gen-video" in chosen)
         items = suite_items(config, cast, mazes, folders)
-        check_policy_players(config, toolkit, items)
         if any(i.modality == "nav3d" for i in items):
             write_scenes(mazes, out / "nav" / "scenes", config.seed)
         with chat_clients(config, cast) as (clients, judge, local):

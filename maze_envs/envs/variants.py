@@ -146,10 +146,15 @@ class BoxNavigation(gym.Wrapper, gym.utils.RecordConstructorArgs):
         return self._observation(observation), info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        """Step with the waypoints and ``arrive`` read from the ``Box`` action (clipped into the space)."""
-        flat = np.clip(np.asarray(action, dtype=np.float32).reshape(-1), -1.0, 1.0)
-        if flat.shape != self.action_space.shape:
+        """Step with the waypoints and ``arrive`` read from the ``Box`` action (finite values clipped into the
+        space); raise ``InvalidActionError`` for an action of another shape, type or a non-finite value."""
+        try:
+            flat = np.asarray(action, dtype=np.float32).reshape(-1)
+        except (TypeError, ValueError):
+            flat = None
+        if flat is None or flat.shape != self.action_space.shape or not np.isfinite(flat).all():
             checked_action(self.action_space, action)
+        flat = np.clip(flat, -1.0, 1.0)
         waypoint = (flat[:-1] * self._reach).reshape(self._waypoint_shape)
         observation, reward, terminated, truncated, info = self.env.step(
             {"waypoint": waypoint, "arrive": int(flat[-1] > 0)})
