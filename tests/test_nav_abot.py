@@ -4,6 +4,7 @@ The expected values here are worked out from ABot-Navigation's documented rules 
 in this file; the request strings are the ones its client's ``xyz_euler_trans_gs_colmap`` returns for the poses.
 """
 
+import io
 import json
 import math
 import shutil
@@ -14,12 +15,13 @@ import numpy as np
 import pytest
 import requests
 from _nav_agents import PilAgent, ScriptAgent, StoppingScriptAgent
+from PIL import Image
 from scipy.spatial.transform import Rotation
 
 from maze_envs.agents.nav.oracle import OraclePoiGoalAgent
 from maze_envs.cli import main
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.envs.nav.config import build_eval_config, camera_for_size
+from maze_envs.envs.nav.config import build_eval_config, camera_for_size, nav_rules
 from maze_envs.envs.nav.motion import abot_predicted_poses, predicted_poses
 from maze_envs.evaluators.nav.loop import agent_spec, ensure_procedural_scenes, run_evaluation
 from maze_envs.evaluators.nav.pictures import draw_run
@@ -479,3 +481,52 @@ def test_an_agents_exception_text_goes_where_each_protocol_keeps_it(scenes, tmp_
             assert "error" not in result and "maze_000/traj_0: error: agent.predict() raised RuntimeError" in printed
         else:
             assert "agent bug: division by zero" in result["error"] and "agent bug" not in printed
+
+
+@pytest.mark.parametrize("protocol", ["abot", "default"])
+def test_saved_renders_are_written_as_the_protocol_saves_them(scenes, tmp_path, protocol):
+    """ABot decodes each view and saves it with ``img.save`` (Pillow's JPEG defaults, quality 75); ours writes the
+    server's own JPEG bytes."""
+    server = make_server(scenes, "127.0.0.1", 0, backend="cpu")
+    serve_in_thread(server)
+    pose = pose_matrix(3.0, 3.0, 0.55)
+    try:
+        renderer = GaussianRenderer(server.url + "/render_gs", CAMERA, max_retries=0,
+                                    saved_renders=nav_rules(protocol).saved_renders)
+        renderer.render_at_pose(pose, "maze_000", save_dir=tmp_path, image_id=4)
+        served = {name: requests.post(server.url + "/render_gs", json=renderer.request_body(line, "maze_000"),
+                                      timeout=60).content for name, line in view_extrinsics(pose)}
+    finally:
+        server.stop()
+    for name, body in served.items():
+        saved = (tmp_path / f"4_{name}.jpg").read_bytes()
+        buffer = io.BytesIO()
+        Image.open(io.BytesIO(body)).save(buffer, format="JPEG")  # what ABot's client does with the answer
+        if protocol == "abot":
+            assert saved == buffer.getvalue() and saved != body
+        else:
+            assert saved == body and saved != buffer.getvalue()
+
+
+@pytest.mark.parametrize("protocol", ["abot", "default"])
+def test_a_nan_waypoint_ends_the_task_as_the_protocol_does(scenes, tmp_path, protocol):
+    """ABot moves to the NaN pose and its render request fails: ``render_error`` with the closest distance, the
+    steps made and no metrics. Ours refuses the prediction as malformed: an ``error`` record."""
+    script = [([[0.0, 2.0]], None, False), ([[float("nan"), 1.0]], None, False)]
+    config = _config(max_steps=5, protocol=protocol, waypoint_frame="right_front")
+    run_evaluation(ScriptAgent(script), config, scenes, run_dir=tmp_path)
+    record = _results(tmp_path)[("maze_000", "traj_0")]
+    if protocol == "abot":
+        assert {k: record[k] for k in ("status", "steps", "success", "oracle_success", "metrics")} == {
+            "status": "render_error", "steps": 1, "success": False, "oracle_success": False, "metrics": {}}
+        assert record["travel_length"] == pytest.approx(2.0)
+        goal = np.array(record["goal_world"], np.float32)
+        reached = [float(np.linalg.norm(np.array(point) - goal)) for point in record["trajectory"]]
+        assert len(reached) == 2 and record["distance_to_goal"] == min(reached)
+        assert set(record) == {"episode_id", "task_id", "status", "target_label", "gt_taget_instance", "steps",
+                               "travel_length", "shortest_path_length", "distance_to_goal", "success",
+                               "oracle_success", "metrics", "goal_world", "trajectory", "map_dir",
+                               "occ_dilation_meters"}
+    else:
+        assert record["status"] == "error" and "malformed prediction" in record["error"]
+        assert record["steps"] == 1 and "finite" in record["error"]

@@ -188,3 +188,36 @@ def test_points_just_off_the_top_left_edge_map_as_the_protocol_rounds(tmp_path):
         start = {"x": 12.0, "y": 22.0}
         assert not GaussianScene.check_line_collision_fast(start, point, episode, truncate=abot)
         assert GaussianScene.check_line_collision_fast(start, point, episode, truncate=ours)
+
+
+def test_summaries_add_and_average_as_the_protocol_does():
+    """ABot reduces with ``np.sum`` / ``np.mean`` (pairwise summation); ours with ``sum`` / ``len``: an ulp or two
+    apart for some runs."""
+    from maze_envs.evaluators.nav.poi_goal.metrics import aggregate as poi_aggregate
+    from maze_envs.evaluators.nav.point_goal.metrics import aggregate as point_aggregate
+
+    rng = np.random.default_rng(3)
+    values = next(v for v in (rng.uniform(0.1, 30.0, 24) for _ in range(1000))
+                  if float(np.mean(v)) != sum(v) / len(v)
+                  and float(np.sum(v[::-1])) / float(np.sum(v)) != sum(v[::-1]) / sum(v))
+    keys = ("success", "oracle_success", "sr_new", "spl_new", "tcr_new", "dcr_new", "steps", "shortest_path_length",
+            "initial_distance_to_goal", "min_distance_to_goal", "final_distance_to_goal", "path_collision_count",
+            "is_path_collided")
+    point_rows = [{**dict.fromkeys(keys, 1.0), "travel_length": float(v), "total_distance": float(v),
+                   "collision_path_length": float(c)} for v, c in zip(values, values[::-1], strict=True)]
+    poi_rows = [{"status": "stop", "poi_name": "door", "success": 1.0, "oracle_success": 1.0, "spl": 1.0,
+                 "steps": 3.0, "travel_length": float(v), "shortest_path_length": 1.0,
+                 "initial_distance_to_goal": 1.0, "min_distance_to_goal": 1.0, "final_distance_to_goal": 1.0,
+                 "collision_mode": "off", "collision_count": 0, "collision_rate": 0.0, "has_collision": False,
+                 "collision_terminated": False} for v in values]
+    for protocol in ("abot", "default"):
+        point, poi = point_aggregate(point_rows, protocol), poi_aggregate(poi_rows, protocol)
+        if nav_rules(protocol).numpy_reductions:
+            assert point["global_collision_path_ratio"] == float(np.sum(values[::-1])) / float(np.sum(values))
+            assert poi["avg_travel_length"] == float(np.mean(values))
+        else:
+            assert point["global_collision_path_ratio"] == sum(values[::-1]) / sum(values)
+            assert poi["avg_travel_length"] == sum(values) / len(values)
+    assert point_aggregate(point_rows, "abot")["global_collision_path_ratio"] != \
+        point_aggregate(point_rows, "default")["global_collision_path_ratio"]
+    assert poi_aggregate(poi_rows, "abot")["avg_travel_length"] != poi_aggregate(poi_rows)["avg_travel_length"]

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+import numpy as np
+
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.jsonfiles import read_json
 
@@ -49,10 +51,20 @@ def number(value: Any, missing: float = 0.0) -> float:
         return missing
 
 
-def finite_mean(values: Iterable[float]) -> float | None:
-    """Return the mean of the finite ``values``, or None when there are none."""
+def total(values: Iterable[float], numpy: bool = False) -> float:
+    """Return the sum of ``values``: Python's ``sum``, or ``np.sum`` (pairwise) when ``numpy``, as
+    ABot-Navigation adds."""
+    values = list(values)
+    return float(np.sum(values)) if numpy else sum(values)
+
+
+def finite_mean(values: Iterable[float], numpy: bool = False) -> float | None:
+    """Return the mean of the finite ``values`` (``sum`` / ``len``, or ``np.mean`` when ``numpy``), or None when
+    there are none."""
     kept = [v for v in values if math.isfinite(v)]
-    return sum(kept) / len(kept) if kept else None
+    if not kept:
+        return None
+    return float(np.mean(kept)) if numpy else sum(kept) / len(kept)
 
 
 def difficulty(result: dict[str, Any], mode: str, min_distance: float, max_distance: float) -> str:

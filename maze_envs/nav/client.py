@@ -2,7 +2,9 @@
 scenes on disk) and ``CloudRenderer`` (clouds in memory, no encoding round trip).
 
 Both render a 4x4 camera-to-world pose as three views (left +90 deg, right -90 deg, front 0 deg, in that order)
-or one (front), return PIL images and can save them as ``{image_id}_{view}.jpg``. ``request_format="abot"``
+or one (front), return PIL images and can save them as ``{image_id}_{view}.jpg`` (``saved_renders``: the server's
+JPEG bytes as each view arrives, or ``reencoded`` as ABot-Navigation's client saves them: each decoded view written
+by Pillow's ``save`` with its JPEG defaults, quality 75, once every view rendered). ``request_format="abot"``
 writes each view's extrinsics as ABot-Navigation's client does (``camera.abot_colmap_extrinsics``: the 0.001 deg
 nudge at multiples of 90 deg, full-precision numbers), so the renders are pixel-identical to its requests; the
 in-memory ``CloudRenderer`` then renders the view that line describes.
@@ -85,18 +87,33 @@ def _abot_extrinsics(pose: np.ndarray, num_views: int) -> list[tuple[str, str]]:
 # How a request writes each view's extrinsics; a protocol's NavRules.request_format names one.
 REQUEST_FORMATS = {"default": _exact_extrinsics, "abot": _abot_extrinsics}
 EXACT_FORMATS = ("default",)  # the formats whose lines are the exact view poses
+SAVED_RENDERS = ("served", "reencoded")  # how saved views are written; a protocol's NavRules.saved_renders names one
+
+
+def save_reencoded(images: Sequence[tuple[str, Image.Image]], save_dir: str | os.PathLike, image_id: int,
+                   save_img_idx: Sequence[int] | None = None) -> None:
+    """Write view i's image of the (view name, image) pairs to ``save_dir/{image_id}_{name}.jpg`` with Pillow's
+    JPEG defaults (quality 75), as ABot-Navigation's ``img.save`` does, if i is in ``save_img_idx`` (all when
+    None); returns nothing."""
+    for index, (name, image) in enumerate(images):
+        if save_img_idx is None or index in save_img_idx:
+            Path(save_dir).mkdir(parents=True, exist_ok=True)
+            with atomic_write(Path(save_dir) / f"{image_id}_{name}.jpg", "wb") as fh:
+                image.save(fh, format="JPEG")
 
 
 class _PoseRenderer(ABC):
     """What both clients share: view extrinsics, request bodies, decoding and saving."""
 
-    def __init__(self, camera_config: CameraConfig | None, num_views: int, request_format: str = "default"):
+    def __init__(self, camera_config: CameraConfig | None, num_views: int, request_format: str = "default",
+                 saved_renders: str = "served"):
         if num_views not in VIEW_LAYOUTS:
             raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
         view_extrinsics(np.eye(4), num_views, request_format)
         self.camera_config = camera_config or CameraConfig()
         self.num_views = num_views
         self.request_format = request_format
+        self.saved_renders = choice(saved_renders, SAVED_RENDERS, parameter="saved_renders")
 
     def request_body(self, extrinsics: np.ndarray | str, scene_id: str, *, depth: bool = False) -> dict[str, Any]:
         """Return the ``/render_gs`` JSON body for a 4x4 pose or a ready ``cam_extrinsics`` line (depth as JPEG
@@ -111,22 +128,26 @@ class _PoseRenderer(ABC):
 
     def render_at_pose(self, pose: np.ndarray, scene_id: str, save_dir: str | os.PathLike | None = None,
                        image_id: int = 0, save_img_idx: Sequence[int] | None = None) -> list[Image.Image]:
-        """Return the RGB PIL images of each view at ``pose``; saves view i to ``save_dir`` if i is in ``save_img_idx``.
+        """Return the RGB PIL images of each view at ``pose``; saves view i to ``save_dir`` if i is in ``save_img_idx``
+        (as ``saved_renders`` says).
 
         Raises ``RenderFailureError`` when a view cannot be rendered.
         """
-        images = []
+        named = []
+        served = self.saved_renders == "served"
         for index, (name, line) in enumerate(view_extrinsics(pose, self.num_views, self.request_format)):
             _, body = self._post(self.request_body(line, scene_id))
             try:
                 image = decode_image(body)
             except MazeFormatError as exc:
                 raise RenderFailureError(f"the {name} view of {scene_id!r} is not an image: {exc.detail}") from exc
-            images.append(image)
-            if save_dir is not None and (save_img_idx is None or index in save_img_idx):
+            named.append((name, image))
+            if served and save_dir is not None and (save_img_idx is None or index in save_img_idx):
                 Path(save_dir).mkdir(parents=True, exist_ok=True)
                 (Path(save_dir) / f"{image_id}_{name}.jpg").write_bytes(body)  # the server's JPEG, not re-encoded
-        return images
+        if not served and save_dir is not None:
+            save_reencoded(named, save_dir, image_id, save_img_idx)
+        return [image for _, image in named]
 
     def render_depth(self, pose: np.ndarray, scene_id: str) -> tuple[Image.Image, np.ndarray, Image.Image]:
         """Return (RGB image, depth in metres as (H,W) float32, JET depth image) of the single view at ``pose``.
@@ -156,8 +177,8 @@ class GaussianRenderer(_PoseRenderer):
 
     def __init__(self, render_url: str, camera_config: CameraConfig | None = None, num_views: int = 3,
                  timeout: float = 30, max_retries: int = 3, retry_backoff: float = 1.0,
-                 request_format: str = "default", api_key: str | None = None):
-        super().__init__(camera_config, num_views, request_format)
+                 request_format: str = "default", api_key: str | None = None, saved_renders: str = "served"):
+        super().__init__(camera_config, num_views, request_format, saved_renders)
         import requests
 
         self._requests = requests
@@ -193,8 +214,8 @@ class LocalGaussianRenderer(_PoseRenderer):
 
     def __init__(self, scenes_root: str | os.PathLike, camera_config: CameraConfig | None = None,
                  num_views: int = 3, backend: str = "cpu", render_scale: float = 1.0, request_format: str = "default",
-                 sh_degree: int | None = None):
-        super().__init__(camera_config, num_views, request_format)
+                 sh_degree: int | None = None, saved_renders: str = "served"):
+        super().__init__(camera_config, num_views, request_format, saved_renders)
         self.service = RenderService(scenes_root, backend, render_scale, sh_degree)
 
     def _post(self, body: dict[str, Any]) -> tuple[str, bytes]:
@@ -207,12 +228,13 @@ class LocalGaussianRenderer(_PoseRenderer):
 
 class CloudRenderer:
     """The ``render_at_pose`` interface over Gaussian clouds held in memory (scene id -> cloud), rendered with
-    ``backend`` (cpu or gsplat) without HTTP or JPEG round trips; saved views are JPEG files as elsewhere.
+    ``backend`` (cpu or gsplat) without HTTP or JPEG round trips; saved views are JPEG files as elsewhere
+    (``saved_renders="reencoded"``: written with Pillow's JPEG defaults once every view rendered).
     ``sh_degree`` caps the spherical-harmonic degree of the colours (0 to 3; None: each cloud's own degree)."""
 
     def __init__(self, clouds: Mapping[str, GaussianCloud], camera_config: CameraConfig | None = None,
                  num_views: int = 3, backend: str = "cpu", request_format: str = "default",
-                 sh_degree: int | None = None):
+                 sh_degree: int | None = None, saved_renders: str = "served"):
         self.sh_degree = check_sh_degree(sh_degree)
         if num_views not in VIEW_LAYOUTS:
             raise MazeConfigError(f"num_views must be 1 or 3, got {num_views}")
@@ -220,6 +242,7 @@ class CloudRenderer:
         self.camera_config = camera_config or CameraConfig()
         self.num_views = num_views
         self.request_format = request_format
+        self.saved_renders = choice(saved_renders, SAVED_RENDERS, parameter="saved_renders")
         self._clouds = dict(clouds)
         self._factory = renderer_factory(backend)
         self._renderers: dict[str, Any] = {}
@@ -247,12 +270,14 @@ class CloudRenderer:
             self._renderers[scene_id] = self._factory(self._clouds[scene_id], sh_degree=self.sh_degree)
         named = self.views(pose)
         rendered = self._renderers[scene_id].render_many([view for _, view in named])
-        images = []
-        for index, ((name, _), image) in enumerate(zip(named, rendered, strict=False)):
-            rgb = image.to_uint8()
-            images.append(Image.fromarray(rgb))  # (H, W, 3) uint8: mode "RGB"
-            if save_dir is not None and (save_img_idx is None or index in save_img_idx):
-                Path(save_dir).mkdir(parents=True, exist_ok=True)
-                with atomic_write(Path(save_dir) / f"{image_id}_{name}.jpg", "wb") as fh:
-                    fh.write(encode_jpeg(rgb))
+        images = [Image.fromarray(image.to_uint8()) for image in rendered]  # (H, W, 3) uint8: mode "RGB"
+        if save_dir is not None and self.saved_renders == "reencoded":
+            save_reencoded([(name, im) for (name, _), im in zip(named, images, strict=False)], save_dir, image_id,
+                           save_img_idx)
+        elif save_dir is not None:
+            for index, ((name, _), im) in enumerate(zip(named, images, strict=False)):
+                if save_img_idx is None or index in save_img_idx:
+                    Path(save_dir).mkdir(parents=True, exist_ok=True)
+                    with atomic_write(Path(save_dir) / f"{image_id}_{name}.jpg", "wb") as fh:
+                        fh.write(encode_jpeg(np.asarray(im)))
         return images

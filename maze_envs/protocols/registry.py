@@ -132,7 +132,13 @@ class NavRules:
     metrics). ``poi_outdoor_excluded``: scenes left out of outdoor POI metrics by default.
     ``overwrite_agent_config``: injected settings replace the agent YAML's own. ``nonfinite_as_strings``: records
     write inf/nan as strings (else null). ``summary_of_run_only``: the POI summary covers this run's tasks only.
-    ``history_resample``: the filter that shrinks history views (``bilinear`` or ``bicubic``)."""
+    ``history_resample``: the filter that shrinks history views (``bilinear`` or ``bicubic``). ``saved_renders``:
+    how ``render_images/`` files are written (``maze_envs.nav.client.SAVED_RENDERS``: ``served``, the render's own
+    JPEG bytes as each view arrives, or ``reencoded``, each decoded view saved with Pillow's JPEG defaults, quality
+    75, once every view of the pose rendered). ``nonfinite_waypoint_status``: how a task ends when the pose it
+    moves to is not finite: ``error`` (any non-finite waypoint is a malformed prediction) or ``render_error`` (the
+    render request of that pose fails). ``numpy_reductions``: summaries add and average with ``np.sum`` /
+    ``np.mean`` (pairwise summation; else Python's ``sum`` / ``len``, which can differ by an ulp or two)."""
 
     public_code: bool = False
     waypoint_frame: str = "front_left"
@@ -146,6 +152,9 @@ class NavRules:
     nonfinite_as_strings: bool = False
     summary_of_run_only: bool = False
     history_resample: str = "bilinear"
+    saved_renders: str = "served"
+    nonfinite_waypoint_status: str = "error"
+    numpy_reductions: bool = False
     about: str = ""
 
 

@@ -71,13 +71,15 @@ def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0, proto
     }
 
 
-def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty)."""
+def aggregate(rows: list[dict[str, Any]], protocol: str = DEFAULT) -> dict[str, Any]:
+    """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty): means over the finite values,
+    with ``np.mean`` where the protocol's ``numpy_reductions`` says so (``abot``)."""
     if not rows:
         return {"count": 0}
+    numpy = nav_rules(protocol).numpy_reductions
 
     def mean(key: str, subset: list[dict[str, Any]] = rows) -> float | None:
-        return finite_mean(r[key] for r in subset)
+        return finite_mean((r[key] for r in subset), numpy)
 
     checked = [r for r in rows if r["collision_mode"] != "off"]
     if checked:
@@ -134,7 +136,8 @@ def analyze_and_report(result_dir: str | os.PathLike, mode: str = "indoor", coll
         "excluded_scenes": sorted(excluded), "total_count": len(rows),
     }
     summary.update(grouped_sections(rows, mode, min_distance, max_distance, per_scene,
-                                    lambda subset: {**aggregate(subset), "arrive_threshold": arrive_threshold}))
+                                    lambda subset: {**aggregate(subset, protocol),
+                                                    "arrive_threshold": arrive_threshold}))
     write_json_atomic(output_path or Path(result_dir) / "poi_goal_analysis.json", summary, indent=2)
     if not quiet:
         flat = {name: {**values, **values.get("collision", {})} for name, values in

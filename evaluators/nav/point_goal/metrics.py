@@ -32,6 +32,7 @@ from ..aggregate import (
     grouped_sections,
     load_all_results,
     number,
+    total,
 )
 
 DEFAULT_COLLISION_THRESHOLD = {"outdoor": 3, "indoor": 1}
@@ -70,7 +71,8 @@ def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: 
 
 def aggregate(rows: list[dict[str, Any]], protocol: str = DEFAULT) -> dict[str, Any]:
     """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty): means over the finite
-    values, or with ``protocol="abot"`` over every value (``np.mean``, inf included)."""
+    values, or with ``protocol="abot"`` over every value (``np.mean``, inf included); sums and means with numpy
+    where the protocol's ``numpy_reductions`` says so."""
     if not rows:
         return {"count": 0}
     rules = nav_rules(protocol)
@@ -78,9 +80,10 @@ def aggregate(rows: list[dict[str, Any]], protocol: str = DEFAULT) -> dict[str, 
     def mean(key: str) -> float | None:
         if rules.mean_over_every_task:
             return float(np.mean([r[key] for r in rows]))
-        return finite_mean(r[key] for r in rows)
+        return finite_mean((r[key] for r in rows), rules.numpy_reductions)
 
-    total = sum(r["total_distance"] for r in rows)
+    distance = total((r["total_distance"] for r in rows), rules.numpy_reductions)
+    collided = total((r["collision_path_length"] for r in rows), rules.numpy_reductions)
     return {
         "count": len(rows), "success_rate": mean("success"), "oracle_success_rate": mean("oracle_success"),
         "sr_new": mean("sr_new"), "spl_new": mean("spl_new"), "tcr_new": mean("tcr_new"), "dcr_new": mean("dcr_new"),
@@ -91,7 +94,7 @@ def aggregate(rows: list[dict[str, Any]], protocol: str = DEFAULT) -> dict[str, 
         "avg_path_collisions_per_task": mean("path_collision_count"),
         "avg_collision_meters_per_task": mean("collision_path_length"),
         "path_collision_task_rate": mean("is_path_collided"),
-        "global_collision_path_ratio": sum(r["collision_path_length"] for r in rows) / total if total > 0 else 0.0,
+        "global_collision_path_ratio": collided / distance if distance > 0 else 0.0,
     }
 
 

@@ -17,10 +17,11 @@ from maze_envs.core.errors import MazeConfigError
 from maze_envs.nav.camera import pose_matrix
 
 
-def local_waypoints(waypoint, frame: str = "front_left") -> np.ndarray:
+def local_waypoints(waypoint, frame: str = "front_left", allow_nonfinite: bool = False) -> np.ndarray:
     """Return the (N,2) waypoints as ``[front, left]`` metres; accepts (2,), (1,2) or (N,2) in ``frame``.
 
-    Raises ``MazeConfigError`` naming ``waypoint`` when it is empty, mis-shaped or not finite.
+    Raises ``MazeConfigError`` naming ``waypoint`` when it is empty, mis-shaped or (unless ``allow_nonfinite``)
+    not finite.
     """
     try:
         wp = np.atleast_2d(np.asarray(waypoint, dtype=float))
@@ -28,7 +29,7 @@ def local_waypoints(waypoint, frame: str = "front_left") -> np.ndarray:
         raise MazeConfigError(f"expected numbers of shape (2,), (1,2) or (N,2): {exc}", parameter="waypoint") from exc
     if wp.ndim != 2 or wp.shape[1] != 2 or wp.shape[0] < 1:
         raise MazeConfigError(f"expected shape (2,), (1,2) or (N,2), got {np.shape(waypoint)}", parameter="waypoint")
-    if not np.isfinite(wp).all():
+    if not allow_nonfinite and not np.isfinite(wp).all():
         raise MazeConfigError("values must be finite", parameter="waypoint")
     if frame == "right_front":
         return np.stack([wp[:, 1], -wp[:, 0]], axis=1)

@@ -21,7 +21,8 @@ A protocol whose ``NavRules.public_code`` is set (``abot``) reproduces the publi
 waypoint arithmetic (a zero direction faces world yaw 0), its ground rule (x-flipped height lookup, ground above
 5 m reset to 0, -0.1 m without a height map), its collision-length sampling, and its records for errors
 (``error`` with zero lengths, an infinite distance and no metrics; a failed start render is such an error) and
-for ``render_error`` (no point-goal metrics, the distance is the closest one reached).
+for ``render_error`` (no point-goal metrics, the distance is the closest one reached), which is also how a move
+to a non-finite pose ends (its render request fails there).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import numpy as np
 from PIL import Image
 
 from maze_envs.core.errors import MazeEnvsError
+from maze_envs.nav.errors import RenderFailureError
 from maze_envs.nav.scene import Episode, GaussianScene, Task
 
 from .config import EvalConfig, PoiGoalEvalConfig
@@ -209,15 +211,20 @@ class NavSession:
         """Move by one prediction and render the new pose; return what happened.
 
         Raises ``MazeConfigError`` for a malformed waypoint and ``RenderFailureError`` when the render fails
-        (the caller then ends the task with ``fail``).
+        (the caller then ends the task with ``fail``), as it does for a move to a non-finite pose when the
+        protocol's ``nonfinite_waypoint_status`` is ``render_error`` (else a non-finite waypoint is malformed).
         """
-        local = local_waypoints(waypoint, self.config.waypoint_frame)
+        render_fails = self.config.rules.nonfinite_waypoint_status == RENDER_ERROR
+        local = local_waypoints(waypoint, self.config.waypoint_frame, allow_nonfinite=render_fails)
         motion = abot_predicted_poses if self.abot else predicted_poses
-        candidates = [self.ground_pose(p) for p in motion(self.pose, local, directions)]
+        candidates = motion(self.pose, local, directions)  # the choice is planar: ground heights come after it
         index, reached = select_pose(candidates, self.goal_xy, self.config.arrive_threshold, 2 if self.poi else 1,
                                      self._distance)
+        if not np.isfinite(candidates[index]).all():
+            raise RenderFailureError(f"step {self.steps}: the pose of waypoint {index} is not finite "
+                                     f"({candidates[index][:2, 3].tolist()}), so its render request fails")
         arrive = bool(arrive) or reached
-        target = candidates[index]
+        target = self.ground_pose(candidates[index])
         prev = self.pose
         collided = False
         if not self.poi:

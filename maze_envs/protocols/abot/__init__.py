@@ -6,7 +6,8 @@ collision length, status following success and its ``result.json``), waypoints i
 runner's camera (fx 252.075, cx 360, cy 320 at every size), its client's extrinsics lines, missing distances
 counted as 0.0, means over every task (``np.mean``, inf included), ``park3`` left out of outdoor POI metrics,
 injected settings replacing the agent YAML's, inf/nan written as strings, the POI summary of this run's
-tasks only and history views shrunk with Pillow's default filter (bicubic).
+tasks only, history views shrunk with Pillow's default filter (bicubic), renders saved re-encoded with Pillow's
+JPEG defaults, a move to a non-finite pose ending as ``render_error`` and summaries reduced with numpy.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ PROTOCOL = register_protocol(Protocol(
                  missing_distance=0.0, mean_over_every_task=True, nonfinite_is_missing=True,
                  poi_outdoor_excluded=("park3",),
                  overwrite_agent_config=True, nonfinite_as_strings=True, summary_of_run_only=True,
-                 history_resample="bicubic",
+                 history_resample="bicubic", saved_renders="reencoded", nonfinite_waypoint_status="render_error",
+                 numpy_reductions=True,
                  about="reproduce ABot-Navigation (github.com/amap-cvlab/ABot-Navigation @70411225), defects "
                        "included (README, 'Differences from ABot-Navigation')"),
 ))
