@@ -214,7 +214,7 @@ class GridEnv:
 
     def shortest_episode(self) -> int:
         """Return a lower bound of an episode's steps on generated mazes: the step limits and the moves from start
-        to goal (the on-device generator grows the next maze over that many steps)."""
+        to goal. The next maze grows ``growth_per_step`` steps a step, so it is whole when the episode ends."""
         source = self.template.source
         cells = 2 * (source.rows - 1 + source.cols - 1) if source.placement == "corner" else 2
         per_step = self.template.k if getattr(self.template, "action_mode", "single") == "multi" else 1

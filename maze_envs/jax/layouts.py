@@ -153,8 +153,10 @@ class DfsGenerator:
         return m._replace(codes=codes, stack=stack, top=top, reached=m.reached + advance, goal_depth=goal_depth)
 
     def finish(self, maze: DfsGrowth) -> tuple[jax.Array, ...]:
-        """Return ``(codes, start, goal, optimal)`` of ``maze`` grown to the end (growing what is left, if any)."""
-        maze = jax.lax.while_loop(lambda m: m.reached < self.cells, self._step, maze)
+        """Return ``(codes, start, goal, optimal)`` of a fully grown ``maze`` (``total_steps`` growth steps).
+
+        No growth happens here: an env calls this on every step for the reset it might need (gymnax's
+        auto-reset), so it must cost next to nothing; the env grows its next maze enough during each episode."""
         codes = maze.codes.at[self._cell_blocks[maze.goal]].set(GOAL)
         return codes, self._cell_blocks[maze.start], self._cell_blocks[maze.goal], 2 * maze.goal_depth
 
