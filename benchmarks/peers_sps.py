@@ -2,7 +2,7 @@
 EnvPool at several batch sizes.
 
     python3 benchmarks/peers_sps.py [--num-envs 1 64 1024 4096 16384] [--seconds 1] [--rounds 3]
-                                    [--device cpu|gpu] [--json out.json]
+                                    [--device cpu|gpu] [--max-call-s 30] [--json out.json]
 
 maze-envs: ``Maze-PartialObs-v0`` 10x10 cells, ``visibility=3``, default options (the 20-step no-exploration
 limit on). The JAX twin (``maze_envs.jax``, extra ``jax``) runs twice: on mazes generated on the device at
@@ -77,7 +77,7 @@ def jax_runner(reset: Callable, step: Callable, num_actions: int, num_envs: int)
 
     def run(seconds: float) -> float:
         steps, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        while not steps or time.perf_counter() - start < seconds:
             holder["key"], sub = jax.random.split(holder["key"])
             holder["state"] = jax.block_until_ready(fn(holder["state"], sub))
             steps += length * num_envs
@@ -119,7 +119,7 @@ def native(num_envs: int) -> Runner:
 
         def run_single(seconds: float) -> float:
             steps, start = 0, time.perf_counter()
-            while time.perf_counter() - start < seconds:
+            while not steps or time.perf_counter() - start < seconds:
                 for action in actions:
                     _, _, terminated, truncated, _ = env.step(action)
                     if terminated or truncated:
@@ -134,7 +134,7 @@ def native(num_envs: int) -> Runner:
 
     def run_vector(seconds: float) -> float:
         steps, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        while not steps or time.perf_counter() - start < seconds:
             for _ in range(20):
                 venv.step(batches[int(rng.integers(len(batches)))])
             steps += 20 * num_envs
@@ -184,7 +184,7 @@ def envpool(num_envs: int) -> Runner:
 
     def run(seconds: float) -> float:
         steps, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        while not steps or time.perf_counter() - start < seconds:
             for i in range(20):
                 env.step(batches[i % 16])
             steps += 20 * num_envs
@@ -199,8 +199,12 @@ PEERS: dict[str, Callable[[int], object]] = {"XLand-MiniGrid": xland, "NAVIX": n
 CPU_ONLY = (NATIVE, "EnvPool")
 
 
-def build(sizes: list[int], device: str) -> tuple[dict[tuple[str, int], Runner], dict[tuple[str, int], float]]:
-    """Return the runners of every (env, N) whose package is installed, and the JAX envs' compile seconds."""
+def build(sizes: list[int], device: str,
+          max_call_s: float) -> tuple[dict[tuple[str, int], Runner], dict[tuple[str, int], float]]:
+    """Return the runners of every (env, N) whose package is installed, and the JAX envs' compile seconds.
+
+    An env whose one rollout call (after compiling) takes over ``max_call_s`` at some N is not built at larger N
+    (a note says so): its rounds there would take minutes each."""
     runners: dict[tuple[str, int], Runner] = {}
     compiles: dict[tuple[str, int], float] = {}
     for name, make in {**OURS, **PEERS}.items():
@@ -216,8 +220,15 @@ def build(sizes: list[int], device: str) -> tuple[dict[tuple[str, int], Runner],
                 runners[(name, n)], compiles[(name, n)] = made
             else:
                 runners[(name, n)] = made
+            start = time.perf_counter()
+            rate = runners[(name, n)](0.0)
+            call_s = time.perf_counter() - start
             print(f"  built {name} N={n}" + (f", compiled in {compiles[(name, n)]:.1f} s" if (name, n) in compiles
-                                              else ""), flush=True)
+                                              else "") + f", one call {call_s:.1f} s ({rate:,.0f} steps/s)", flush=True)
+            if call_s > max_call_s and n != sizes[-1]:
+                print(f"  ({name}: one call took {call_s:.0f} s > --max-call-s {max_call_s:g}; "
+                      "not measured at larger N)")
+                break
     return runners, compiles
 
 
@@ -242,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement (default 1)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best counts (default 3)")
     parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu", help="where the JAX envs run")
+    parser.add_argument("--max-call-s", type=float, default=30.0,
+                        help="skip an env at larger N once one rollout call takes longer (default 30)")
     parser.add_argument("--json", default=None, help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     os.environ["JAX_PLATFORMS"] = "cuda" if args.device == "gpu" else "cpu"
@@ -249,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind}; load average before: "
           f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}")
-    runners, compiles = build(args.num_envs, args.device)
+    runners, compiles = build(args.num_envs, args.device, args.max_call_s)
     best: dict[tuple[str, int], float] = {}
     for _ in range(args.rounds):
         for key, run in runners.items():

@@ -286,6 +286,16 @@ def test_untwinned_options_raise_naming_the_argument(kwargs: dict[str, Any], par
         mj.make("Maze-PartialObs-v0", **kwargs)
 
 
+def test_the_twin_doctests_pass() -> None:
+    import doctest
+
+    from maze_envs.jax import gym_adapter
+
+    for module in (mj, gym_adapter):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
 def test_unknown_id_raises_naming_env_id() -> None:
     with pytest.raises(MazeConfigError, match="env_id"):
         mj.make("Maze-Openings-v0")

@@ -40,7 +40,21 @@ def to_numpy(tree: Any) -> Any:
 
 
 class JaxVectorEnv(VectorEnv):
-    """``num_envs`` twins of ``env_id`` as a Gymnasium vector env (see the module docstring)."""
+    """``num_envs`` twins of ``env_id`` as a Gymnasium vector env (see the module docstring).
+
+    Example:
+        >>> from maze_envs.jax.gym_adapter import JaxVectorEnv
+        >>> envs = JaxVectorEnv("Maze-PartialObs-v0", num_envs=4, rows=5, cols=5)
+        >>> obs, info = envs.reset(seed=0)
+        >>> obs.shape, info["steps"].tolist()
+        ((4, 7, 7), [0, 0, 0, 0])
+        >>> obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())
+        >>> reward.dtype.name, info["steps"].tolist()
+        ('float64', [1, 1, 1, 1])
+
+    Change log:
+        * v0.1.0 - Initially added
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
