@@ -5,7 +5,8 @@
 ``--out``: the training log
 (``progress.csv``), the model, ``curve.png`` (success rate over training steps), ``results.json`` (the three
 evaluation tables) and prints the README table row. Algorithms: ``ppo-native`` (the single-file PPO on the
-native vector env), ``ppo`` (SB3 PPO on ``gym.make`` envs), ``ppo-vec`` (SB3 PPO on the native vector env
+native vector env), ``ppo-jax`` (the single-file JAX PPO on the JAX twin, ``ppo_jax``; extra ``jax``), ``ppo``
+(SB3 PPO on ``gym.make`` envs), ``ppo-vec`` (SB3 PPO on the native vector env
 through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and ``q`` (tabular Q-learning,
 ``--timesteps`` counts episodes). ``--sample-eval`` evaluates the trained policy by sampling its actions
 instead of taking the most likely one. ``--eval-env-kwargs`` (JSON) evaluates on other env arguments than
@@ -36,7 +37,7 @@ from ..evaluate import EvaluationTable, evaluate
 from ..oracle import OracleAgent
 from ..random_agent import RandomAgent
 
-ALGOS = ("ppo-native", "ppo", "ppo-vec", "recurrent-ppo", "q")
+ALGOS = ("ppo-native", "ppo-jax", "ppo", "ppo-vec", "recurrent-ppo", "q")
 
 
 @dataclass
@@ -139,6 +140,21 @@ def _train_native(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, 
     return load_policy(out / "model.pt", deterministic=not config.sample_eval)[0], curve
 
 
+def _train_jax(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
+    from .ppo_jax import Args, load_policy, train
+
+    epochs = {} if config.update_epochs is None else {"update_epochs": config.update_epochs}
+    args = Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
+                total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
+                ent_coef=config.ent_coef, reveal_bonus=config.reveal_bonus, hidden=config.hidden,
+                network=config.network, out=str(out), **epochs)
+    train(args)
+    with open(out / "progress.csv", encoding="utf-8") as f:
+        curve = [(int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
+                 if r["charts/success_rate"] != "nan"]
+    return load_policy(out / "model.npz", deterministic=not config.sample_eval)[0], curve
+
+
 def _train_q(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
     import gymnasium as gym
 
@@ -183,7 +199,7 @@ def run(config: TrainConfig) -> TrainResult:
         raise MazeConfigError("sample_eval needs a stochastic policy; algo 'q' is greedy")
     out = ensure_directory(config.out, "out")
     start = time.perf_counter()
-    trainer = {"ppo-native": _train_native, "q": _train_q}.get(config.algo, _train_sb3)
+    trainer = {"ppo-native": _train_native, "ppo-jax": _train_jax, "q": _train_q}.get(config.algo, _train_sb3)
     agent, curve = trainer(config, out)
     seconds = time.perf_counter() - start
     seeds = range(config.eval_seed, config.eval_seed + config.eval_episodes)

@@ -1,0 +1,423 @@
+"""Single-file PPO in JAX (PureJaxRL style) that trains on the JAX twin of the grid envs, rollouts and updates
+compiled together.
+
+Run: ``python3 -m maze_envs.agents.rl.ppo_jax --env-id Maze-PartialObs-v0 --env-kwargs '{"rows": 5, "cols": 5}'
+--ego-map --total-timesteps 1000000 --out runs/ppo_jax5``. Every field of ``Args`` is a ``--kebab-case`` flag, the
+same flags as ``ppo_native`` (needs the ``jax`` extra, not torch).
+
+Read top to bottom: arguments, env, network, optimiser, the update (rollout by ``lax.scan`` over
+``vmap``-ped twins with gymnax's same-step auto-reset, GAE, PPO epochs over shuffled minibatches), the loop.
+``--log-every`` updates run as one jitted ``lax.scan``; between them the host only writes ``progress.csv``
+(the columns of ``ppo_native``). The network and hyperparameters are ``ppo_native``'s: one-hot codes into
+separate tanh MLPs (``--network mlp``) or the shared CNN (``--network cnn``), Adam (eps 1e-5) with a linearly
+annealed learning rate, global gradient clipping, clipped value loss, per-minibatch advantage normalisation.
+Truncated episodes bootstrap from the value of their last observation (``info["final_obs"]``, kept before
+the reset), terminated ones from 0. ``--reveal-bonus`` adds that much reward per newly
+seen block. The trained network is ``<out>/model.npz`` (arguments and weights), loaded by ``load_policy``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import maze_envs.jax as twin_envs
+from maze_envs.core.atomic import ensure_directory
+from maze_envs.core.codes import NUM_CODES
+from maze_envs.core.errors import MazeConfigError
+
+from .egomap_jax import EgoMap
+
+LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_length",
+               "losses/value_loss", "losses/policy_loss", "losses/entropy", "losses/approx_kl", "losses/clipfrac")
+NETWORKS = ("mlp", "cnn")
+
+
+# ---- arguments ------------------------------------------------------------------------------------------
+@dataclass
+class Args:
+    """Every setting of a run; each field is also a command-line flag."""
+
+    env_id: str = "Maze-PartialObs-v0"
+    env_kwargs: dict[str, Any] = field(default_factory=lambda: {"rows": 5, "cols": 5})
+    ego_map: bool = False
+    seed: int = 0
+    total_timesteps: int = 500_000
+    num_envs: int = 64
+    num_steps: int = 64
+    learning_rate: float = 2.5e-4
+    anneal_lr: bool = True
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    hidden: int = 64
+    network: str = "mlp"
+    reveal_bonus: float = 0.0
+    log_every: int = 10
+    out: str = "ppo_jax_run"
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Return ``Args`` from ``--kebab-case`` flags (``--env-kwargs`` is JSON; booleans are ``--flag``/``--no-flag``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    defaults = Args()
+    for f in fields(Args):
+        flag, default = "--" + f.name.replace("_", "-"), getattr(defaults, f.name)
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
+        elif isinstance(default, dict):
+            parser.add_argument(flag, type=json.loads, default=default)
+        else:
+            parser.add_argument(flag, type=type(default), default=default)
+    return Args(**vars(parser.parse_args(argv)))
+
+
+# ---- env -----------------------------------------------------------------------------------------------
+def make_env(args: Args) -> tuple[Any, Any]:
+    """Return the twin of ``args`` (under the ego map if asked) and its params."""
+    env, params = twin_envs.make(args.env_id, **args.env_kwargs)
+    if args.ego_map:
+        if not hasattr(env, "k"):
+            raise MazeConfigError(f"ego_map needs Maze-PartialObs-v0, got {args.env_id}", parameter="ego_map")
+        env = EgoMap(env)
+    return env, params
+
+
+def observation_shape(env: Any, params: Any) -> tuple[int, ...]:
+    """Return the shape of one observation of ``env``."""
+    if isinstance(env, EgoMap):
+        return env.shape
+    return tuple(env.observation_space(params).shape)
+
+
+def action_sizes(env: Any, params: Any) -> tuple[int, ...]:
+    """Return the number of choices of each action component (``(4,)`` or ``(4, k)``)."""
+    space = env.action_space(params)
+    return (space.n,) if hasattr(space, "n") else tuple(space.nvec)
+
+
+def step_keeping_final(env: Any, key: jax.Array, state: Any, action: Any, params: Any):
+    """Return a twin's auto-resetting ``step`` with ``info["final_obs"]``, the observation before any reset."""
+    step_key, reset_key = jax.random.split(key)
+    final_obs, after, reward, done, info = env.step_env(step_key, state, action, params)
+    fresh_obs, fresh = env.next_episode(reset_key, params, after)
+    state = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh, after)
+    obs = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh_obs, final_obs)
+    return obs, state, reward, done, {**info, "final_obs": final_obs}
+
+
+# ---- network -------------------------------------------------------------------------------------------
+def orthogonal(key: jax.Array, shape: tuple[int, ...], scale: float) -> jax.Array:
+    """Return orthogonally initialised weights of ``shape`` with gain ``scale``."""
+    return jax.nn.initializers.orthogonal(scale)(key, shape, jnp.float32)
+
+
+def dense(key: jax.Array, n_in: int, n_out: int, scale: float = float(np.sqrt(2))) -> dict[str, jax.Array]:
+    """Return a dense layer's parameters (orthogonal weights, zero bias)."""
+    return {"w": orthogonal(key, (n_in, n_out), scale), "b": jnp.zeros(n_out)}
+
+
+def conv(key: jax.Array, c_in: int, c_out: int) -> dict[str, jax.Array]:
+    """Return a 3x3 convolution's parameters (HWIO, orthogonal over the flattened kernel)."""
+    w = orthogonal(key, (3 * 3 * c_in, c_out), float(np.sqrt(2))).reshape(3, 3, c_in, c_out)
+    return {"w": w, "b": jnp.zeros(c_out)}
+
+
+def conv_size(n: int) -> int:
+    """Return a side's length after two valid 3x3 stride-2 convolutions."""
+    return ((n - 3) // 2 + 1 - 3) // 2 + 1
+
+
+def init_network(key: jax.Array, shape: tuple[int, ...], sizes: tuple[int, ...], hidden: int,
+                 network: str) -> dict[str, Any]:
+    """Return the parameters of ``ppo_native.Agent``'s network for observations of ``shape``."""
+    keys = jax.random.split(key, 8)
+    n_out = int(sum(sizes))
+    if network == "cnn":
+        if len(shape) != 2:
+            raise MazeConfigError(f"network 'cnn' needs a 2-D code map (e.g. --ego-map), got shape {shape}",
+                                  parameter="network")
+        flat = conv_size(shape[0]) * conv_size(shape[1]) * 32
+        return {"conv1": conv(keys[0], NUM_CODES, 16), "conv2": conv(keys[1], 16, 32),
+                "trunk": dense(keys[2], flat, hidden), "actor": dense(keys[3], hidden, n_out, 0.01),
+                "critic": dense(keys[4], hidden, 1, 1.0)}
+    if network != "mlp":
+        raise MazeConfigError(f"network must be one of {', '.join(NETWORKS)}, got {network!r}", parameter="network")
+    size = int(np.prod(shape)) * NUM_CODES
+    return {"actor": [dense(keys[0], size, hidden), dense(keys[1], hidden, hidden),
+                      dense(keys[2], hidden, n_out, 0.01)],
+            "critic": [dense(keys[3], size, hidden), dense(keys[4], hidden, hidden), dense(keys[5], hidden, 1, 1.0)]}
+
+
+def _mlp(layers: list[dict[str, jax.Array]], x: jax.Array) -> jax.Array:
+    for layer in layers[:-1]:
+        x = jnp.tanh(x @ layer["w"] + layer["b"])
+    return x @ layers[-1]["w"] + layers[-1]["b"]
+
+
+def forward(params: dict[str, Any], obs: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Return ``(logits, value)`` of a batch of code observations ``(B, ...)`` (one-hot encoded here)."""
+    x = jax.nn.one_hot(obs, NUM_CODES, dtype=jnp.float32)
+    if "conv1" in params:
+        for name in ("conv1", "conv2"):
+            x = jax.lax.conv_general_dilated(x, params[name]["w"], (2, 2), "VALID",
+                                             dimension_numbers=("NHWC", "HWIO", "NHWC"))
+            x = jax.nn.relu(x + params[name]["b"])
+        x = jax.nn.relu(x.reshape(x.shape[0], -1) @ params["trunk"]["w"] + params["trunk"]["b"])
+        value = x @ params["critic"]["w"] + params["critic"]["b"]
+        return x @ params["actor"]["w"] + params["actor"]["b"], value[:, 0]
+    x = x.reshape(x.shape[0], -1)
+    return _mlp(params["actor"], x), _mlp(params["critic"], x)[:, 0]
+
+
+def split_logits(logits: jax.Array, sizes: tuple[int, ...]) -> list[jax.Array]:
+    """Return the logits of each action component."""
+    return jnp.split(logits, np.cumsum(sizes)[:-1].tolist(), axis=-1)
+
+
+def log_prob_entropy(logits: jax.Array, actions: jax.Array, sizes: tuple[int, ...]) -> tuple[jax.Array, jax.Array]:
+    """Return the summed log-probability of ``actions`` ``(B, components)`` and the summed entropy."""
+    log_prob, entropy = 0.0, 0.0
+    for i, part in enumerate(split_logits(logits, sizes)):
+        logp = jax.nn.log_softmax(part)
+        log_prob = log_prob + jnp.take_along_axis(logp, actions[:, i:i + 1], axis=1)[:, 0]
+        entropy = entropy - (jnp.exp(logp) * logp).sum(-1)
+    return log_prob, entropy
+
+
+def sample_actions(key: jax.Array, logits: jax.Array, sizes: tuple[int, ...]) -> jax.Array:
+    """Return sampled actions ``(B, components)``."""
+    keys = jax.random.split(key, len(sizes))
+    return jnp.stack([jax.random.categorical(k, part) for k, part in zip(keys, split_logits(logits, sizes),
+                                                                         strict=True)], axis=1)
+
+
+# ---- optimiser -------------------------------------------------------------------------------------------
+class AdamState(NamedTuple):
+    """Adam's moment estimates and step count."""
+
+    mu: Any
+    nu: Any
+    count: jax.Array
+
+
+def adam_init(params: Any) -> AdamState:
+    """Return a zeroed Adam state for ``params``."""
+    zeros = jax.tree.map(jnp.zeros_like, params)
+    return AdamState(zeros, zeros, jnp.int32(0))
+
+
+def adam_update(params: Any, grads: Any, state: AdamState, lr: jax.Array, max_norm: float,
+                eps: float = 1e-5) -> tuple[Any, AdamState]:
+    """Return ``params`` after one Adam step (betas 0.9, 0.999) on ``grads`` clipped to global norm ``max_norm``."""
+    norm = jnp.sqrt(sum(jnp.sum(g ** 2) for g in jax.tree.leaves(grads)))
+    grads = jax.tree.map(lambda g: g * jnp.minimum(1.0, max_norm / (norm + 1e-6)), grads)
+    count = state.count + 1
+    mu = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, state.mu, grads)
+    nu = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g ** 2, state.nu, grads)
+    mu_hat_scale, nu_hat_scale = 1 / (1 - 0.9 ** count), 1 / (1 - 0.999 ** count)
+    params = jax.tree.map(lambda p, m, v: p - lr * m * mu_hat_scale / (jnp.sqrt(v * nu_hat_scale) + eps),
+                          params, mu, nu)
+    return params, AdamState(mu, nu, count)
+
+
+# ---- the update ------------------------------------------------------------------------------------------
+class Carry(NamedTuple):
+    """What one update hands the next: network, optimiser, env states, last observations, key, update count."""
+
+    params: Any
+    opt: AdamState
+    env_state: Any
+    obs: jax.Array
+    key: jax.Array
+    update: jax.Array
+
+
+def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], num_updates: int):
+    """Return the jittable ``update(carry) -> (carry, metrics)``: one rollout and its PPO epochs."""
+    T, N = args.num_steps, args.num_envs
+    step = jax.vmap(env.step if isinstance(env, EgoMap) else lambda k, s, a, p: step_keeping_final(env, k, s, a, p),
+                    in_axes=(0, 0, 0, None))
+    inner_of = (lambda s: s.inner) if isinstance(env, EgoMap) else (lambda s: s)
+
+    def rollout_step(carry, _):
+        params, env_state, obs, key = carry
+        key, act_key, step_key = jax.random.split(key, 3)
+        logits, value = forward(params, obs)
+        actions = sample_actions(act_key, logits, sizes)
+        log_prob, _ = log_prob_entropy(logits, actions, sizes)
+        env_actions = actions if len(sizes) > 1 else actions[:, 0]
+        revealed_before = inner_of(env_state).revealed
+        next_obs, env_state, reward, done, info = step(jax.random.split(step_key, N), env_state, env_actions,
+                                                       env_params)
+        if args.reveal_bonus and "revealed" in info:
+            reward = reward + args.reveal_bonus * (info["revealed"] - revealed_before)
+        final_obs = info["final_obs"]
+        final_value = forward(params, final_obs)[1]
+        sample = (obs, actions, log_prob, value, reward, done, info["truncated"], final_value, info["terminated"],
+                  info["steps"])
+        return (params, env_state, next_obs, key), sample
+
+    def update(carry: Carry, _):
+        (params, env_state, obs, key), samples = jax.lax.scan(
+            rollout_step, (carry.params, carry.env_state, carry.obs, carry.key), None, length=T)
+        obs_b, actions, log_prob, values, rewards, dones, truncated, final_values, terminated, lengths = samples
+        last_value = forward(params, obs)[1]
+
+        def gae(next_state, t):
+            gae_next, value_next = next_state
+            following = jnp.where(dones[t], jnp.where(truncated[t], final_values[t], 0.0), value_next)
+            delta = rewards[t] + args.gamma * following - values[t]
+            gae_t = delta + args.gamma * args.gae_lambda * (1.0 - dones[t]) * gae_next
+            return (gae_t, values[t]), gae_t
+
+        _, advantages = jax.lax.scan(gae, (jnp.zeros(N), last_value), jnp.arange(T - 1, -1, -1))
+        advantages = advantages[::-1]
+        returns = advantages + values
+        batch = jax.tree.map(lambda x: x.reshape(T * N, *x.shape[2:]),
+                             (obs_b, actions, log_prob, values, advantages, returns))
+        lr = args.learning_rate * (1.0 - carry.update / num_updates) if args.anneal_lr else args.learning_rate
+
+        def loss_fn(p, mb):
+            mb_obs, mb_actions, mb_logp, mb_values, mb_adv, mb_returns = mb
+            logits, new_value = forward(p, mb_obs)
+            new_logp, entropy = log_prob_entropy(logits, mb_actions, sizes)
+            logratio = new_logp - mb_logp
+            ratio = jnp.exp(logratio)
+            adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+            pg_loss = jnp.maximum(-adv * ratio, -adv * jnp.clip(ratio, 1 - args.clip_coef, 1 + args.clip_coef)).mean()
+            v_clipped = mb_values + jnp.clip(new_value - mb_values, -args.clip_coef, args.clip_coef)
+            v_loss = 0.5 * jnp.maximum((new_value - mb_returns) ** 2, (v_clipped - mb_returns) ** 2).mean()
+            ent = entropy.mean()
+            loss = pg_loss - args.ent_coef * ent + args.vf_coef * v_loss
+            stats = (v_loss, pg_loss, ent, ((ratio - 1) - logratio).mean(),
+                     (jnp.abs(ratio - 1.0) > args.clip_coef).mean())
+            return loss, stats
+
+        def minibatch_step(state, mb):
+            p, opt = state
+            grads, stats = jax.grad(loss_fn, has_aux=True)(p, mb)
+            p, opt = adam_update(p, grads, opt, lr, args.max_grad_norm)
+            return (p, opt), stats
+
+        def epoch(state, k):
+            order = jax.random.permutation(k, T * N)
+            shuffled = jax.tree.map(lambda x: x[order].reshape(args.num_minibatches, -1, *x.shape[1:]), batch)
+            return jax.lax.scan(minibatch_step, state, shuffled)
+
+        key, epoch_key = jax.random.split(key)
+        (new_params, opt), stats = jax.lax.scan(epoch, (params, carry.opt), jax.random.split(epoch_key,
+                                                                                            args.update_epochs))
+        ended = dones.sum()
+        metrics = {"episodes": ended, "successes": (terminated & dones).sum(),
+                   "length_sum": jnp.where(dones, lengths, 0).sum(),
+                   **{name: s[-1, -1] for name, s in zip(LOG_COLUMNS[5:], stats, strict=True)}}
+        return Carry(new_params, opt, env_state, obs, key, carry.update + 1), metrics
+
+    return update
+
+
+# ---- the loop --------------------------------------------------------------------------------------------
+def train(args: Args) -> Path:
+    """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.npz``."""
+    out = ensure_directory(args.out, "out")
+    env, env_params = make_env(args)
+    sizes = action_sizes(env, env_params)
+    batch_size = args.num_steps * args.num_envs
+    if batch_size % args.num_minibatches:
+        raise MazeConfigError(f"num_envs * num_steps ({batch_size}) must divide into {args.num_minibatches} "
+                              "minibatches", parameter="num_minibatches")
+    num_updates = max(1, args.total_timesteps // batch_size)
+    key = jax.random.key(args.seed)
+    key, net_key, env_key = jax.random.split(key, 3)
+    params = init_network(net_key, observation_shape(env, env_params), sizes, args.hidden, args.network)
+    obs, env_state = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(env_key, args.num_envs), env_params)
+    carry = Carry(params, adam_init(params), env_state, obs, key, jnp.int32(0))
+    update = make_update(args, env, env_params, sizes, num_updates)
+    chunk = max(1, min(args.log_every, num_updates))
+    run_chunk = jax.jit(lambda c: jax.lax.scan(update, c, None, length=chunk))
+    tail = num_updates % chunk
+    run_tail = jax.jit(lambda c: jax.lax.scan(update, c, None, length=tail)) if tail else None
+    done_updates, start = 0, time.time()
+    with open(out / "progress.csv", "w", newline="", encoding="utf-8") as log_file:
+        log = csv.writer(log_file)
+        log.writerow(LOG_COLUMNS)
+        while done_updates < num_updates:
+            runner = run_chunk if num_updates - done_updates >= chunk else run_tail
+            carry, metrics = runner(carry)
+            metrics = jax.tree.map(np.asarray, metrics)
+            for i in range(len(metrics["episodes"])):
+                done_updates += 1
+                episodes = int(metrics["episodes"][i])
+                success = metrics["successes"][i] / episodes if episodes else float("nan")
+                length = metrics["length_sum"][i] / episodes if episodes else float("nan")
+                step = done_updates * batch_size
+                log.writerow([step, int(step / (time.time() - start)), episodes, float(success), float(length),
+                              *[float(metrics[name][i]) for name in LOG_COLUMNS[5:]]])
+            log_file.flush()
+    save_policy(out / "model.npz", args, carry.params)
+    return out
+
+
+# ---- using a trained network ------------------------------------------------------------------------------
+def save_policy(path: Path, args: Args, params: Any) -> Path:
+    """Write ``args`` and the network ``params`` to ``path`` (an ``.npz``); return ``path``."""
+    leaves = jax.tree.leaves(params)
+    np.savez(path, args=json.dumps(asdict(args)), **{f"leaf_{i}": np.asarray(x) for i, x in enumerate(leaves)})
+    return path
+
+
+class JaxPolicyAgent:
+    """A trained network behind the agent interface (``reset()``, ``act(observation, info)``), acting on the
+    Gymnasium env's observations (the numpy ego map under ``egomap.EgocentricMap``)."""
+
+    def __init__(self, params: Any, sizes: tuple[int, ...], deterministic: bool = True, seed: int = 0,
+                 name: str = "ppo_jax") -> None:
+        self.params, self.sizes = params, sizes
+        self.deterministic = deterministic
+        self.name = name
+        self._key = jax.random.key(seed)
+        self._logits = jax.jit(lambda p, o: forward(p, o)[0])
+
+    def reset(self) -> None:
+        """Nothing to forget: the policy is memoryless (memory lives in the ego-map wrapper)."""
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """Return the policy's action for one observation (the most likely one when deterministic)."""
+        logits = self._logits(self.params, jnp.asarray(np.asarray(observation))[None])
+        if self.deterministic:
+            action = [int(jnp.argmax(part[0])) for part in split_logits(logits, self.sizes)]
+        else:
+            self._key, sub = jax.random.split(self._key)
+            action = [int(a) for a in np.asarray(sample_actions(sub, logits, self.sizes))[0]]
+        return action[0] if len(self.sizes) == 1 else np.array(action, dtype=np.int64)
+
+
+def load_policy(path: str | Path, deterministic: bool = True) -> tuple[JaxPolicyAgent, Args]:
+    """Return the agent saved at ``path`` (a ``model.npz``) and the ``Args`` it was trained with."""
+    saved = np.load(Path(path))
+    args = Args(**json.loads(str(saved["args"])))
+    env, env_params = make_env(args)
+    sizes = action_sizes(env, env_params)
+    template = init_network(jax.random.key(0), observation_shape(env, env_params), sizes, args.hidden, args.network)
+    treedef = jax.tree.structure(template)
+    leaves = [jnp.asarray(saved[f"leaf_{i}"]) for i in range(treedef.num_leaves)]
+    return JaxPolicyAgent(jax.tree.unflatten(treedef, leaves), sizes, deterministic, args.seed), args
+
+
+if __name__ == "__main__":
+    print(f"wrote {train(parse_args())}")
