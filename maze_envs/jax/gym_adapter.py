@@ -21,8 +21,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import positive_int
 from maze_envs.envs.actions import checked_actions, reset_needed
-from maze_envs.envs.grid.layouts import positive_int
 
 from .registry import make
 from .wrappers import NextStepAutoReset
@@ -69,7 +69,7 @@ class JaxVectorEnv(VectorEnv):
                                   parameter="autoreset_mode")
         self.autoreset_mode = mode
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
-        self.num_envs = positive_int("num_envs", num_envs)
+        self.num_envs = positive_int(num_envs, name="num_envs")
         self.twin, self.params = make(env_id, max_episode_steps, **kwargs)
         self.single_observation_space = self.twin.observation_space(self.params).to_gymnasium()
         self.single_action_space = self.twin.action_space(self.params).to_gymnasium()
