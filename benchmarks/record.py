@@ -1,7 +1,7 @@
 """Run one benchmark command and keep what it printed, with the command, the date and the machine, as
 ``benchmarks/results/<name>.json``: the figures the docs quote are these records, shown verbatim.
 
-    python3 benchmarks/record.py NAME [--cold-env VAR=VALUE ...] -- COMMAND ...
+    python3 benchmarks/record.py NAME [--title TEXT] [--cold-env VAR=VALUE ...] -- COMMAND ...
 
 ``--cold-env`` runs the command twice, first with those variables set (for example a fresh ``NUMBA_CACHE_DIR``,
 so numba compiles again, as on the first run after an install), and records the two runs apart as ``cold`` and
@@ -48,11 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold-env", nargs="*", default=[], metavar="VAR=VALUE",
                         help="also run once cold, with these variables set ('{tmp}' becomes a fresh folder)")
     parser.add_argument("--title", default="", help="what the command measures, one line")
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then the command to run")
-    args = parser.parse_args(argv)
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
-    if not command:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--" not in argv or argv.index("--") == len(argv) - 1:
         parser.error("give the command after --")
+    split = argv.index("--")
+    args, command = parser.parse_args(argv[:split]), argv[split + 1:]
     record = {"name": args.name, "title": args.title, "command": shlex.join(command),
               "date": datetime.date.today().isoformat(), "machine": machine(), "runs": {}}
     with tempfile.TemporaryDirectory() as tmp:
