@@ -2,6 +2,7 @@
 
 import socket
 import threading
+import time
 
 import pytest
 import requests
@@ -121,6 +122,9 @@ def test_stop_releases_the_port_and_leaves_no_thread():
     assert requests.post(first.url + "/echo", json=1, timeout=10).json() == {"got": 1}
     first.stop()
     first.stop()  # a second stop is harmless
+    deadline = time.monotonic() + 15  # a JSON body is parsed on AnyIO's worker threads, which end 10 s after use
+    while not set(threading.enumerate()) <= before and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert set(threading.enumerate()) <= before
     again = LoopbackServer(APP, port=port)
     again.stop()  # bound, never started: only the port is released
