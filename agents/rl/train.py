@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import json
 import time
 from dataclasses import asdict, dataclass, field
@@ -125,34 +126,28 @@ def _train_sb3(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, flo
     return SB3Agent(model, deterministic=not config.sample_eval, name=config.algo), _sb3_curve(out / "progress.csv")
 
 
-def _train_native(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
-    from .ppo_native import Args, load_policy, train
-
+def _train_single_file(config: TrainConfig, out: Path, module: str, model_file: str) -> tuple[Any, list]:
+    """Train one of the single-file PPOs (``ppo_native`` or ``ppo_jax``, the same ``Args``); return the trained
+    policy and its curve of (step, success rate) from ``progress.csv``."""
+    ppo = importlib.import_module(f".{module}", __package__)
     epochs = {} if config.update_epochs is None else {"update_epochs": config.update_epochs}
-    args = Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
-                total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
-                ent_coef=config.ent_coef, reveal_bonus=config.reveal_bonus, hidden=config.hidden,
-                network=config.network, out=str(out), **epochs)
-    train(args)
+    args = ppo.Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
+                    total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
+                    ent_coef=config.ent_coef, reveal_bonus=config.reveal_bonus, hidden=config.hidden,
+                    network=config.network, out=str(out), **epochs)
+    ppo.train(args)
     with open(out / "progress.csv", encoding="utf-8") as f:
         curve = [(int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
                  if r["charts/success_rate"] != "nan"]
-    return load_policy(out / "model.pt", deterministic=not config.sample_eval)[0], curve
+    return ppo.load_policy(out / model_file, deterministic=not config.sample_eval)[0], curve
+
+
+def _train_native(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
+    return _train_single_file(config, out, "ppo_native", "model.pt")
 
 
 def _train_jax(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
-    from .ppo_jax import Args, load_policy, train
-
-    epochs = {} if config.update_epochs is None else {"update_epochs": config.update_epochs}
-    args = Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
-                total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
-                ent_coef=config.ent_coef, reveal_bonus=config.reveal_bonus, hidden=config.hidden,
-                network=config.network, out=str(out), **epochs)
-    train(args)
-    with open(out / "progress.csv", encoding="utf-8") as f:
-        curve = [(int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
-                 if r["charts/success_rate"] != "nan"]
-    return load_policy(out / "model.npz", deterministic=not config.sample_eval)[0], curve
+    return _train_single_file(config, out, "ppo_jax", "model.npz")
 
 
 def _train_q(config: TrainConfig, out: Path) -> tuple[Any, list[tuple[int, float]]]:
