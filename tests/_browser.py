@@ -25,15 +25,20 @@ WINDOW = {"width": 1280, "height": 720}  # a laptop's browser window (Playwright
 OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
-@contextmanager
-def opened_page(path: Path) -> Iterator[tuple[object, list[str]]]:
-    """Yield the Playwright page showing the file ``path`` in a ``WINDOW``-sized viewport and the list its problems
-    are appended to."""
+def require_chromium() -> None:
+    """Skip the calling test where Debian's Chromium is absent, or fail it under ``MAZE_ENVS_REQUIRE_BROWSER``."""
     if not CHROMIUM.exists():
         reason = f"{CHROMIUM} is absent (apt-get install -y chromium)"
         if os.environ.get("MAZE_ENVS_REQUIRE_BROWSER"):
             pytest.fail(reason)
         pytest.skip(reason)
+
+
+@contextmanager
+def opened_page(path: Path) -> Iterator[tuple[object, list[str]]]:
+    """Yield the Playwright page showing the file ``path`` in a ``WINDOW``-sized viewport and the list its problems
+    are appended to."""
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     problems: list[str] = []

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urljoin, urlparse
 
 import pytest
-from _browser import ARGS, CHROMIUM, WINDOW
+from _browser import ARGS, CHROMIUM, WINDOW, require_chromium
 from _doc_blocks import page_blocks, run_blocks, runnable
 
 from maze_envs.cli import build_parser
@@ -134,10 +134,7 @@ class _Quiet(SimpleHTTPRequestHandler):
 
 
 def test_served_pages_open_in_chromium_offline_and_search_finds_partialobs(site):
-    if not CHROMIUM.exists():
-        if os.environ.get("MAZE_ENVS_REQUIRE_BROWSER"):
-            pytest.fail(f"{CHROMIUM} is absent")
-        pytest.skip(f"{CHROMIUM} is absent (apt-get install -y chromium)")
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
