@@ -211,7 +211,8 @@ def test_a_killed_ray_run_leaves_no_ray_process_and_no_temp_dir(tmp_path):
 def test_the_next_run_cleans_up_a_runtime_whose_watcher_was_killed_too(tmp_path):
     with socket_temp_dir() as temp_dir:
         helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", f"{temp_dir}/session_x"])
-        try:
+        try:  # until it has exec'd, the forked helper still shows pytest's command line, which names no temp dir
+            _wait_for(lambda: helper.pid in processes_naming(temp_dir), 30, "the helper to name the temp dir")
             out = tmp_path / "out"
             out.mkdir()
             (out / RAY_RECORD).write_text(json.dumps({"temp_dir": temp_dir, "driver_pid": 1}))
