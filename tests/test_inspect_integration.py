@@ -42,7 +42,8 @@ def inspect_eval(tmp_path: Path, server: ModelServer, mode: str, *flags: str) ->
     site = entry_point_site(tmp_path / f"site-{mode}")
     env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "local", "INSPECT_LOG_DIR": str(logs),
            "PYTHONPATH": os.pathsep.join([str(site), str(REPO)]), "TMPDIR": str(tmp_path),
-           "INSPECT_DISPLAY": "none"}
+           "INSPECT_DISPLAY": "none",
+           **{f"XDG_{kind}_HOME": str(tmp_path / f"xdg-{kind}") for kind in ("CACHE", "CONFIG", "DATA", "STATE")}}
     done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", f"maze_envs/{mode}",
                            "--model", f"openai/{server.model_name}", "-T", "sizes=5x5", "-T", "count=2", "-T", "seed=5",
                            "-T", "trials=2", *flags], env=env, cwd=tmp_path, capture_output=True, text=True,
