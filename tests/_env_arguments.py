@@ -180,6 +180,7 @@ LEGITIMATE: tuple[tuple[str, dict[str, Any], bool], ...] = (
     ("Maze-PartialObs-v0", {"rows": 100, "cols": 100, "visibility": 10}, False),
     ("Maze-v0", {"num_envs": 4096, "rows": 10, "cols": 10}, True),
     ("Maze-PartialObs-v0", {"num_envs": 4096, "rows": 10, "cols": 10, "visibility": 3}, True),
+    ("Maze-PartialObs-v0", {"num_envs": 16_384, "rows": 10, "cols": 10, "visibility": 3}, True),  # peers_sps' largest
     ("Maze-Image-v0", {"rows": 20, "cols": 20}, False),
     ("Maze-Openings-v0", {"rows": 40, "cols": 40, "openings": 6}, False),
     ("Maze-Openings-v0", {}, False),

@@ -36,23 +36,27 @@ def entry_point_site(root: Path) -> Path:
     return root
 
 
-def inspect_eval(tmp_path: Path, server: ModelServer, mode: str, *flags: str) -> dict[str, dict]:
-    """Run ``inspect eval maze_envs/<mode>`` against ``server``; return each sample's scores by trial id."""
-    logs = tmp_path / f"logs-{mode}"
-    site = entry_point_site(tmp_path / f"site-{mode}")
+def inspect_eval(tmp_path: Path, server: ModelServer, modes: tuple[str, ...], *flags: str) -> dict[str, dict]:
+    """Run ``inspect eval maze_envs/<mode> ...`` for every mode at once against ``server``; return, by mode, each
+    sample's scores by trial id."""
+    logs = tmp_path / "logs"
+    site = entry_point_site(tmp_path / "site")
     env = {**os.environ, "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "local", "INSPECT_LOG_DIR": str(logs),
            "PYTHONPATH": os.pathsep.join([str(site), str(REPO)]), "TMPDIR": str(tmp_path),
            "INSPECT_DISPLAY": "none",
            **{f"XDG_{kind}_HOME": str(tmp_path / f"xdg-{kind}") for kind in ("CACHE", "CONFIG", "DATA", "STATE")}}
-    done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", f"maze_envs/{mode}",
+    done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", *(f"maze_envs/{mode}" for mode in modes),
                            "--model", f"openai/{server.model_name}", "-T", "sizes=5x5", "-T", "count=2", "-T", "seed=5",
                            "-T", "trials=2", *flags], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    [info] = list_eval_logs(str(logs))
-    log = read_eval_log(info)
-    assert log.status == "success", log.error
-    return {sample.id: sample.scores["bench_scorer"].value for sample in log.samples}
+    scores = {}
+    for info in list_eval_logs(str(logs)):
+        log = read_eval_log(info)
+        assert log.status == "success", log.error
+        scores[log.eval.task.split("/")[-1]] = {sample.id: sample.scores["bench_scorer"].value
+                                                for sample in log.samples}
+    return scores
 
 
 def bench_scores(tmp_path: Path, mode: str, protocol: str = "default") -> dict[str, dict]:
@@ -65,16 +69,24 @@ def bench_scores(tmp_path: Path, mode: str, protocol: str = "default") -> dict[s
     return {f"inspect|{r['size']}|{r['maze']}|{r['trial']}": r for r in read_jsonl(out / "results.jsonl")}
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_inspect_scores_equal_the_bench_trial_by_trial(tmp_path, mode):
+@pytest.fixture(scope="module")
+def inspect_run(tmp_path_factory) -> tuple[dict[str, dict], set[str]]:
+    """One ``inspect eval`` of the four tasks against the local server: the scores by mode, and the APIs asked."""
     with ModelServer(OraclePolicy(), model_name="maze-envs-local") as server:
-        scores = inspect_eval(tmp_path, server, mode)
-        asked = {request.api for request in server.requests}
+        scores = inspect_eval(tmp_path_factory.mktemp("inspect"), server, MODES)
+        return scores, {request.api for request in server.requests}
+
+
+def test_inspect_asks_the_responses_api_with_its_defaults(inspect_run):
+    assert inspect_run[1] == {"responses"}  # Inspect's OpenAI provider, with its defaults, asks the Responses API
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_inspect_scores_equal_the_bench_trial_by_trial(tmp_path, inspect_run, mode):
+    scores = inspect_run[0][mode]
     records = bench_scores(tmp_path, mode)
     assert sorted(scores) == sorted(records) and len(scores) == 4
     for trial_id, value in scores.items():
         record = records[trial_id]
         assert value["total"] == record["scores"]["total"] and value["S"] == record["scores"]["S"], trial_id
         assert value["success"] == float(record["success"]), trial_id
-    assert asked == {"responses"}  # Inspect's OpenAI provider, with its defaults, asks the Responses API
-

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import signal
 import subprocess
@@ -29,7 +30,7 @@ from maze_envs.core.jsonfiles import json_text, read_json, read_jsonl, write_jso
 from maze_envs.core.secrets import redact_secrets
 from maze_envs.llm import ModelServer, OraclePolicy
 from maze_envs.runs import LOCK_NAME, Run, RunLock, WorkItem
-from maze_envs.runs.log import Check, RecordSchema
+from maze_envs.runs.log import NUMBER, OPTIONAL_NUMBER, Check, RecordSchema
 from maze_envs.runs.ray_state import RAY_RECORD, clean_stale_ray
 from maze_envs.runs.reaper import is_alive, processes_naming
 from maze_envs.runs.socket_dir import socket_temp_dir
@@ -297,6 +298,25 @@ def test_record_schema_names_what_is_wrong():
     assert schema.problem({"id": "a", "status": "error", "n": 1}) == "an error record without an 'error' message"
     assert schema.problem({"id": "a", "status": "parse_error"}) == "field 'reply' is missing"
     assert "is not one of 'ok', 'error', 'parse_error'" in schema.problem({"id": "a", "status": None})
+    numbers = RecordSchema(ok={"total": NUMBER, "calls": OPTIONAL_NUMBER})
+    assert numbers.problem({"id": "a", "status": "ok", "total": 1.5, "calls": None}) is None
+    assert numbers.problem({"id": "a", "status": "ok", "total": math.nan}) == (
+        "field 'total' is nan, not a finite number")
+    assert numbers.problem({"id": "a", "status": "ok", "total": 1, "calls": math.inf}) == (
+        "field 'calls' is inf, not null or a finite number")
+
+
+def test_a_resumed_bench_record_whose_score_is_not_finite_is_redone(inputs, tmp_path, capsys):
+    command, out = writer_commands(inputs)["bench"], tmp_path / "bench"
+    assert main([*command, "--output-dir", str(out)]) == 0
+    log = out / "results.jsonl"
+    done = [r for r in read_jsonl(log) if r["status"] == "ok"][0]
+    with open(log, "a", encoding="utf-8") as fh:  # NaN: what a damaged byte or a hand edit can leave
+        fh.write(json.dumps({**done, "scores": {**done["scores"], "total": math.nan}}) + "\n")
+    assert main([*command, "--output-dir", str(out), "--resume"]) == 0
+    assert "field 'scores.total' is nan, not a finite number" in capsys.readouterr().err
+    redone = read_jsonl(log)[-1]
+    assert redone["id"] == done["id"] and redone["scores"]["total"] == done["scores"]["total"]
 
 
 # strings that cannot be encoded

@@ -18,11 +18,10 @@ seen block. The trained network is ``<out>/model.npz`` (arguments and weights), 
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -36,6 +35,7 @@ from maze_envs.core.codes import NUM_CODES
 from maze_envs.core.errors import MazeConfigError
 
 from .egomap_jax import EgoMap
+from .flags import parse_dataclass_args
 
 LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_length",
                "losses/value_loss", "losses/policy_loss", "losses/entropy", "losses/approx_kl", "losses/clipfrac")
@@ -73,17 +73,7 @@ class Args:
 
 def parse_args(argv: list[str] | None = None) -> Args:
     """Return ``Args`` from ``--kebab-case`` flags (``--env-kwargs`` is JSON; booleans are ``--flag``/``--no-flag``)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    defaults = Args()
-    for f in fields(Args):
-        flag, default = "--" + f.name.replace("_", "-"), getattr(defaults, f.name)
-        if isinstance(default, bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
-        elif isinstance(default, dict):
-            parser.add_argument(flag, type=json.loads, default=default)
-        else:
-            parser.add_argument(flag, type=type(default), default=default)
-    return Args(**vars(parser.parse_args(argv)))
+    return parse_dataclass_args(Args, __doc__.splitlines()[0], argv)
 
 
 # ---- env -----------------------------------------------------------------------------------------------

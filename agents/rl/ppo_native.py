@@ -19,13 +19,11 @@ sized ids' variants) a ``SyncVectorEnv``; code observations enter one-hot, other
 
 from __future__ import annotations
 
-import argparse
 import csv
-import json
 import pickle
 import random
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +42,7 @@ from maze_envs.core.validate import choice
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMap, EgocentricMapVector
+from .flags import parse_dataclass_args
 from .policy_file import TrainedEnv
 
 LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_return",
@@ -82,17 +81,7 @@ class Args:
 
 def parse_args(argv: list[str] | None = None) -> Args:
     """Return ``Args`` from ``--kebab-case`` flags (``--env-kwargs`` is JSON; booleans are ``--flag``/``--no-flag``)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    defaults = Args()
-    for f in fields(Args):
-        flag, default = "--" + f.name.replace("_", "-"), getattr(defaults, f.name)
-        if isinstance(default, bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
-        elif isinstance(default, dict):
-            parser.add_argument(flag, type=json.loads, default=default)
-        else:
-            parser.add_argument(flag, type=type(default), default=default)
-    return Args(**vars(parser.parse_args(argv)))
+    return parse_dataclass_args(Args, __doc__.splitlines()[0], argv)
 
 
 def seed_everything(seed: int, torch_threads: int) -> None:

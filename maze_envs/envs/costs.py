@@ -1,8 +1,9 @@
 """What an env configuration costs, estimated from its arguments before any work, for the one budget rule
 (``maze_envs.core.budget.check_cost``: at most 2 GiB for one array, at most 1 s of estimated work for one make, reset
-or step on one core). Every env's constructor calls ``check_env_cost`` with its estimate, so a size or count, or a
-product of them (``rows * cols``, ``view_width * view_height``, ``num_envs`` times a maze), that would not fit is
-refused by name before anything is allocated or generated.
+or step on one core, and at most 10 s for a vector env's reset of every sub-env at once). Every env's constructor
+calls ``check_env_cost`` with its estimate, so a size or count, or a product of them (``rows * cols``,
+``view_width * view_height``, ``num_envs`` times a maze), that would not fit is refused by name before anything is
+allocated or generated.
 
 The per-unit times are measured on one core of the development machine (``benchmarks/fuzz_readers.py --envs``
 prints the largest accepted sizes) and rounded up, so an estimate errs towards refusing.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from maze_envs.core.budget import check_cost
+from maze_envs.core.budget import BATCH_WORK_BUDGET_SECONDS, WORK_BUDGET_SECONDS, check_cost
 
 SECONDS_PER_TREE_CELL = 1.5e-7  # a fresh dfs maze from the compiled batch generator, per cell (measured 0.1 us)
 SECONDS_PER_CELL = 3e-6  # any other generator, loops or placement, per cell (measured 1-2.5 us)
@@ -51,10 +52,12 @@ class Cost:
         return Cost(self.nbytes * count(n), self.seconds * count(n))
 
 
-def check_env_cost(arguments: str, cost: Cost, per: str) -> None:
+def check_env_cost(arguments: str, cost: Cost, per: str, *, batch: bool = False) -> None:
     """Raise ``MazeConfigError`` naming ``arguments`` when ``cost`` (of one ``per``: make, reset or step) passes the
-    budget; return None when it fits."""
-    check_cost(arguments, nbytes=cost.nbytes, seconds=cost.seconds, per=per)
+    budget (the batch budget when ``batch``: one call for every sub-env of a vector env); return None when it
+    fits."""
+    check_cost(arguments, nbytes=cost.nbytes, seconds=cost.seconds, per=per,
+               work_budget=BATCH_WORK_BUDGET_SECONDS if batch else WORK_BUDGET_SECONDS)
 
 
 def layout_cost(cells: float, blocks: float, tree: bool, generated: bool) -> Cost:

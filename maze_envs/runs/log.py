@@ -9,6 +9,7 @@ counted.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +21,14 @@ from maze_envs.core.jsonfiles import append_jsonl, write_jsonl
 
 ERROR = "error"
 OK = "ok"
-NUMBER = (int, float)
-OPTIONAL_NUMBER = (int, float, type(None))
+
+
+def _is_finite_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_optional_number(value: Any) -> bool:
+    return value is None or _is_finite_number(value)
 
 
 Kind = Any  # a type, a tuple of types, a mapping of the fields a dict value must have (name -> Kind), or a check
@@ -34,6 +41,11 @@ class Check:
 
     test: Callable[[Any], bool]
     what: str
+
+
+# a summary cannot average NaN or infinity: a resumed record holding one is unusable, and its item runs again
+NUMBER = Check(_is_finite_number, "a finite number")
+OPTIONAL_NUMBER = Check(_is_optional_number, "null or a finite number")
 
 
 def _kind_problem(name: str, value: Any, kind: Kind) -> str | None:

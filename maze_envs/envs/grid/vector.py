@@ -78,7 +78,7 @@ class _BatchedMazes(VectorEnv):
         self._set_render_mode(kwargs.get("render_mode"))
         self.template = self._single_class(**kwargs)
         t = self.template
-        check_env_cost("num_envs with rows/cols", self.batch_cost(num_envs), "reset")
+        check_env_cost("num_envs with rows/cols", self.batch_cost(num_envs), "reset of every sub-env", batch=True)
         full_map_limit = isinstance(t, MazeEnv) and t.rules.max_idle_steps is not None
         if not t.protocol.plain or t.rules.wall_reward is not None or full_map_limit:
             raise MazeConfigError("the native vector env plays plain step rules (the default protocol's) without "
