@@ -81,3 +81,23 @@ def test_a_trained_policy_is_refused_before_any_episode_on_an_env_with_other_spa
                                                   r"\(observation Box\(0, 4, \(7, 7\), uint8\).*evaluate\(\)'s Maze-v0 "
                                                   r"gives observation Box\(0, 3, \(9, 9\), uint8\)"):
         evaluate(policy, "Maze-v0", range(2), rows=4, cols=4)
+
+
+def test_a_jax_policy_records_its_env_and_is_refused_on_an_env_with_other_spaces(tmp_path):
+    pytest.importorskip("jax")
+    import json
+
+    import numpy as np
+
+    from maze_envs.agents.rl.policy_file import PolicyMismatchError
+    from maze_envs.agents.rl.ppo_jax import Args, load_policy, train
+
+    run = train(Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, total_timesteps=256, num_envs=4,
+                     num_steps=32, out=str(tmp_path / "ppo")))
+    assert json.loads(str(np.load(run / "model.npz")["env"])) == {
+        "env_id": "Maze-PartialObs-v0", "kwargs": {"rows": 3, "cols": 3}, "ego_map": False,
+        "observation_space": "Box(0, 4, (7, 7), uint8)", "action_space": "Discrete(4)"}
+    policy, _ = load_policy(run / "model.npz")
+    assert evaluate(policy, "Maze-PartialObs-v0", range(2), rows=4, cols=4).rows
+    with pytest.raises(PolicyMismatchError, match=r"evaluate\(\)'s Maze-v0 gives observation Box\(0, 3, \(9, 9\)"):
+        evaluate(policy, "Maze-v0", range(2), rows=4, cols=4)

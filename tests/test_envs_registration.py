@@ -11,6 +11,8 @@ from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils.env_checker import check_env
 
 import maze_envs
+from maze_envs.agents.evaluate import evaluate
+from maze_envs.agents.random_agent import RandomAgent
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError, MazeFormatError
 from maze_envs.envs.registration import ALL_ENTRIES, ENV_ENTRIES, GRID_SIDES, SIZED_FAMILIES, sized_id
 
@@ -57,6 +59,14 @@ def test_sized_ids_play_their_block_grid_and_take_every_argument():
             env.close()
     assert gym.make("Maze-PartialObs-Flat-5x5-v0").observation_space.shape == (7 * 7 * 5,)
     assert gym.make("Maze-9x9-v0", rows=6, cols=6).unwrapped.shape == (13, 13)  # kwargs still override
+
+
+@pytest.mark.parametrize("family", SIZED_FAMILIES)
+def test_a_random_policy_reaches_the_goal_in_a_tenth_of_the_5x5_episodes(family):
+    """The id alone gives a tool a reward to learn from: a seeded random policy succeeds often enough on 5x5."""
+    env_id = sized_id(family, 5)
+    table = evaluate(lambda env: RandomAgent(env.action_space, 0), env_id, range(1_000_000, 1_000_200))
+    assert table.mean("success") >= 0.10, (env_id, table.mean("success"))
 
 
 @pytest.mark.parametrize("env_id", OURS)

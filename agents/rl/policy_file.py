@@ -39,6 +39,20 @@ class TrainedEnv:
         return cls(env_id, dict(kwargs), bool(ego_map), str(observation_space), str(action_space))
 
     @classmethod
+    def probe(cls, env_id: str, kwargs: dict[str, Any], ego_map: bool) -> tuple["TrainedEnv", spaces.Space,
+                                                                                spaces.Space]:
+        """Return the record of ``gym.make(env_id, **kwargs)`` (under the ego map when ``ego_map``) as this version
+        makes it, with its observation and action spaces."""
+        from .egomap import EgocentricMap
+
+        env = gym.make(env_id, **kwargs)
+        if ego_map:
+            env = EgocentricMap(env)
+        observation_space, action_space = env.observation_space, env.action_space
+        env.close()
+        return cls.of(env_id, kwargs, ego_map, observation_space, action_space), observation_space, action_space
+
+    @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> "TrainedEnv":
         """Return the record ``to_dict`` wrote."""
         return cls(str(doc["env_id"]), dict(doc.get("kwargs") or {}), bool(doc.get("ego_map", False)),

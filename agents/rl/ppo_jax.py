@@ -36,6 +36,7 @@ from maze_envs.core.errors import MazeConfigError
 
 from .egomap_jax import EgoMap
 from .flags import parse_dataclass_args
+from .policy_file import TrainedEnv
 
 LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_length",
                "losses/value_loss", "losses/policy_loss", "losses/entropy", "losses/approx_kl", "losses/clipfrac")
@@ -365,9 +366,12 @@ def train(args: Args) -> Path:
 
 # ---- using a trained network ------------------------------------------------------------------------------
 def save_policy(path: Path, args: Args, params: Any) -> Path:
-    """Write ``args`` and the network ``params`` to ``path`` (an ``.npz``); return ``path``."""
+    """Write ``args``, the Gymnasium env the twin stands for (``TrainedEnv``: id, kwargs, ego map, spaces) and the
+    network ``params`` to ``path`` (an ``.npz``); return ``path``."""
+    trained = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)[0]
     leaves = jax.tree.leaves(params)
-    np.savez(path, args=json.dumps(asdict(args)), **{f"leaf_{i}": np.asarray(x) for i, x in enumerate(leaves)})
+    np.savez(path, args=json.dumps(asdict(args)), env=json.dumps(trained.to_dict()),
+             **{f"leaf_{i}": np.asarray(x) for i, x in enumerate(leaves)})
     return path
 
 
@@ -376,10 +380,11 @@ class JaxPolicyAgent:
     Gymnasium env's observations (the numpy ego map under ``egomap.EgocentricMap``)."""
 
     def __init__(self, params: Any, sizes: tuple[int, ...], deterministic: bool = True, seed: int = 0,
-                 name: str = "ppo_jax") -> None:
+                 name: str = "ppo_jax", *, trained: TrainedEnv | None = None) -> None:
         self.params, self.sizes = params, sizes
         self.deterministic = deterministic
         self.name = name
+        self.trained = trained  # what ``agents.evaluate.evaluate`` checks the env it is handed against
         self._key = jax.random.key(seed)
         self._logits = jax.jit(lambda p, o: forward(p, o)[0])
 
@@ -398,15 +403,28 @@ class JaxPolicyAgent:
 
 
 def load_policy(path: str | Path, deterministic: bool = True) -> tuple[JaxPolicyAgent, Args]:
-    """Return the agent saved at ``path`` (a ``model.npz``) and the ``Args`` it was trained with."""
-    saved = np.load(Path(path))
-    args = Args(**json.loads(str(saved["args"])))
+    """Return the agent saved at ``path`` (a ``model.npz``) and the ``Args`` it was trained with.
+
+    The agent's ``trained`` record comes from the file (files older than the record: from the saved id and
+    kwargs). Raises ``PolicyMismatchError`` when the saved env no longer gives the spaces the file records, and
+    ``MazeConfigError`` naming the file when it is not a policy file of this module."""
+    source = str(path)
+    try:
+        saved = np.load(Path(path))
+        args = Args(**json.loads(str(saved["args"])))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise MazeConfigError(f"{source}: not a policy file of agents.rl.ppo_jax ({exc})", parameter="policy") from exc
+    made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
+    trained = TrainedEnv.from_dict(json.loads(str(saved["env"]))) if "env" in saved else made
+    trained.check(observation_space, action_space, source=source,
+                  given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
     env, env_params = make_env(args)
     sizes = action_sizes(env, env_params)
     template = init_network(jax.random.key(0), observation_shape(env, env_params), sizes, args.hidden, args.network)
     treedef = jax.tree.structure(template)
     leaves = [jnp.asarray(saved[f"leaf_{i}"]) for i in range(treedef.num_leaves)]
-    return JaxPolicyAgent(jax.tree.unflatten(treedef, leaves), sizes, deterministic, args.seed), args
+    return JaxPolicyAgent(jax.tree.unflatten(treedef, leaves), sizes, deterministic, args.seed,
+                          trained=trained), args
 
 
 if __name__ == "__main__":

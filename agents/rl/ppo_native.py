@@ -41,7 +41,7 @@ from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.validate import choice
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
-from .egomap import EgocentricMap, EgocentricMapVector
+from .egomap import EgocentricMapVector
 from .flags import parse_dataclass_args
 from .policy_file import TrainedEnv
 
@@ -397,12 +397,7 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePol
     except (OSError, RuntimeError, KeyError, TypeError, pickle.UnpicklingError) as exc:
         raise MazeConfigError(f"{source}: not a policy file of agents.rl.ppo_native ({exc})",
                               parameter="policy") from exc
-    probe = gym.make(args.env_id, **args.env_kwargs)
-    if args.ego_map:
-        probe = EgocentricMap(probe)
-    observation_space, action_space = probe.observation_space, probe.action_space
-    probe.close()
-    made = TrainedEnv.of(args.env_id, args.env_kwargs, args.ego_map, observation_space, action_space)
+    made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
     trained = TrainedEnv.from_dict(saved["env"]) if "env" in saved else made
     trained.check(observation_space, action_space, source=source,
                   given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
