@@ -299,3 +299,10 @@ def test_the_twin_doctests_pass() -> None:
 def test_unknown_id_raises_naming_env_id() -> None:
     with pytest.raises(MazeConfigError, match="env_id"):
         mj.make("Maze-Openings-v0")
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [({"num_levels": 10**9}, "GiB"), ({"num_levels": 100_000}, "s per make"),
+                                               ({"rows": 10**6, "cols": 10**6}, "GiB")])
+def test_oversized_twins_are_refused_by_name_before_any_work(kwargs, words):
+    with pytest.raises(MazeConfigError, match=rf"{next(iter(kwargs))}.*{words}"):
+        mj.make("Maze-PartialObs-v0", **kwargs)

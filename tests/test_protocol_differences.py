@@ -92,6 +92,11 @@ def test_a_stored_path_that_is_not_a_shortest_path(tmp_path):
     file.write_text(json.dumps({**doc, "shortest_path": [[0, 0], [0, 1]]}), encoding="utf-8")
     theirs = bench_mazes(mazes, "5x5", stored_path=True)[0]
     assert theirs.shortest_path == ((0, 0), (0, 1))
+    config = BenchConfig(mode="text2d", protocol="mazebench", models=("m",), sizes=("5x5",), scoring="v1",
+                         anti_cheat=False, mazes_dir=str(mazes))
+    [trial] = bench_trials(config)
+    graded = grade(trial, oracle_reply(present(trial)))  # a true shortest path, 17 cells, against 2 stored ones
+    assert graded.scores["O"] < 100 and graded.strict["scores"]["total"] == 100.0
     with pytest.raises(MazeFormatError, match="shortest_path"):
         bench_mazes(mazes, "5x5")
 

@@ -29,6 +29,7 @@ import numpy as np
 from maze_envs.core.codes import AGENT, MASKED, WALL
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.maze import Grid
+from maze_envs.envs.costs import check_env_cost, layout_cost
 from maze_envs.envs.grid.base import MazeEnvBase
 from maze_envs.envs.grid.maze import MazeEnv
 from maze_envs.envs.grid.partial import PartialObsMazeEnv
@@ -105,6 +106,11 @@ class GridEnv:
         self.shape = template.shape
         source = template.source
         self.layout_mode = "cycle" if source.fixed else "levels" if source.num_levels else "generated"
+        if self.layout_mode == "levels":  # every level is made on the host, one by one, and uploaded at once
+            rows, cols = source.cell_shape
+            level = layout_cost(rows * cols, self.board.size, tree=False, generated=True)
+            check_env_cost("num_levels with rows/cols (the level set, made once)", level.times(source.num_levels),
+                           "make", batch=True)
         self._grids = None if self.layout_mode == "generated" else source_grids(source)
         limit = template.max_steps if max_episode_steps is None else min(template.max_steps, int(max_episode_steps))
         self.max_steps = limit
