@@ -141,7 +141,7 @@ def test_strict_replay_differs_where_mazebench_does(maze):
     assert (through["cell_moves"], through["api_calls"]) == (12, 2)
     assert (through["strict"]["cell_moves"], through["strict"]["api_calls"]) == (8, 1)
     budget = play(maze, ["I do not know"] * 5, max_steps=5)
-    assert budget["outcome"] == "unknown" and budget["strict"]["outcome"] == "max_steps"
+    assert budget["outcome"] == "unknown" and budget["strict"]["outcome"] == "max_calls"
     walls = play(maze, ["(1,0)"] * 21)
     assert walls["strict"]["api_calls"] == 21 and walls["strict"]["outcome"] in ("replies_exhausted",
                                                                                  "exploration_failed")

@@ -32,3 +32,10 @@ def test_readme_snippets_import_names_that_exist():
             except ImportError:
                 missing.append(f"from {module} import {name}")
     assert missing == []
+
+
+def test_the_readme_stays_short_and_names_both_setup_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    assert 'python3 -m pip install -e ".[nav,rl]" && maze-envs demo' in text
+    assert 'python3 -m pip install -e ".[dev]" && SDL_VIDEODRIVER=dummy MPLBACKEND=Agg python3 -m pytest -q' in text

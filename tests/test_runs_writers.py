@@ -278,7 +278,7 @@ def test_damaged_records_of_a_resumed_engine_log_are_handled(tmp_path_factory, r
 
 
 @pytest.mark.parametrize(("name", "write"), WRITERS, ids=[name for name, _ in WRITERS])
-@settings(max_examples=40)
+@settings(max_examples=20)  # benchmarks/fuzz_readers.py writes 300 a writer
 @given(rng=st.randoms(use_true_random=False))
 def test_hostile_records_are_written_whole_and_without_credentials(tmp_path_factory, name, write, rng):
     assert write_handled(name, write, tmp_path_factory.mktemp("write"), rng) is None

@@ -205,7 +205,7 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
         if not going:
             break
         if stopped is not None:
-            episode.stopped_by = "max_steps" if stopped == "max_calls" else stopped
+            episode.stopped_by = stopped
             break
         if new and calls[new[-1]].outcome == "invalid_output":
             episode.invalid_outputs += 1   # answered by the policy's default move

@@ -20,13 +20,12 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from maze_envs.core.errors import brief_repr
 from maze_envs.core.generators import as_rng
 from maze_envs.core.maze import MOVES, Cell, Maze
 from maze_envs.core.paths import utf8_path, write_image
 from maze_envs.core.render import FREE, PATH, START, ImageStyle, PixelGeometry
 from maze_envs.core.solve import shortest_path
-from maze_envs.core.validate import reject
+from maze_envs.core.validate import choice
 from maze_envs.tasks.files import generated_name
 from maze_envs.tasks.render import render_task
 
@@ -182,7 +181,7 @@ def image_case(task: SyntheticTask, case: str, seed: int = 0) -> np.ndarray:
         for cell in (maze.start, maze.goal):
             _paint_cell(base, geo, cell, FREE)
         return draw_route(base, geo, solution_route(maze))
-    reject(f"must be one of {', '.join(IMAGE_CASES)}, got {brief_repr(case)}", name="image case", error=ValueError)
+    choice(case, IMAGE_CASES, name="image case", error=ValueError)
 
 
 def reframe(image: np.ndarray, size: tuple[int, int] | None = None, *, letterbox: bool = False,
@@ -219,7 +218,7 @@ def video_route(maze: Maze, case: str) -> list[Cell]:
         return through_wall_route(maze)
     if case == "still":
         return [maze.start]
-    reject(f"must be one of {', '.join(VIDEO_CASES)}, got {brief_repr(case)}", name="video case", error=ValueError)
+    choice(case, VIDEO_CASES, name="video case", error=ValueError)
 
 
 def marker_track(points: np.ndarray, frames: int, hold: float = 0.08) -> np.ndarray:

@@ -23,6 +23,7 @@ import gymnasium as gym
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import positive_int
 
 from ..envs.agent import Agent
 
@@ -103,8 +104,7 @@ def record_dataset(env_id: str, make_agent: AgentFactory, policy: str, *, episod
     minari = _minari()
     from minari import DataCollector
 
-    if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
-        raise MazeConfigError(f"must be a positive integer, got {episodes!r}", parameter="episodes")
+    positive_int(episodes, parameter="episodes")
     kwargs = dict(env_kwargs or {})
     dataset_id = dataset_id or dataset_name(env_id, policy)
     if dataset_id in minari.list_local_datasets():

@@ -21,7 +21,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.validate import positive_int
+from maze_envs.core.validate import choice, positive_int
 from maze_envs.envs.actions import checked_actions, reset_needed
 
 from .registry import make
@@ -65,8 +65,7 @@ class JaxVectorEnv(VectorEnv):
         except ValueError:
             mode = None
         if mode not in MODES:
-            raise MazeConfigError(f"must be one of {', '.join(repr(m.value) for m in MODES)}, got {autoreset_mode!r}",
-                                  parameter="autoreset_mode")
+            choice(autoreset_mode, [m.value for m in MODES], parameter="autoreset_mode")
         self.autoreset_mode = mode
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.num_envs = positive_int(num_envs, name="num_envs")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.validate import choice
 from maze_envs.envs.grid.maze import MazeEnv
 from maze_envs.envs.grid.partial import PartialObsMazeEnv
 
@@ -45,8 +45,7 @@ def make(env_id: str, max_episode_steps: int | None = None, **kwargs: Any) -> tu
     """
     entry = TWIN_ENTRIES.get(env_id) if isinstance(env_id, str) else None
     if entry is None:
-        raise MazeConfigError(f"env_id must be one of {', '.join(TWIN_ENTRIES)}, got {brief_repr(env_id)}",
-                              parameter="env_id")
+        choice(env_id, TWIN_ENTRIES, parameter="env_id")
     px = kwargs.pop("px", 8) if entry.variant is ImageObservation else None
     if max_episode_steps is not None:
         max_episode_steps = int(max_episode_steps)

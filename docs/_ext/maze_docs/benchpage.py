@@ -12,7 +12,9 @@ from .files import write_if_changed
 def record_markdown(record: dict) -> list[str]:
     """Return the Markdown lines of one benchmark record."""
     machine = record["machine"]
-    lines = [f"## {record['name']}", "", record.get("title", ""), "", "```bash", record["command"], "```", "",
+    lines = [f"## {record['name']}", "", record.get("title", ""), "",
+             "<!-- not-run: a benchmark of seconds to minutes; the output below is its recorded run -->", "",
+             "```bash", record["command"], "```", "",
              f"Recorded {record['date']} on {machine['cpus']} CPUs ({machine['platform']}, Python "
              f"{machine['python']}), load average {machine['load_average_before']} before.", ""]
     if record.get("cold_env"):

@@ -80,7 +80,7 @@ def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: st
     strict = interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), graded, identity_presentation(),
                                mode=mode, scoring=scoring, budgets=budgets, visibility=visibility, seed=seed,
                                client=replay)
-    if strict.get("outcome") == "max_steps" and calls < budgets.max_calls:
+    if strict.get("outcome") == "max_calls" and calls < budgets.max_calls:
         strict["outcome"] = "replies_exhausted"
     keep = ("success", "outcome", "api_calls", "decisions", "cell_moves", "wall_collisions", "invalid_outputs",
             "invalid_jumps", "exploration_rate", "exploration_failed", "scores", "validation", "parsed_path")

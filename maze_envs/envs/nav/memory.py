@@ -7,7 +7,7 @@ from typing import Sequence
 import numpy as np
 from PIL import Image
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.validate import choice
 
 RESAMPLE = {"bilinear": Image.Resampling.BILINEAR, "bicubic": Image.Resampling.BICUBIC}
 
@@ -30,8 +30,7 @@ class ShortMemory:
     def __init__(self, max_history_frames: int = 20, num_current_views: int = 3,
                  input_img_size: tuple[int, int] = (476, 420), resize_ratio: float = 0.25,
                  reorder_views: bool = True, resize_on_add: bool = True, resample: str = "bilinear"):
-        if resample not in RESAMPLE:
-            raise MazeConfigError(f"must be one of {', '.join(RESAMPLE)}, got {resample!r}", parameter="resample")
+        choice(resample, RESAMPLE, parameter="resample")
         self.resample = resample
         self.max_history_frames = max_history_frames
         self.num_current_views = num_current_views
