@@ -9,7 +9,8 @@ import tempfile
 
 import pytest
 
-MODULES = ("maze_envs.envs.grid.wrappers", "maze_envs.envs.variants", "maze_envs.agents.evaluate",
+MODULES = ("maze_envs.envs.grid.wrappers", "maze_envs.envs.variants", "maze_envs.envs.metrics",
+           "maze_envs.agents.evaluate",
            "maze_envs.core.replies", "maze_envs.evaluators.pixel.image.scoring",
            "maze_envs.evaluators.pixel.video.scoring")
 

@@ -60,7 +60,17 @@ def episode_metrics(terminated: bool, steps: int, total_reward: float, moves: in
 
 
 class EpisodeMetricsWrapper(gym.Wrapper, gym.utils.RecordConstructorArgs):
-    """Adds ``info["episode_metrics"]`` (a dict over ``METRIC_KEYS``, see the module doc) when an episode ends."""
+    """Adds ``info["episode_metrics"]`` (a dict over ``METRIC_KEYS``, see the module doc) when an episode ends.
+
+    Example:
+        >>> import gymnasium as gym, maze_envs
+        >>> env = EpisodeMetricsWrapper(gym.make("Maze-v0", rows=2, cols=2, max_steps=3))
+        >>> _ = env.reset(seed=0)
+        >>> for action in (0, 0, 0):
+        ...     _, _, terminated, truncated, info = env.step(action)
+        >>> truncated, info["episode_metrics"]["steps"], info["episode_metrics"]["success"]
+        (True, 3, False)
+    """
 
     def __init__(self, env: gym.Env) -> None:
         gym.utils.RecordConstructorArgs.__init__(self)

@@ -203,7 +203,13 @@ def image_partial(px: int = 8, **kwargs: Any) -> gym.Env:
 
 
 def numeric_openings(**kwargs: Any) -> gym.Env:
-    """Return ``Maze-Openings-v0`` made with ``kwargs`` under ``NumericObservation`` (``Maze-Openings-Numeric-v0``)."""
+    """Return ``Maze-Openings-v0`` made with ``kwargs`` under ``NumericObservation`` (``Maze-Openings-Numeric-v0``).
+
+    Example:
+        >>> env = numeric_openings(rows=4, cols=4)
+        >>> sorted(env.observation_space.spaces), env.action_space
+        (['image', 'labels'], Discrete(15))
+    """
     from .openings.env import OpeningsEnv
 
     return NumericObservation(OpeningsEnv(**kwargs))
@@ -211,7 +217,13 @@ def numeric_openings(**kwargs: Any) -> gym.Env:
 
 def numeric_poi_goal(**kwargs: Any) -> gym.Env:
     """Return ``GaussianNav-PoiGoal-v0`` made with ``kwargs`` with ``poi_name`` as an index into the sorted POI
-    names of its scenes (``GaussianNav-PoiGoal-Numeric-v0``; the names are ``env.get_wrapper_attr("vocabularies")``)."""
+    names of its scenes (``GaussianNav-PoiGoal-Numeric-v0``; the names are ``env.get_wrapper_attr("vocabularies")``).
+
+    Example:
+        >>> env = numeric_poi_goal(scenes=1, view_width=8, view_height=8)
+        >>> env.observation_space["poi_name"], len(env.get_wrapper_attr("vocabularies")["poi_name"])
+        (Discrete(2), 2)
+    """
     from .nav.env import PoiGoalNavEnv
 
     env = PoiGoalNavEnv(**kwargs)
@@ -221,7 +233,13 @@ def numeric_poi_goal(**kwargs: Any) -> gym.Env:
 
 def box_point_goal(view_width: int = 64, view_height: int = 64, **kwargs: Any) -> gym.Env:
     """Return ``GaussianNav-PointGoal-v0`` made with ``kwargs`` (64x64 views unless given) under ``BoxNavigation``
-    (``GaussianNav-PointGoal-Box-v0``)."""
+    (``GaussianNav-PointGoal-Box-v0``).
+
+    Example:
+        >>> env = box_point_goal(scenes=1, view_width=8, view_height=8)
+        >>> env.action_space, env.observation_space["image_front"].shape
+        (Box(-1.0, 1.0, (3,), float32), (8, 8, 3))
+    """
     from .nav.env import PointGoalNavEnv
 
     return BoxNavigation(PointGoalNavEnv(view_width=view_width, view_height=view_height, **kwargs))
