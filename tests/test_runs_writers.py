@@ -30,7 +30,7 @@ from maze_envs.core.jsonfiles import json_text, read_json, read_jsonl, write_jso
 from maze_envs.core.secrets import redact_secrets
 from maze_envs.llm import ModelServer, OraclePolicy
 from maze_envs.runs import LOCK_NAME, Run, RunLock, WorkItem
-from maze_envs.runs.log import NUMBER, OPTIONAL_NUMBER, Check, RecordSchema
+from maze_envs.runs.log import NUMBER, OPTIONAL_NUMBER, Check, RecordSchema, ResultLog
 from maze_envs.runs.ray_state import RAY_RECORD, clean_stale_ray
 from maze_envs.runs.reaper import is_alive, processes_naming
 from maze_envs.runs.socket_dir import socket_temp_dir
@@ -386,3 +386,14 @@ def test_a_disk_full_before_the_run_refuses_it_naming_the_lock(tmp_path, capsys)
         assert not (disk / "out" / LOCK_NAME).exists()
     finally:
         subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_logged_record_holding_nan_or_infinity_anywhere_is_unusable(tmp_path):
+    log = tmp_path / "results.jsonl"
+    log.write_text('{"id": "a", "status": "ok", "usage": {"tokens": [1, NaN]}}\n'
+                   '{"id": "b", "status": "ok", "latency_s": 1e999}\n{"id": "c", "status": "ok", "n": 1.5}\n',
+                   encoding="utf-8")
+    opened = ResultLog(log)
+    assert list(opened.records) == ["c"]
+    assert opened.unusable == [("a", "field 'usage.tokens.1' is nan, not a finite number"),
+                               ("b", "field 'latency_s' is inf, not a finite number")]

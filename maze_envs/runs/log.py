@@ -108,6 +108,24 @@ class RecordSchema:
 ANY_RECORD = RecordSchema()  # what every record needs: a known status, and an error message on error records
 
 
+def _non_finite_field(value: Any, name: str = "") -> str | None:
+    """Return the problem of the first NaN or infinite number in ``value`` (a parsed record), naming its field:
+    no writer of ours writes one (JSON has none), so it is damage, and no summary could average it."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"field {name!r} is {value}, not a finite number"
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, inner in items:
+        problem = _non_finite_field(inner, f"{name}.{key}" if name else str(key))
+        if problem is not None:
+            return problem
+    return None
+
+
 def _parse(line: bytes) -> dict[str, Any] | None:
     try:
         record = json.loads(line)
@@ -153,7 +171,7 @@ class ResultLog:
             if record is None:
                 self.skipped += 1
                 continue
-            problem = schema.problem(record)
+            problem = _non_finite_field(record) or schema.problem(record)
             if problem is not None:
                 self.unusable.append((record["id"], problem))
                 self.records.pop(record["id"], None)
