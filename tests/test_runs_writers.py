@@ -37,7 +37,12 @@ from maze_envs.runs.socket_dir import socket_temp_dir
 
 REPO = Path(__file__).resolve().parents[1]
 CANARY = "sk-CANARY-31c4f0"
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")])}
+
+
+def child_env() -> dict[str, str]:
+    """Return the environment of a child command: the session's (its HOME and temp dirs are pytest's, so the
+    child writes nothing outside them) with the checkout and the test helpers on the path."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")])}
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +184,7 @@ def test_a_killed_eval_video_leaves_no_worker_process(tmp_path):
     cmd = [sys.executable, "-m", "maze_envs", "eval-video", "--input-dir",
            str(root / "video_results/synthetic/easy_round1"), "--solution-dir", str(root / "data/solution"),
            "--output-dir", str(tmp_path / "out"), "--workers", "2", "--log-dir", str(tmp_path / "logs")]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         workers = _wait_for(lambda: (found := children(proc.pid)) and len(found) >= 2 and found, 120,
                             "the two pool workers")
@@ -196,7 +201,7 @@ def test_a_killed_ray_run_leaves_no_ray_process_and_no_temp_dir(tmp_path):
     cmd = [sys.executable, "-m", "maze_envs", "eval-video", "--input-dir",
            str(root / "video_results/synthetic/easy_round1"), "--solution-dir", str(root / "data/solution"),
            "--output-dir", str(out), "--workers", "2", "--backend", "ray", "--log-dir", str(tmp_path / "logs")]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         record = _wait_for(lambda: (out / RAY_RECORD).is_file() and read_json(out / RAY_RECORD), 180,
                            "the Ray record")
