@@ -7,6 +7,7 @@ a folder name that is not UTF-8), and a full disk gives a one-line error naming 
 from __future__ import annotations
 
 import errno
+import io
 import json
 import math
 import os
@@ -360,12 +361,23 @@ def test_an_output_folder_whose_name_is_not_utf8_is_handled(inputs, tmp_path, ca
 
 # a full disk
 
+class _FullDisk(io.StringIO):
+    """A text file on a full disk where ``/dev/full`` is missing: every write fails as the kernel's would."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def _full_disk_file(path, mode="a"):
+    if Path("/dev/full").exists():  # the kernel's own ENOSPC
+        return open("/dev/full", "a", encoding="utf-8")
+    return _FullDisk()
+
+
 def test_a_full_disk_names_the_file_and_leaves_no_lock(inputs, tmp_path, capsys, monkeypatch):
-    if not Path("/dev/full").exists():
-        pytest.skip("needs /dev/full")
     import maze_envs.runs.log as log_module
 
-    monkeypatch.setattr(log_module, "open_text", lambda path, mode="a": open("/dev/full", "a", encoding="utf-8"))
+    monkeypatch.setattr(log_module, "open_text", _full_disk_file)
     out = tmp_path / "out"
     assert main([*writer_commands(inputs)["bench"], "--output-dir", str(out)]) == 2
     err = capsys.readouterr().err
@@ -373,24 +385,33 @@ def test_a_full_disk_names_the_file_and_leaves_no_lock(inputs, tmp_path, capsys,
     assert not (out / LOCK_NAME).exists()
 
 
-def test_a_disk_full_before_the_run_refuses_it_naming_the_lock(tmp_path, capsys):
+def test_a_disk_full_before_the_run_refuses_it_naming_the_lock(tmp_path, capsys, monkeypatch):
+    """On a real 16 KiB tmpfs filled up where this user may mount one (root, as in CI); elsewhere the lock's write
+    fails with ENOSPC as it would there."""
     disk = tmp_path / "disk"
     disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)], capture_output=True).returncode:
-        pytest.skip("mounting a small tmpfs needs root")
+    mounted = not subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)],
+                                 capture_output=True).returncode
     try:
-        fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
-        with pytest.raises(OSError) as full:
-            while True:
-                os.write(fd, b"x" * 4096)
-        os.close(fd)
-        assert full.value.errno == errno.ENOSPC
+        if mounted:
+            fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+            with pytest.raises(OSError) as full:
+                while True:
+                    os.write(fd, b"x" * 4096)
+            os.close(fd)
+            assert full.value.errno == errno.ENOSPC
+        else:
+            def full_pwrite(fd, data, offset):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+            monkeypatch.setattr(os, "pwrite", full_pwrite)
         assert main(["generate", "text", "--sizes", "5x5", "--count", "1", "--out", str(disk / "out")]) == 2
         err = capsys.readouterr().err
         assert f"{disk / 'out' / LOCK_NAME}: No space left on device" in err and err.count("\n") == 1
         assert not (disk / "out" / LOCK_NAME).exists()
     finally:
-        subprocess.run(["umount", str(disk)], check=True)
+        if mounted:
+            subprocess.run(["umount", str(disk)], check=True)
 
 
 def test_a_logged_record_holding_nan_or_infinity_anywhere_is_unusable(tmp_path):
