@@ -10,6 +10,7 @@ from maze_envs.agents.evaluate import EvaluationTable, evaluate
 from maze_envs.agents.explorer import FrontierExplorer
 from maze_envs.agents.oracle import OracleAgent
 from maze_envs.agents.random_agent import RandomAgent
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.stats import summarise
 
 
@@ -101,3 +102,8 @@ def test_a_jax_policy_records_its_env_and_is_refused_on_an_env_with_other_spaces
     assert evaluate(policy, "Maze-PartialObs-v0", range(2), rows=4, cols=4).rows
     with pytest.raises(PolicyMismatchError, match=r"evaluate\(\)'s Maze-v0 gives observation Box\(0, 3, \(9, 9\)"):
         evaluate(policy, "Maze-v0", range(2), rows=4, cols=4)
+    saved = dict(np.load(run / "model.npz"))
+    for damage, words in (({"env": "{"}, "not a policy file"), ({"leaf_0": np.zeros(3)}, "weights do not fit")):
+        np.savez(tmp_path / "bad.npz", **{**saved, **damage})
+        with pytest.raises(MazeConfigError, match=words):
+            load_policy(tmp_path / "bad.npz")

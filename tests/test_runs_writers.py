@@ -309,7 +309,7 @@ def test_record_schema_names_what_is_wrong():
     assert numbers.problem({"id": "a", "status": "ok", "total": math.nan}) == (
         "field 'total' is nan, not a finite number")
     assert numbers.problem({"id": "a", "status": "ok", "total": 1, "calls": math.inf}) == (
-        "field 'calls' is inf, not null or a finite number")
+        "field 'calls' is inf, not a finite number")
 
 
 def test_a_resumed_bench_record_whose_score_is_not_finite_is_redone(inputs, tmp_path, capsys):

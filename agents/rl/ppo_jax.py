@@ -422,19 +422,25 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[JaxPolicy
     ``MazeConfigError`` naming the file when it is not a policy file of this module."""
     source = str(path)
     try:
-        saved = np.load(Path(path))
+        saved = dict(np.load(Path(path)))
         args = Args(**json.loads(str(saved["args"])))
+        recorded = TrainedEnv.from_dict(json.loads(str(saved["env"]))) if "env" in saved else None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise MazeConfigError(f"{source}: not a policy file of agents.rl.ppo_jax ({exc})", parameter="policy") from exc
     made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
-    trained = TrainedEnv.from_dict(json.loads(str(saved["env"]))) if "env" in saved else made
+    trained = recorded or made
     trained.check(observation_space, action_space, source=source,
                   given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
     env, env_params = make_env(args)
     sizes = action_sizes(env, env_params)
     template = init_network(jax.random.key(0), observation_shape(env, env_params), sizes, args.hidden, args.network)
     treedef = jax.tree.structure(template)
-    leaves = [jnp.asarray(saved[f"leaf_{i}"]) for i in range(treedef.num_leaves)]
+    leaves = [saved.get(f"leaf_{i}") for i in range(treedef.num_leaves)]
+    if any(leaf is None or leaf.shape != shaped.shape
+           for leaf, shaped in zip(leaves, jax.tree.leaves(template), strict=True)):
+        raise MazeConfigError(f"{source}: its weights do not fit the network its arguments describe",
+                              parameter="policy")
+    leaves = [jnp.asarray(leaf) for leaf in leaves]
     return JaxPolicyAgent(jax.tree.unflatten(treedef, leaves), sizes, deterministic, args.seed,
                           trained=trained), args
 

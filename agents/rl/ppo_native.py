@@ -394,15 +394,20 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePol
     try:
         saved = torch.load(Path(path), map_location="cpu", weights_only=True)
         args = Args(**saved["args"])
+        recorded = TrainedEnv.from_dict(saved["env"]) if "env" in saved else None
     except (OSError, RuntimeError, KeyError, TypeError, pickle.UnpicklingError) as exc:
         raise MazeConfigError(f"{source}: not a policy file of agents.rl.ppo_native ({exc})",
                               parameter="policy") from exc
     made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
-    trained = TrainedEnv.from_dict(saved["env"]) if "env" in saved else made
+    trained = recorded or made
     trained.check(observation_space, action_space, source=source,
                   given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
     network = Agent(observation_space, action_space, args.hidden, args.network)
-    network.load_state_dict(saved["state_dict"])
+    try:
+        network.load_state_dict(saved["state_dict"])
+    except (KeyError, RuntimeError) as exc:
+        raise MazeConfigError(f"{source}: its weights do not fit the network its arguments describe",
+                              parameter="policy") from exc
     network.eval()
     return NativePolicyAgent(network, deterministic, trained=trained, observation_space=observation_space,
                              action_space=action_space), args

@@ -21,14 +21,8 @@ from maze_envs.core.jsonfiles import append_jsonl, write_jsonl
 
 ERROR = "error"
 OK = "ok"
-
-
-def _is_finite_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _is_optional_number(value: Any) -> bool:
-    return value is None or _is_finite_number(value)
+NUMBER = (int, float)  # finite: ``RecordSchema.problem`` refuses a NaN or an infinity in any field first
+OPTIONAL_NUMBER = (int, float, type(None))
 
 
 Kind = Any  # a type, a tuple of types, a mapping of the fields a dict value must have (name -> Kind), or a check
@@ -41,11 +35,6 @@ class Check:
 
     test: Callable[[Any], bool]
     what: str
-
-
-# a summary cannot average NaN or infinity: a resumed record holding one is unusable, and its item runs again
-NUMBER = Check(_is_finite_number, "a finite number")
-OPTIONAL_NUMBER = Check(_is_optional_number, "null or a finite number")
 
 
 def _kind_problem(name: str, value: Any, kind: Kind) -> str | None:
@@ -68,6 +57,23 @@ def _kind_problem(name: str, value: Any, kind: Kind) -> str | None:
     return None
 
 
+def _non_finite_field(value: Any, name: str = "") -> str | None:
+    """Return the problem of the first NaN or infinite number in ``value`` (a parsed record), naming its field."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"field {name!r} is {value}, not a finite number"
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, inner in items:
+        problem = _non_finite_field(inner, f"{name}.{key}" if name else str(key))
+        if problem is not None:
+            return problem
+    return None
+
+
 @dataclass(frozen=True)
 class RecordSchema:
     """The fields a consumer's records must carry to be used again on resume: ``ok`` for finished records,
@@ -83,7 +89,11 @@ class RecordSchema:
     optional: Mapping[str, Kind] = field(default_factory=dict)
 
     def problem(self, record: Mapping[str, Any]) -> str | None:
-        """Return why ``record`` cannot be used (a short phrase naming the field), or None when it can."""
+        """Return why ``record`` cannot be used (a short phrase naming the field), or None when it can: a NaN or an
+        infinity in any field (no summary can average one, and no writer of ours writes one) makes it unusable."""
+        non_finite = _non_finite_field(record)
+        if non_finite is not None:
+            return non_finite
         status = record.get("status")
         if status == ERROR and not isinstance(record.get("error"), str):
             return "an error record without an 'error' message"
@@ -106,24 +116,6 @@ class RecordSchema:
 
 
 ANY_RECORD = RecordSchema()  # what every record needs: a known status, and an error message on error records
-
-
-def _non_finite_field(value: Any, name: str = "") -> str | None:
-    """Return the problem of the first NaN or infinite number in ``value`` (a parsed record), naming its field:
-    no writer of ours writes one (JSON has none), so it is damage, and no summary could average it."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"field {name!r} is {value}, not a finite number"
-    if isinstance(value, dict):
-        items = value.items()
-    elif isinstance(value, list):
-        items = enumerate(value)
-    else:
-        return None
-    for key, inner in items:
-        problem = _non_finite_field(inner, f"{name}.{key}" if name else str(key))
-        if problem is not None:
-            return problem
-    return None
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:
@@ -171,7 +163,7 @@ class ResultLog:
             if record is None:
                 self.skipped += 1
                 continue
-            problem = _non_finite_field(record) or schema.problem(record)
+            problem = schema.problem(record)
             if problem is not None:
                 self.unusable.append((record["id"], problem))
                 self.records.pop(record["id"], None)
