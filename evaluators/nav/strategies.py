@@ -69,11 +69,21 @@ def numpy_mean(values: Iterable[float]) -> float:
     return float(np.mean(list(values)))
 
 
+def every_task(played: set[str]) -> None:
+    """Return None: a POI run's summary covers every task of its run directory."""
+    return None
+
+
+def played_only(played: set[str]) -> set[str]:
+    """Return ``played``: the summary covers the tasks played in this invocation, as ABot-Navigation's does."""
+    return played
+
+
 SUMMARY = SummaryReducer(point_distance=unknown_distance, poi_distance=unknown_distance, point_mean=finite_mean,
-                         poi_mean=finite_mean, total=python_total, outdoor_excluded=(), run_scope=lambda played: None)
+                         poi_mean=finite_mean, total=python_total, outdoor_excluded=(), run_scope=every_task)
 ABOT_SUMMARY = SummaryReducer(point_distance=abot_distance, poi_distance=abot_poi_distance, point_mean=numpy_mean,
                               poi_mean=numpy_finite_mean, total=numpy_total, outdoor_excluded=("park3",),
-                              run_scope=lambda played: played)
+                              run_scope=played_only)
 
 
 def fill_gaps(from_yaml: dict[str, Any], injected: dict[str, Any]) -> dict[str, Any]:

@@ -81,11 +81,30 @@ class Measure:
     heading: Callable[[np.ndarray], float]
 
 
-PLANAR = Measure(goal=lambda x, y: np.array([x, y], float), distance=planar_distance,
-                 length=lambda v: float(np.hypot(*v)), path_length=polyline_length, heading=heading)
-ABOT_MEASURE = Measure(goal=lambda x, y: np.array([x, y], np.float32), distance=abot_distance,
-                       length=lambda v: float(np.linalg.norm(v)), path_length=abot_polyline_length,
-                       heading=abot_heading)
+def goal_point(x: float, y: float) -> np.ndarray:
+    """Return the goal (x, y) as a float64 array."""
+    return np.array([x, y], float)
+
+
+def abot_goal_point(x: float, y: float) -> np.ndarray:
+    """Return the goal (x, y) as ABot-Navigation keeps it, a float32 array."""
+    return np.array([x, y], np.float32)
+
+
+def offset_length(vector: np.ndarray) -> float:
+    """Return the length of a 2D offset (``np.hypot``)."""
+    return float(np.hypot(*vector))
+
+
+def abot_offset_length(vector: np.ndarray) -> float:
+    """Return the length of a 2D offset as ABot-Navigation takes it (``np.linalg.norm``)."""
+    return float(np.linalg.norm(vector))
+
+
+PLANAR = Measure(goal=goal_point, distance=planar_distance, length=offset_length, path_length=polyline_length,
+                 heading=heading)
+ABOT_MEASURE = Measure(goal=abot_goal_point, distance=abot_distance, length=abot_offset_length,
+                       path_length=abot_polyline_length, heading=abot_heading)
 
 
 # --- motion ------------------------------------------------------------------------------------------------------
