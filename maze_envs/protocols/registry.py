@@ -21,7 +21,8 @@ built, so a protocol registered later shows up too).
 Layers: this package sits just above ``maze_envs.core`` and imports nothing else of ours. Parts that live in
 higher layers (the bench's trial runner, summary, report section and sandbox app in ``evaluators``) are given
 as entry-point strings ``"package.module:attribute"`` and imported by ``load`` when first used, as Gymnasium's
-registry does with ``entry_point``; a callable may stand in for a string (a test's own protocol does that).
+registry does with ``entry_point``; a callable or a strategy object may stand in for a string (a test's own protocol
+does that).
 
 Names: each protocol has one canonical name and may have ``aliases`` (old spellings, such as the bench's
 ``strict`` for ``default``); ``protocol(name)`` accepts either and returns the protocol, whose ``name`` is the
@@ -37,7 +38,7 @@ from typing import Any, Callable, Union
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
 DEFAULT = "default"
-EntryPoint = Union[str, Callable[..., Any]]
+EntryPoint = Union[str, Callable[..., Any], Any]
 
 
 @dataclass(frozen=True)
@@ -254,10 +255,11 @@ def about(name: str, part: str) -> str:
     return getattr(spec, part).about or spec.description
 
 
-def load(entry: EntryPoint) -> Callable[..., Any]:
-    """Return the callable an entry point names: ``"package.module:attribute"`` is imported now; a callable is
-    returned as is. Raises ``MazeConfigError`` for a malformed or missing entry point."""
-    if callable(entry):
+def load(entry: EntryPoint) -> Any:
+    """Return what an entry point names: ``"package.module:attribute"`` is imported now; a callable or a strategy
+    object (a ``NavRules`` strategy given directly, as a test's own protocol does) is returned as is. Raises
+    ``MazeConfigError`` for a malformed or missing entry point."""
+    if entry is not None and not isinstance(entry, (str, bytes, int, float)):
         return entry
     if not isinstance(entry, str) or entry.count(":") != 1:
         raise MazeConfigError(f"an entry point is 'module:attribute', got {brief_repr(entry)}", parameter="protocol")
