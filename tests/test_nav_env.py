@@ -143,3 +143,25 @@ def test_sh_degree_reaches_the_embedded_renderer_and_is_checked():
     env.close()
     with pytest.raises(MazeConfigError, match="sh_degree"):
         gym.make("GaussianNav-PointGoal-v0", sh_degree=4, **SMALL)
+
+
+def test_a_registered_protocol_plays_its_own_strategies():
+    from dataclasses import replace
+
+    from maze_envs.envs.nav.strategies import MOTION, RECORDS
+    from maze_envs.protocols import NavRules, Protocol, register_protocol, unregister_protocol
+
+    def always_stop(arrived, at_limit, within):
+        return "stop"
+
+    def short_record(session):
+        return {"steps": session.steps, "status": session.status}
+
+    nav = NavRules(motion=replace(MOTION, end=always_stop), record=replace(RECORDS, record=short_record))
+    register_protocol(Protocol("one-step", "stops after one step", nav=nav))
+    try:
+        session = _session(protocol="one-step")
+        session.step([[0.5, 0.0]])
+        assert session.done and session.result() == {"steps": 1, "status": "stop"}
+    finally:
+        unregister_protocol("one-step")

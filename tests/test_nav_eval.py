@@ -185,7 +185,7 @@ def test_cli_nav_eval_and_metrics(tmp_path, capsys):
     assert main(["nav-metrics", "--task", "poi", "--result-dir", str(run_dir), "--per-scene", "--no-pictures"]) == 0
     assert "Per POI" in capsys.readouterr().out
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-m", "maze_envs.evaluators.nav.metrics", "--task", "poi", "--result-dir",
+    done = subprocess.run([sys.executable, "-m", "maze_envs.cli.nav_metrics", "--task", "poi", "--result-dir",
                            str(run_dir), "--no-pictures"], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "POI-goal" in done.stdout
     for flags, flag in ((["--agent-module", "nope"], "--agent-module"),

@@ -17,14 +17,14 @@ from maze_envs.agents.players import PLAYERS
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.envs.nav.config import nav_rules
 from maze_envs.envs.nav.memory import ShortMemory
-from maze_envs.envs.nav.session import heading
 from maze_envs.evaluators.bench.config import BenchConfig
 from maze_envs.evaluators.bench.mazes import bench_mazes
 from maze_envs.evaluators.bench.trials import bench_trials, grade, play, present
 from maze_envs.llm import ChatRequest, LLMError, ModelServer, OraclePolicy, ScriptedPolicy
 from maze_envs.llm.policies import script_entry
 from maze_envs.nav.interface.point_goal import Observation
-from maze_envs.nav.scene import Episode, GaussianScene
+from maze_envs.nav.scene import Episode
+from maze_envs.protocols import load
 
 
 def oracle_reply(messages) -> str:
@@ -169,10 +169,10 @@ def test_heading_is_computed_as_the_protocol_does():
     y, x = next((y, x) for y, x in pairs if float(np.arctan2(y, x)) != math.atan2(y, x))
     pose = np.eye(4)
     pose[0, 0], pose[1, 0] = x, y
-    public = nav_rules("abot").public_code
-    assert heading(pose, public_code=public) == float(np.arctan2(y, x))
-    assert heading(pose, public_code=nav_rules("default").public_code) == math.atan2(y, x)
-    assert abs(heading(pose, public_code=True) - heading(pose)) <= 2 * math.ulp(math.atan2(y, x))
+    abot, ours = load(nav_rules("abot").distance).heading, load(nav_rules("default").distance).heading
+    assert abot(pose) == float(np.arctan2(y, x))
+    assert ours(pose) == math.atan2(y, x)
+    assert abs(abot(pose) - ours(pose)) <= 2 * math.ulp(math.atan2(y, x))
 
 
 def test_points_just_off_the_top_left_edge_map_as_the_protocol_rounds(tmp_path):
@@ -186,13 +186,13 @@ def test_points_just_off_the_top_left_edge_map_as_the_protocol_rounds(tmp_path):
                                              "Image size in pixels: 40, 20\n")
     episode = Episode.from_scene_dir(tmp_path / "scene")
     off_left, off_top = {"x": 9.95, "y": 22.0}, {"x": 11.0, "y": 24.05}
-    abot, ours = nav_rules("abot").public_code, nav_rules("default").public_code
-    assert GaussianScene.convert_actual_to_pixel(9.95, 24.05, episode, truncate=abot) == (0, 0)
-    assert GaussianScene.convert_actual_to_pixel(9.95, 24.05, episode, truncate=ours) == (-1, -1)
+    abot, ours = load(nav_rules("abot").collision), load(nav_rules("default").collision)
+    assert abot.pixel(9.95, 24.05, episode) == (0, 0)
+    assert ours.pixel(9.95, 24.05, episode) == (-1, -1)
     for point in (off_left, off_top):
         start = {"x": 12.0, "y": 22.0}
-        assert not GaussianScene.check_line_collision_fast(start, point, episode, truncate=abot)
-        assert GaussianScene.check_line_collision_fast(start, point, episode, truncate=ours)
+        assert not abot.hits(start, point, episode)
+        assert ours.hits(start, point, episode)
 
 
 def test_summaries_add_and_average_as_the_protocol_does():
@@ -217,7 +217,7 @@ def test_summaries_add_and_average_as_the_protocol_does():
                  "collision_terminated": False} for v in values]
     for protocol in ("abot", "default"):
         point, poi = point_aggregate(point_rows, protocol), poi_aggregate(poi_rows, protocol)
-        if nav_rules(protocol).numpy_reductions:
+        if protocol == "abot":
             assert point["global_collision_path_ratio"] == float(np.sum(values[::-1])) / float(np.sum(values))
             assert poi["avg_travel_length"] == float(np.mean(values))
         else:
@@ -226,3 +226,18 @@ def test_summaries_add_and_average_as_the_protocol_does():
     assert point_aggregate(point_rows, "abot")["global_collision_path_ratio"] != \
         point_aggregate(point_rows, "default")["global_collision_path_ratio"]
     assert poi_aggregate(poi_rows, "abot")["avg_travel_length"] != poi_aggregate(poi_rows)["avg_travel_length"]
+
+
+def test_the_abot_differences_table_names_exactly_the_strategies_abot_replaces():
+    from pathlib import Path
+
+    from maze_envs.protocols import NavRules
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("### ABot-Navigation (`--protocol abot`)"):readme.index("<!-- differences:end -->")]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| behaviour")]
+    named = {row.rstrip(" |").rsplit("| ", 1)[1].strip("` ") for row in rows} - {"none", "---"}
+    abot, ours = nav_rules("abot"), nav_rules("default")
+    replaced = {f.name for f in fields(NavRules)
+                if f.name != "about" and getattr(abot, f.name) != getattr(ours, f.name)}
+    assert named == replaced

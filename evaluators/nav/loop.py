@@ -1,16 +1,16 @@
 """The evaluation loop on the run engine: one work item per (episode, task), one ``result.json`` per task.
 
-Per task (the spec's loop): ``agent.reset()``, render the start, then ``observation -> agent.predict ->
-step`` until arrival, a hard collision or ``max_steps``, and write ``<run>/<episode>/<task>/result.json``
-atomically (non-finite numbers as null, or as the strings "inf"/"nan" under ``protocol="abot"``, as
-ABot-Navigation writes them), renders in ``render_images/``. An agent exception or a malformed prediction ends
-that task with status ``error``, a failed render with ``render_error``; the run goes on, the failure's text in
-``result.json`` (``error``) and the run log (under ``protocol="abot"``, whose records have no field for it, in
-the run log and on stdout). An ``AgentConfigError`` (the agent cannot run as configured) stops the run with its
-message. A POI run also writes ``eval_summary.json`` (``poi_goal.metrics.run_summary``).
-The result files are the record: resuming a run directory skips the tasks whose ``result.json`` is there
-(retrying ``error`` and ``render_error`` ones unless ``retry_errors`` is off); the engine's log
-``run_log.jsonl`` beside them holds the latest invocation's records.
+Per task (the spec's loop): ``agent.reset()``, render the start, then ``observation -> agent.predict -> step`` until
+arrival, a hard collision or ``max_steps``, and write ``<run>/<episode>/<task>/result.json`` atomically through the
+protocol's record writer (non-finite numbers as null, or as the strings "inf"/"nan" under ``protocol="abot"``, as
+ABot-Navigation writes them), renders in ``render_images/``. An agent exception or a malformed prediction ends that
+task with status ``error``, a failed render with ``render_error``; the run goes on, the failure's text in
+``result.json`` (``error``) and the run log (under ``protocol="abot"``, whose records have no field for it, in the
+run log and on stdout). An ``AgentConfigError`` (the agent cannot run as configured) stops the run with its message.
+A POI run also writes ``eval_summary.json`` (``poi_goal.metrics.run_summary``). The result files are the record:
+resuming a run directory skips the tasks whose ``result.json`` is there (retrying ``error`` and ``render_error``
+ones unless ``retry_errors`` is off); the engine's log ``run_log.jsonl`` beside them holds the latest invocation's
+records.
 """
 
 from __future__ import annotations
@@ -19,23 +19,26 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from maze_envs.core.errors import MazeConfigError, MazeFormatError
 from maze_envs.core.jsonfiles import read_json, write_json_atomic
 from maze_envs.datasets import generate_nav_scenes
 from maze_envs.envs.nav.config import EvalConfig, PoiGoalEvalConfig
-from maze_envs.envs.nav.session import ERROR, RENDER_ERROR, NavSession, NavTaskError, abot_json, json_ready
+from maze_envs.envs.nav.session import ERROR, RENDER_ERROR, NavSession, NavTaskError
+from maze_envs.envs.nav.strategies import json_ready
 from maze_envs.envs.nav.world import NavWorld, dataset_world
 from maze_envs.nav.errors import RenderFailureError
 from maze_envs.nav.interface.poi_goal import PoiGoalObservation
 from maze_envs.nav.interface.point_goal import AgentConfigError, Observation
 from maze_envs.nav.procedural import SceneParams
+from maze_envs.protocols import load
 from maze_envs.runs import Run, RunOptions, WorkItem
 from maze_envs.runs.engine import entries_holding
 
 from .agent_loader import load_class
 from .config import load_agent_config
+from .strategies import fill_gaps, injected_first
 from .visualization import process_extra_visualization
 
 LOG_NAME = "run_log.jsonl"
@@ -80,10 +83,12 @@ _AGENTS: dict[str, Any] = {}
 
 
 def agent_spec(module_path: str, config_path: str | os.PathLike | None = None, *,
-               inject: dict[str, Any] | None = None, overwrite: bool = False) -> AgentSpec:
+               inject: dict[str, Any] | None = None, overwrite: bool = False,
+               merge: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None) -> AgentSpec:
     """Return the ``AgentSpec`` of the class at ``module_path`` with the keyword arguments of the YAML at
-    ``config_path`` plus ``inject`` (which replaces YAML values when ``overwrite``, else fills gaps), after
-    building it once to check the constructor accepts them.
+    ``config_path`` merged with ``inject`` by ``merge(from_yaml, injected)`` (a protocol's ``agent_settings``;
+    None: ``inject`` replaces YAML values when ``overwrite``, else fills gaps), after building it once to check
+    the constructor accepts them.
 
     Raises ``MazeConfigError`` naming ``agent_module`` (the class cannot be loaded, or its constructor fails
     without a config) or ``agent_config`` (the file is missing or malformed, or the constructor rejects it).
@@ -98,10 +103,8 @@ def agent_spec(module_path: str, config_path: str | os.PathLike | None = None, *
             kwargs = load_agent_config(config_path)
         except (OSError, ValueError) as exc:
             raise MazeConfigError(str(exc), parameter="agent_config") from exc
-    for key, value in (inject or {}).items():
-        if overwrite or key not in kwargs:
-            kwargs[key] = value
-    spec = AgentSpec(module_path, kwargs)
+    merge = merge or (injected_first if overwrite else fill_gaps)
+    spec = AgentSpec(module_path, merge(kwargs, dict(inject or {})))
     try:
         spec.build()
     except Exception as exc:  # a constructor that rejects its arguments, reported before any task runs
@@ -185,12 +188,10 @@ def run_task(job: TaskJob) -> dict[str, Any]:
     save_dir = folder / "render_images" if config.save_render_images else None
     session = NavSession(episode, task, world.renderer, config, save_dir=save_dir)
     play_task(session, _agent(job.agent), config.enable_visualization)
-    result = session.result()
-    rules = config.rules
-    if not rules.public_code or "trajectory" in result:  # the reference's error records stay as it writes them
-        result["map_dir"] = world.map_dirs.get(job.episode_id)
-        result["occ_dilation_meters"] = config.occ_dilation_meters
-    result = abot_json(result) if rules.nonfinite_as_strings else json_ready(result)
+    records = load(config.rules.record)
+    result = records.run_fields(session.result(), {"map_dir": world.map_dirs.get(job.episode_id),
+                                                   "occ_dilation_meters": config.occ_dilation_meters})
+    result = records.encode(result)
     write_json_atomic(folder / "result.json", result, indent=2)
     record = {"episode_id": job.episode_id, "task_id": job.task_id,
               "status": "error" if result["status"] in RETRY_STATUSES else "ok",
@@ -285,15 +286,16 @@ def run_evaluation(agent: Any, config: EvalConfig, data_dir: str | os.PathLike, 
                           counts.errors)
     if isinstance(config, PoiGoalEvalConfig):
         rules = config.rules
-        outcome.summary_path = write_poi_summary(run_dir, {i.id for i in items} if rules.summary_of_run_only else None,
-                                                 rules.nonfinite_as_strings)
+        outcome.summary_path = write_poi_summary(run_dir, load(rules.summary).run_scope({i.id for i in items}),
+                                                 load(rules.record).encode)
     return outcome
 
 
-def write_poi_summary(run_dir: str | os.PathLike, only: set[str] | None = None, abot: bool = False) -> Path:
+def write_poi_summary(run_dir: str | os.PathLike, only: set[str] | None = None,
+                      encode: Callable[[Any], Any] | None = None) -> Path:
     """Write ``<run_dir>/eval_summary.json``, the POI run summary over the tasks' ``result.json`` files (only the
-    ``episode/task`` ids in ``only`` when given; non-finite numbers as "inf" strings when ``abot``); return its
-    path."""
+    ``episode/task`` ids in ``only`` when given), made JSON-ready by ``encode`` (a record writer's; None: non-finite
+    numbers as null); return its path."""
     from .aggregate import load_all_results
     from .poi_goal.metrics import run_summary
 
@@ -301,5 +303,5 @@ def write_poi_summary(run_dir: str | os.PathLike, only: set[str] | None = None, 
                if only is None or f"{r['episode_id']}/{r['task_id']}" in only]
     summary = run_summary(results)
     path = Path(run_dir) / "eval_summary.json"
-    write_json_atomic(path, abot_json(summary) if abot else json_ready(summary), indent=2)
+    write_json_atomic(path, (encode or json_ready)(summary), indent=2)
     return path

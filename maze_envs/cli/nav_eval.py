@@ -1,5 +1,5 @@
 """Navigation evaluation commands: ``maze-envs nav-eval`` (the benchmark loop) and ``maze-envs nav-metrics``: their
-flags, and the ``python -m maze_envs.evaluators.nav.metrics`` entry point."""
+flags, and the ``python -m maze_envs.cli.nav_metrics`` entry point."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from maze_envs.core.validate import flag_type, positive_int, size
 from maze_envs.envs.nav.config import build_eval_config, camera_for_size
 from maze_envs.evaluators.nav.loop import EvalOutcome, agent_spec, ensure_procedural_scenes, new_run_dir, run_evaluation
 from maze_envs.evaluators.nav.report import MetricsSettings, report
-from maze_envs.protocols import protocol
+from maze_envs.protocols import load, protocol
 from maze_envs.runs import RunOptions
 
 EVAL_DESCRIPTION = ("Run the navigation benchmark loop: every task of --data-dir (default: procedural scenes written "
@@ -107,7 +107,7 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_metrics_arguments(p: argparse.ArgumentParser) -> None:
-    """Add the flags of ``nav-metrics`` (and ``python -m maze_envs.evaluators.nav.metrics``) to ``p``."""
+    """Add the flags of ``nav-metrics`` (and ``python -m maze_envs.cli.nav_metrics``) to ``p``."""
     p.add_argument("--task", choices=["point", "poi"], default="point")
     add_protocol_flag(p, "nav")
     p.add_argument("--result-dir", required=True, help="the run directory")
@@ -153,7 +153,7 @@ def run_eval(args: argparse.Namespace) -> EvalOutcome:
         **(poi_only if args.task == "poi" else {}))
     inject = {"arrive_threshold": config.arrive_threshold} if args.task == "poi" and args.agent_config else None
     agent = agent_spec(args.agent_module, args.agent_config, inject=inject,
-                       overwrite=config.rules.overwrite_agent_config)
+                       merge=load(config.rules.agent_settings))
     run_dir = Path(args.resume_dir) if args.resume_dir else new_run_dir(args.output_dir)
     data_dir = args.data_dir
     if data_dir is None:
@@ -176,7 +176,7 @@ def eval_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_metrics_parser(prog: str = "python -m maze_envs.evaluators.nav.metrics") -> argparse.ArgumentParser:
+def build_metrics_parser(prog: str = "python -m maze_envs.cli.nav_metrics") -> argparse.ArgumentParser:
     """Return the parser of the standalone metrics command."""
     parser = argparse.ArgumentParser(prog=prog, description=METRICS_DESCRIPTION)
     add_metrics_arguments(parser)
@@ -184,7 +184,7 @@ def build_metrics_parser(prog: str = "python -m maze_envs.evaluators.nav.metrics
 
 
 def metrics_main(argv: Sequence[str] | None = None) -> int:
-    """Run ``python -m maze_envs.evaluators.nav.metrics``; return the exit status (2 with a one-line message naming the
+    """Run ``python -m maze_envs.cli.nav_metrics``; return the exit status (2 with a one-line message naming the
     flag at fault for bad input)."""
     parser = build_metrics_parser()
     args = parser.parse_args(argv)

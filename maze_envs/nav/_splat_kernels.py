@@ -15,18 +15,15 @@ import math
 import numba as nb
 import numpy as np
 
-NEAR = 0.2
-ALPHA_MIN = 1.0 / 255.0
-ALPHA_MAX = 0.99
-T_MIN = 1e-4
-BLUR = 0.3
+# Positions in the float64 ``consts`` array every kernel takes (``splat.constants_array`` of a ``RenderConstants``).
+NEAR, ALPHA_MAX, ALPHA_MIN, T_MIN, BLUR = range(5)
 # Tiles are TILE x TILE pixels; ``rasterise`` composites whole tile rows at a time (two AVX registers).
 TILE = 16
 # Pixels of slack around a footprint when choosing which tiles and pixel rows to visit; the per-pixel alpha test
 # decides, so the slack only guards the float32 pixel test against the float64 footprint bounds.
 SLACK = 1.0
 # Packed row of a visible Gaussian (float32): centre, conic (inverse 2D covariance), opacity, lowest exponent
-# worth an exp (alpha >= 1/255), colour, depth, and the footprint's row-span terms (see ``row_span``).
+# worth an exp (alpha >= the minimum alpha), colour, depth, and the footprint's row-span terms (see ``row_span``).
 U, V, CONIC_A, CONIC_B, CONIC_C, OPACITY, POWER_MIN, RED, GREEN, BLUE, DEPTH, SLOPE, WIDTH, HALF_HEIGHT = range(14)
 PACKED_COLUMNS = 16
 # The real SH basis of the 3DGS reference, degrees 0 to 3 (the sign convention of its CUDA rasteriser and gsplat).
@@ -37,13 +34,14 @@ SH_C3 = (-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.37317633
          1.445305721320277, -0.5900435899266435)
 
 
-def footprint_extents(opacities: np.ndarray) -> np.ndarray:
-    """Return, per Gaussian, the Mahalanobis radius of its footprint (where alpha reaches 1/255): sqrt(2 ln(o/amin)).
+def footprint_extents(opacities: np.ndarray, alpha_min: float) -> np.ndarray:
+    """Return, per Gaussian, the Mahalanobis radius of its footprint (where alpha reaches ``alpha_min``):
+    sqrt(2 ln(o / alpha_min)).
 
-    0 for a Gaussian too faint ever to reach 1/255.
+    0 for a Gaussian too faint ever to reach ``alpha_min``.
     """
     o = np.asarray(opacities, np.float64)
-    return np.sqrt(2.0 * np.log(np.maximum(o, ALPHA_MIN) / ALPHA_MIN))
+    return np.sqrt(2.0 * np.log(np.maximum(o, alpha_min) / alpha_min))
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -80,28 +78,34 @@ def band_span(u, slope, width, half_height, lo, hi):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True)
-def project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, out_cov, out_centre, out_depth,
+def project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, consts, out_cov, out_centre, out_depth,
             out_rect):
     """Fill per-Gaussian 2D covariance (a, b, c), pixel centre, depth and tile rectangle (x0, y0, x1, y1).
 
     A Gaussian behind the near plane, too faint, degenerate or off screen gets an empty rectangle (x1 <= x0).
+    The Jacobian is taken at the mean clamped to the image's edges plus a margin of 0.15 * width / fx (0.15 *
+    height / fy), each side on its own, as gsplat's projection does: an off-centre principal point has a wider
+    margin on its far side.
     """
     tiles_x = (width + TILE - 1) // TILE
     tiles_y = (height + TILE - 1) // TILE
-    lim_x = 1.3 * max(cx, width - cx) / fx
-    lim_y = 1.3 * max(cy, height - cy) / fy
+    near, blur = consts[NEAR], consts[BLUR]
+    lim_x_pos = (width - cx) / fx + 0.15 * width / fx
+    lim_x_neg = cx / fx + 0.15 * width / fx
+    lim_y_pos = (height - cy) / fy + 0.15 * height / fy
+    lim_y_neg = cy / fy + 0.15 * height / fy
     for i in range(means.shape[0]):
         out_rect[i, 0] = 0
         out_rect[i, 2] = 0
         mx, my, mz = means[i, 0], means[i, 1], means[i, 2]
         pz = R[2, 0] * mx + R[2, 1] * my + R[2, 2] * mz + t[2]
-        if pz < NEAR or extents[i] <= 0.0:
+        if pz < near or extents[i] <= 0.0:
             continue
         px = R[0, 0] * mx + R[0, 1] * my + R[0, 2] * mz + t[0]
         py = R[1, 0] * mx + R[1, 1] * my + R[1, 2] * mz + t[1]
         inv_z = 1.0 / pz
-        xc = min(lim_x, max(-lim_x, px * inv_z)) * pz
-        yc = min(lim_y, max(-lim_y, py * inv_z)) * pz
+        xc = min(lim_x_pos, max(-lim_x_neg, px * inv_z)) * pz
+        yc = min(lim_y_pos, max(-lim_y_neg, py * inv_z)) * pz
         j00 = fx * inv_z
         j02 = -fx * xc * inv_z * inv_z
         j11 = fy * inv_z
@@ -121,9 +125,9 @@ def project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, out_cov,
         b0 = t10 * s00 + t11 * s01 + t12 * s02
         b1 = t10 * s01 + t11 * s11 + t12 * s12
         b2 = t10 * s02 + t11 * s12 + t12 * s22
-        ca = a0 * t00 + a1 * t01 + a2 * t02 + BLUR
+        ca = a0 * t00 + a1 * t01 + a2 * t02 + blur
         cb = a0 * t10 + a1 * t11 + a2 * t12
-        cc = b0 * t10 + b1 * t11 + b2 * t12 + BLUR
+        cc = b0 * t10 + b1 * t11 + b2 * t12 + blur
         if ca * cc - cb * cb <= 0.0:
             continue
         # The footprint's axis-aligned box has half-sides extent * sqrt(a) and extent * sqrt(c).
@@ -150,7 +154,7 @@ def project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, out_cov,
 
 
 @nb.njit(cache=True, nogil=True)
-def pack_row(out, row, centre, cov, extent, depth, opacity, colour):
+def pack_row(out, row, centre, cov, extent, depth, opacity, colour, alpha_min):
     """Write the packed float32 row ``row`` of one visible Gaussian (layout: the column constants above)."""
     ca, cb, cc = cov[0], cov[1], cov[2]
     det = ca * cc - cb * cb
@@ -160,7 +164,7 @@ def pack_row(out, row, centre, cov, extent, depth, opacity, colour):
     out[row, CONIC_B] = -cb / det
     out[row, CONIC_C] = ca / det
     out[row, OPACITY] = opacity
-    out[row, POWER_MIN] = math.log(ALPHA_MIN / opacity)
+    out[row, POWER_MIN] = math.log(alpha_min / opacity)
     out[row, RED] = colour[0]
     out[row, GREEN] = colour[1]
     out[row, BLUE] = colour[2]
@@ -256,7 +260,8 @@ def depth_order(depth):
 
 
 @nb.njit(cache=True, nogil=True)
-def prepare_view(means, cov3d, extents, opacities, colours, sh, sh_degree, R, t, fx, fy, cx, cy, width, height):
+def prepare_view(means, cov3d, extents, opacities, colours, sh, sh_degree, R, t, fx, fy, cx, cy, width, height,
+                 consts):
     """Return (offsets, ids, packed) of one view: tile k (row by row) is reached by the Gaussians
     ``packed[ids[offsets[k]:offsets[k + 1]]]``, nearest first; ``packed`` has one row per visible Gaussian.
 
@@ -272,7 +277,7 @@ def prepare_view(means, cov3d, extents, opacities, colours, sh, sh_degree, R, t,
     centre = np.empty((n, 2))
     depth = np.empty(n)
     rect = np.empty((n, 4), np.int64)
-    project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, cov, centre, depth, rect)
+    project(means, cov3d, extents, R, t, fx, fy, cx, cy, width, height, consts, cov, centre, depth, rect)
     visible = np.empty(n, np.int64)
     shown = 0
     for i in range(n):
@@ -294,7 +299,8 @@ def prepare_view(means, cov3d, extents, opacities, colours, sh, sh_degree, R, t,
     oz = -(R[0, 2] * t[0] + R[1, 2] * t[1] + R[2, 2] * t[2])
     for rank in range(order.shape[0]):
         i = order[rank]
-        pack_row(packed, rank, centre[i], cov[i], extents[i], depth[i], opacities[i], colours[i])
+        pack_row(packed, rank, centre[i], cov[i], extents[i], depth[i], opacities[i], colours[i],
+                 consts[ALPHA_MIN])
         if sh_degree > 0:
             dx, dy, dz = means[i, 0] - ox, means[i, 1] - oy, means[i, 2] - oz
             inv_norm = 1.0 / math.sqrt(dx * dx + dy * dy + dz * dz)
@@ -339,19 +345,20 @@ def exp_neg(power):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True)
-def rasterise(offsets, ids, packed, width, height, background, first_tile, tile_step, out_rgb, out_depth):
+def rasterise(offsets, ids, packed, width, height, background, consts, first_tile, tile_step, out_rgb, out_depth):
     """Composite tiles first_tile, first_tile + tile_step, ... of a batch of views (``prepare_view``'s lists
-    joined, tiles numbered view by view) front to back (alpha capped at 0.99,
-    early termination below transmittance 1e-4) into ``out_rgb`` (views, H, W, 3) in [0, 1] and ``out_depth``.
+    joined, tiles numbered view by view) front to back (alpha capped at ``consts[ALPHA_MAX]``, splats below
+    ``consts[ALPHA_MIN]`` skipped, a pixel finished before its transmittance would fall below ``consts[T_MIN]``)
+    into ``out_rgb`` (views, H, W, 3; colours are not clipped) and ``out_depth``.
 
     Splat by splat, each tile visits the pixel rows a splat's footprint reaches and stops once every pixel has
     terminated. Releases the GIL, so threads can share the tiles.
     """
     tiles_x = (width + TILE - 1) // TILE
     tiles_per_view = tiles_x * ((height + TILE - 1) // TILE)
-    alpha_min = np.float32(ALPHA_MIN)
-    alpha_max = np.float32(ALPHA_MAX)
-    t_min = np.float32(T_MIN)
+    alpha_min = np.float32(consts[ALPHA_MIN])
+    alpha_max = np.float32(consts[ALPHA_MAX])
+    t_min = np.float32(consts[T_MIN])
     half = np.float32(0.5)
     one = np.float32(1.0)
     zero = np.float32(0.0)

@@ -9,6 +9,7 @@ import numpy as np
 from .camera import PinholeView
 from .errors import NavDependencyError
 from .ply import GaussianCloud
+from .render_constants import RenderConstants, render_constants
 from .splat import SplatImage, SplatRenderer, check_same_size, effective_sh_degree, sh_coefficients
 
 BACKENDS = ("auto", "cpu", "gsplat")
@@ -38,26 +39,30 @@ class GsplatRenderer:
     """Renders a cloud with gsplat's CUDA rasteriser (``maze-envs[gpu]``), expected depth.
 
     Colours as the CPU renderer's: spherical harmonics up to ``sh_degree`` (None: the scene's degree; capped at
-    it), evaluated by gsplat from each camera centre; at degree 0 the clipped degree-0 colours.
+    it), evaluated by gsplat from each camera centre, ``max(0, SH . coeffs + 0.5)`` at every degree.
+    ``constants`` (a ``RenderConstants``, ``"shared"`` or ``"gsplat"``): the near plane and blur passed to
+    ``gsplat.rasterization``; ``"shared"`` (the default) is the CPU renderer's set, ``"gsplat"`` gsplat's own
+    defaults (``render_constants`` says what gsplat's kernels fix). ``device``: the torch device (``cuda``; another
+    only where gsplat runs there).
     """
 
     def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0),
-                 sh_degree: int | None = None):
+                 sh_degree: int | None = None, constants: RenderConstants | str = "shared", device: str = "cuda"):
         self.sh_degree = effective_sh_degree(cloud, sh_degree)
-        if not cuda_available():
+        self.constants = render_constants(constants)
+        if device == "cuda" and not cuda_available():
             raise NavDependencyError("the gsplat backend needs torch and gsplat with a CUDA device; install "
                                      "'maze-envs[gpu]' on a CUDA machine, or use the cpu backend")
         import torch
 
         self._torch = torch
-        dev = torch.device("cuda")
+        dev = torch.device(device)
         self._means = torch.from_numpy(cloud.means).to(dev)
         self._quats = torch.from_numpy(cloud.quats).to(dev)
         self._scales = torch.from_numpy(cloud.scales).to(dev)
         self._opacities = torch.from_numpy(cloud.opacities).to(dev)
-        # (N, 3) colours at degree 0; (N, (degree+1)^2, 3) SH coefficients, which gsplat evaluates, above it
-        colours = sh_coefficients(cloud, self.sh_degree) if self.sh_degree > 0 else cloud.colours.astype(np.float32)
-        self._colours = torch.from_numpy(colours).to(dev)
+        # (N, (degree+1)^2, 3) SH coefficients, which gsplat evaluates (max(0, . + 0.5)) at every degree, 0 included
+        self._colours = torch.from_numpy(sh_coefficients(cloud, self.sh_degree)).to(dev)
         self._background = torch.tensor([background], dtype=torch.float32, device=dev)
 
     def render(self, view: PinholeView) -> SplatImage:
@@ -85,16 +90,15 @@ class GsplatRenderer:
             out, alpha, _ = rasterization(
                 self._means, self._quats, self._scales, self._opacities, self._colours,
                 torch.from_numpy(viewmats).to(device), torch.from_numpy(ks).to(device),
-                int(views[0].width), int(views[0].height), render_mode="RGB+ED",
-                sh_degree=self.sh_degree if self.sh_degree > 0 else None,
-                backgrounds=self._background.expand(len(views), -1))
+                int(views[0].width), int(views[0].height), render_mode="RGB+ED", sh_degree=self.sh_degree,
+                backgrounds=self._background.expand(len(views), -1), **self.constants.gsplat_arguments())
         out = out.float().cpu().numpy()
         return [SplatImage(np.ascontiguousarray(o[..., :3]), np.ascontiguousarray(o[..., 3])) for o in out]
 
 
 def renderer_factory(backend: str) -> Callable[..., SceneRenderer]:
     """Return the constructor of ``backend``: ``auto`` (gsplat on CUDA, else cpu), ``cpu`` or ``gsplat``; each
-    takes ``(cloud, background=..., sh_degree=None)``."""
+    takes ``(cloud, background=..., sh_degree=None, constants="shared")``."""
     if backend not in BACKENDS:
         raise NavDependencyError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if backend == "gsplat" or (backend == "auto" and cuda_available()):

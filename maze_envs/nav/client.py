@@ -84,7 +84,7 @@ def _abot_extrinsics(pose: np.ndarray, num_views: int) -> list[tuple[str, str]]:
             for offset, name in VIEW_LAYOUTS[num_views]]
 
 
-# How a request writes each view's extrinsics; a protocol's NavRules.request_format names one.
+# How a request writes each view's extrinsics; a protocol's NavRules.render_request names one.
 REQUEST_FORMATS = {"default": _exact_extrinsics, "abot": _abot_extrinsics}
 EXACT_FORMATS = ("default",)  # the formats whose lines are the exact view poses
 SAVED_RENDERS = ("served", "reencoded")  # how saved views are written; a protocol's NavRules.saved_renders names one

@@ -69,8 +69,9 @@ class GaussianCloud:
 
     @property
     def colours(self) -> np.ndarray:
-        """Return the (N,3) view-independent RGB colours in [0, 1]: ``0.5 + C0 * f_dc``, clipped."""
-        return np.clip(0.5 + SH_C0 * self.sh_dc, 0.0, 1.0)
+        """Return the (N,3) view-independent RGB colours, ``max(0, 0.5 + C0 * f_dc)`` (not clipped at 1, as gsplat
+        and the 3DGS reference render degree 0)."""
+        return np.maximum(0.5 + SH_C0 * self.sh_dc, 0.0)
 
     @classmethod
     def from_colours(cls, means: np.ndarray, scales: np.ndarray, quats: np.ndarray, opacities: np.ndarray,
@@ -80,13 +81,15 @@ class GaussianCloud:
 
     @classmethod
     def concatenate(cls, clouds: list["GaussianCloud"]) -> "GaussianCloud":
-        """Return one cloud holding every Gaussian of ``clouds`` (SH truncated to the lowest degree present)."""
+        """Return one cloud holding every Gaussian of ``clouds``, with the higher SH coefficients of the most any
+        holds: a cloud of a lower degree is padded with zeros, so each renders at its own degree."""
         if not clouds:
             return cls(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 4)), np.zeros(0), np.zeros((0, 3)))
-        k = min(c.sh_rest.shape[1] for c in clouds)
+        k = max(c.sh_rest.shape[1] for c in clouds)
+        rest = [np.pad(c.sh_rest, ((0, 0), (0, k - c.sh_rest.shape[1]), (0, 0))) for c in clouds]
         return cls(np.concatenate([c.means for c in clouds]), np.concatenate([c.scales for c in clouds]),
                    np.concatenate([c.quats for c in clouds]), np.concatenate([c.opacities for c in clouds]),
-                   np.concatenate([c.sh_dc for c in clouds]), np.concatenate([c.sh_rest[:, :k] for c in clouds]))
+                   np.concatenate([c.sh_dc for c in clouds]), np.concatenate(rest))
 
 
 def _parse_header(raw: bytes, source: str) -> tuple[int, str, int, np.dtype]:

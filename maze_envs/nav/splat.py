@@ -1,14 +1,17 @@
 """The embedded CPU renderer: tile-based EWA splatting of a ``GaussianCloud`` (numba, ``maze-envs[nav]``).
 
-Each Gaussian's 3D covariance R S S^T R^T is projected with the pinhole Jacobian to a 2D covariance, 0.3 is
-added to its diagonal, and the splats touching each 16x16 tile are composited front to back with alpha
-capped at 0.99, skipped below 1/255, and early termination once transmittance would fall below 1e-4 (the
-original 3DGS rasteriser). A splat is listed in every tile its exact footprint reaches (the ellipse where its
-alpha reaches 1/255, row of tiles by row of tiles), not a 3-sigma square, so no contribution is cut off.
+It follows gsplat's and the original 3DGS rasteriser's conventions. Each Gaussian's 3D covariance R S S^T R^T is
+projected with the pinhole Jacobian, taken at the mean clamped to each image edge plus 0.15 * width / fx (per axis
+and side, as gsplat clamps it), to a 2D covariance; the blur is added to its diagonal, and the splats touching each
+16x16 tile are composited front to back with alpha capped, weak splats skipped and early termination once
+transmittance would fall below the stop. Those constants are a ``RenderConstants`` (``render_constants.SHARED`` by
+default: near plane 0.2 m, alpha cap 0.99, minimum alpha 1/255, stop 1e-4, blur 0.3), the same set the gsplat
+backend is given. A splat is listed in every tile its exact footprint reaches (the ellipse where its alpha reaches
+the minimum, row of tiles by row of tiles), not a 3-sigma square, so no contribution is cut off.
 Colours are view-dependent: each Gaussian's spherical harmonics up to the scene's degree (or ``sh_degree``, at most
-3) are evaluated per view along the direction from the camera centre to its mean, ``max(0, SH . coeffs + 0.5)``,
-as the INRIA reference and gsplat do. At degree 0 the colour is ``0.5 + C0 * f_dc`` clipped to [0, 1], as it
-always was. Pixel (x, y) is sampled at (x+0.5, y+0.5).
+3) are evaluated per view along the direction from the camera centre to its mean, ``max(0, SH . coeffs + 0.5)`` at
+every degree (degree 0 included), as the INRIA reference and gsplat do; colours are not clipped at 1, so
+``SplatImage.rgb`` can exceed 1 and ``SplatImage.to_uint8`` clips. Pixel (x, y) is sampled at (x+0.5, y+0.5).
 
 ``render_many`` renders a batch of same-size views (the three views of a pose) in one go: the views are
 prepared in parallel, then their tiles are dealt out together. Scene-only work (3D covariances, footprint
@@ -34,6 +37,7 @@ from maze_envs.core.errors import MazeConfigError
 from .camera import PinholeView
 from .errors import NavDependencyError
 from .ply import GaussianCloud
+from .render_constants import RenderConstants, render_constants
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -140,6 +144,13 @@ def sh_coefficients(cloud: GaussianCloud, degree: int) -> np.ndarray:
                                 np.float32)
 
 
+def constants_array(constants: RenderConstants) -> np.ndarray:
+    """Return ``constants`` as the float64 array the kernels take (near plane, alpha cap, minimum alpha,
+    transmittance stop, blur: ``_splat_kernels.NEAR`` ... ``BLUR``)."""
+    return np.array([constants.near_plane, constants.alpha_max, constants.alpha_min, constants.transmittance_min,
+                     constants.blur], np.float64)
+
+
 def check_same_size(views: Sequence[PinholeView]) -> tuple[int, int]:
     """Return the (width, height) shared by ``views``; raises ``MazeConfigError`` naming ``views`` if they differ."""
     sizes = {(int(v.width), int(v.height)) for v in views}
@@ -151,13 +162,15 @@ def check_same_size(views: Sequence[PinholeView]) -> tuple[int, int]:
 
 @dataclass
 class SplatImage:
-    """A rendered view: ``rgb`` (H,W,3) float32 in [0,1] and ``depth`` (H,W) float32 metres (0 where empty)."""
+    """A rendered view: ``rgb`` (H,W,3) float32, linear colours >= 0 that are not clipped at 1 (an SH colour
+    ``max(0, SH . coeffs + 0.5)`` can exceed 1, as in gsplat's and the 3DGS reference's float output), and ``depth``
+    (H,W) float32 metres (the alpha-weighted expected depth; 0 where empty)."""
 
     rgb: np.ndarray
     depth: np.ndarray
 
     def to_uint8(self) -> np.ndarray:
-        """Return the RGB image as (H,W,3) uint8."""
+        """Return the RGB image as (H,W,3) uint8, colours clipped to [0, 1] first."""
         return (np.clip(self.rgb, 0.0, 1.0) * 255.0 + 0.5).astype(np.uint8)
 
 
@@ -166,20 +179,24 @@ class SplatRenderer:
 
     What depends only on the scene (3D covariances, footprint radii, float64 copies) is computed once here.
     ``sh_degree`` caps the spherical-harmonic degree of the colours (0 to 3; None: the scene's own degree);
-    ``self.sh_degree`` is the degree rendered. Raises ``MazeConfigError`` naming ``sh_degree`` on a bad value.
+    ``self.sh_degree`` is the degree rendered. ``constants``: the rendering constants (a ``RenderConstants`` or
+    ``"shared"``, the default, or ``"gsplat"``, gsplat's own defaults). Raises ``MazeConfigError`` naming
+    ``sh_degree`` or ``constants`` on a bad value.
     """
 
     def __init__(self, cloud: GaussianCloud, background: tuple[float, float, float] = (0.0, 0.0, 0.0),
-                 sh_degree: int | None = None):
+                 sh_degree: int | None = None, constants: RenderConstants | str = "shared"):
         self.sh_degree = effective_sh_degree(cloud, sh_degree)
+        self.constants = render_constants(constants)
         load_kernels()  # fail here, naming the extra, when numba is missing
         self.cloud = cloud
         self.background = np.asarray(background, np.float64)
         self._background32 = self.background.astype(np.float32)
+        self._consts = constants_array(self.constants)
         self._cov3d = covariances(cloud)
         self._means = cloud.means.astype(np.float64)
         self._opacities = cloud.opacities.astype(np.float64)
-        self._extents = self._kernels.footprint_extents(self._opacities)
+        self._extents = self._kernels.footprint_extents(self._opacities, self.constants.alpha_min)
         self._colours = cloud.colours.astype(np.float64)
         self._sh = (sh_coefficients(cloud, self.sh_degree) if self.sh_degree > 0
                     else np.zeros((0, 1, 3), np.float32))
@@ -207,7 +224,8 @@ class SplatRenderer:
             return k.prepare_view(self._means, self._cov3d, self._extents, self._opacities, self._colours,
                                   self._sh, self.sh_degree, np.ascontiguousarray(view.R, np.float64),
                                   np.ascontiguousarray(view.t, np.float64),
-                                  float(view.fx), float(view.fy), float(view.cx), float(view.cy), w, h)
+                                  float(view.fx), float(view.fy), float(view.cx), float(view.cy), w, h,
+                                  self._consts)
 
         offsets, ids, packed = join_views(_in_parallel(prepare, views))
         rgb = np.empty((len(views), h, w, 3), np.float32)
@@ -215,7 +233,7 @@ class SplatRenderer:
         chunks = min(CHUNKS_PER_WORKER * _workers(), len(offsets) - 1)
 
         def chunk(first: int) -> None:
-            k.rasterise(offsets, ids, packed, w, h, self._background32, first, chunks, rgb, depth)
+            k.rasterise(offsets, ids, packed, w, h, self._background32, self._consts, first, chunks, rgb, depth)
 
         _in_parallel(chunk, range(chunks))
         return [SplatImage(rgb[i], depth[i]) for i in range(len(views))]

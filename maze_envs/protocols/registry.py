@@ -11,8 +11,8 @@ depends on the protocol asks the registry for its part, never compares names:
 - ``bench`` (``BenchRules``): the LLM maze benchmark's trial, the protocol's own summary and its averaging, the
   report section and the lines the CLI prints;
 - ``sandbox`` (``SandboxRules``): the sandbox HTTP app, the terminal game and the watched model loop;
-- ``nav`` (``NavRules``): the navigation evaluator's rules (camera, waypoint frame, request format, records,
-  averages).
+- ``nav`` (``NavRules``): the navigation strategies (camera, distances, motion, collision sampling, ground height,
+  records, summaries, agent settings) and the names of its render request, saved renders and history filter.
 
 A part left ``None`` means the protocol does not speak to that consumer; ``protocol_names(part)`` lists the
 protocols that have a part, which is what each CLI offers as ``--protocol`` choices (read when the parser is
@@ -21,7 +21,8 @@ built, so a protocol registered later shows up too).
 Layers: this package sits just above ``maze_envs.core`` and imports nothing else of ours. Parts that live in
 higher layers (the bench's trial runner, summary, report section and sandbox app in ``evaluators``) are given
 as entry-point strings ``"package.module:attribute"`` and imported by ``load`` when first used, as Gymnasium's
-registry does with ``entry_point``; a callable may stand in for a string (a test's own protocol does that).
+registry does with ``entry_point``; a callable or a strategy object may stand in for a string (a test's own protocol
+does that).
 
 Names: each protocol has one canonical name and may have ``aliases`` (old spellings, such as the bench's
 ``strict`` for ``default``); ``protocol(name)`` accepts either and returns the protocol, whose ``name`` is the
@@ -37,7 +38,7 @@ from typing import Any, Callable, Union
 from maze_envs.core.errors import MazeConfigError, brief_repr
 
 DEFAULT = "default"
-EntryPoint = Union[str, Callable[..., Any]]
+EntryPoint = Union[str, Callable[..., Any], Any]
 
 
 @dataclass(frozen=True)
@@ -120,43 +121,42 @@ class SandboxRules:
     about: str = ""
 
 
+NAV = "maze_envs.envs.nav.strategies"
+NAV_EVAL = "maze_envs.evaluators.nav.strategies"
+
+
 @dataclass(frozen=True)
 class NavRules:
-    """A protocol's navigation rules (point-goal and POI-goal evaluation, ``GaussianNav-*`` envs).
+    """A protocol's navigation rules (point-goal and POI-goal evaluation, ``GaussianNav-*`` envs): strategies that
+    the session, the evaluator's loop and the metrics call, each an entry point (see the module docstring), plus
+    the default ``waypoint_frame`` of the agent's waypoints and the names of registered render strategies.
 
-    ``public_code``: a task plays the reference's own code paths (its motion, distances, ground height,
-    collision length, status and ``result.json`` record). ``waypoint_frame``: the default frame of the agent's
-    waypoints. ``fixed_camera``: views of any size keep the benchmark camera's fx, cx and cy (else they scale
-    with the width). ``request_format``: how the render client writes view extrinsics
-    (``maze_envs.nav.client.REQUEST_FORMATS``). ``missing_distance``: what a missing or non-finite distance
-    counts as in the metrics. ``mean_over_every_task``: means over every task, infinities included (else over
-    finite values). ``nonfinite_is_missing``: a non-finite distance also counts as ``missing_distance`` (POI
-    metrics). ``poi_outdoor_excluded``: scenes left out of outdoor POI metrics by default.
-    ``overwrite_agent_config``: injected settings replace the agent YAML's own. ``nonfinite_as_strings``: records
-    write inf/nan as strings (else null). ``summary_of_run_only``: the POI summary covers this run's tasks only.
-    ``history_resample``: the filter that shrinks history views (``bilinear`` or ``bicubic``). ``saved_renders``:
-    how ``render_images/`` files are written (``maze_envs.nav.client.SAVED_RENDERS``: ``served``, the render's own
-    JPEG bytes as each view arrives, or ``reencoded``, each decoded view saved with Pillow's JPEG defaults, quality
-    75, once every view of the pose rendered). ``nonfinite_waypoint_status``: how a task ends when the pose it
-    moves to is not finite: ``error`` (any non-finite waypoint is a malformed prediction) or ``render_error`` (the
-    render request of that pose fails). ``numpy_reductions``: summaries add and average with ``np.sum`` /
-    ``np.mean`` (pairwise summation; else Python's ``sum`` / ``len``, which can differ by an ulp or two)."""
+    ``camera(width, height, extrinsic_height, fx, fy) -> CameraConfig``: the camera of views of a size.
+    ``distance``: a ``Measure`` (goal point, pose-to-goal distance, path length, heading).
+    ``motion``: a ``Motion`` (waypoints read, poses built from them, how a step ends the task).
+    ``collision``: a ``CollisionSampling`` (segment test, collision length, the POI test's pixel mapping).
+    ``ground(episode, x, y) -> float``: the ground height under a point.
+    ``record``: a ``RecordWriter`` (a task's ``result.json`` record, its JSON encoding, the run fields it gets).
+    ``summary``: a ``SummaryReducer`` (distances read back, means and sums, scenes left out, a POI run summary's
+    tasks). ``agent_settings(from_yaml, injected) -> dict``: the agent's keyword arguments.
+    ``render_request``: how the render client writes view extrinsics (``maze_envs.nav.client.REQUEST_FORMATS``).
+    ``saved_renders``: how ``render_images/`` files are written (``maze_envs.nav.client.SAVED_RENDERS``).
+    ``history_resample``: the filter that shrinks history views (``maze_envs.envs.nav.memory.RESAMPLE``).
+    The strategies themselves live beside what calls them (``maze_envs.envs.nav.strategies``,
+    ``maze_envs.evaluators.nav.strategies``), one instance per protocol."""
 
-    public_code: bool = False
     waypoint_frame: str = "front_left"
-    fixed_camera: bool = False
-    request_format: str = "default"
-    missing_distance: float = float("inf")
-    mean_over_every_task: bool = False
-    nonfinite_is_missing: bool = False
-    poi_outdoor_excluded: tuple[str, ...] = ()
-    overwrite_agent_config: bool = False
-    nonfinite_as_strings: bool = False
-    summary_of_run_only: bool = False
-    history_resample: str = "bilinear"
+    camera: EntryPoint = f"{NAV}:scaled_camera"
+    distance: EntryPoint = f"{NAV}:PLANAR"
+    motion: EntryPoint = f"{NAV}:MOTION"
+    collision: EntryPoint = f"{NAV}:SAMPLING"
+    ground: EntryPoint = f"{NAV}:ground_height"
+    record: EntryPoint = f"{NAV}:RECORDS"
+    summary: EntryPoint = f"{NAV_EVAL}:SUMMARY"
+    agent_settings: EntryPoint = f"{NAV_EVAL}:fill_gaps"
+    render_request: str = "default"
     saved_renders: str = "served"
-    nonfinite_waypoint_status: str = "error"
-    numpy_reductions: bool = False
+    history_resample: str = "bilinear"
     about: str = ""
 
 
@@ -257,10 +257,11 @@ def about(name: str, part: str) -> str:
     return getattr(spec, part).about or spec.description
 
 
-def load(entry: EntryPoint) -> Callable[..., Any]:
-    """Return the callable an entry point names: ``"package.module:attribute"`` is imported now; a callable is
-    returned as is. Raises ``MazeConfigError`` for a malformed or missing entry point."""
-    if callable(entry):
+def load(entry: EntryPoint) -> Any:
+    """Return what an entry point names: ``"package.module:attribute"`` is imported now; a callable or a strategy
+    object (a ``NavRules`` strategy given directly, as a test's own protocol does) is returned as is. Raises
+    ``MazeConfigError`` for a malformed or missing entry point."""
+    if entry is not None and not isinstance(entry, (str, bytes, int, float)):
         return entry
     if not isinstance(entry, str) or entry.count(":") != 1:
         raise MazeConfigError(f"an entry point is 'module:attribute', got {brief_repr(entry)}", parameter="protocol")

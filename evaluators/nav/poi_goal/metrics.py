@@ -3,10 +3,10 @@
 SPL is recomputed with the arrival threshold the task ran with (``metrics.pointgoal_arrive_threshold``, else
 ``arrive_threshold``): effective shortest = max(shortest - threshold, 1e-3), spl = success * effective /
 max(travel, effective). Collision statistics cover the tasks run with collision checks; ``poi_stats`` breaks
-results down per POI name; every group carries the ``arrive_threshold`` it was computed with. Under
-``protocol="abot"`` a non-finite or missing distance counts as 0.0, as in ABot-Navigation's script.
-``python -m maze_envs.evaluators.nav.metrics --task poi`` is the command line; ``run_summary`` is the evaluator's own
-``eval_summary.json`` of a POI run.
+results down per POI name; every group carries the ``arrive_threshold`` it was computed with. The protocol's
+summary reducer (``NavRules.summary``) reads distances and averages: under ``abot`` a non-finite or missing distance
+counts as 0.0, as in ABot-Navigation's script. ``maze-envs nav-metrics --task poi`` is the command line;
+``run_summary`` is the evaluator's own ``eval_summary.json`` of a POI run.
 """
 
 from __future__ import annotations
@@ -22,11 +22,10 @@ import numpy as np
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.envs.nav.config import nav_rules
-from maze_envs.protocols import DEFAULT
+from maze_envs.protocols import DEFAULT, load
 
 from ..aggregate import (
     check_mode,
-    finite_mean,
     format_table,
     group_names,
     grouped,
@@ -40,8 +39,8 @@ POI_COLUMNS = ["total", "success", "success_rate", "avg_spl", "collision_count"]
 
 
 def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0, protocol: str = DEFAULT) -> dict[str, Any]:
-    """Return one task's metrics recomputed from its ``result.json`` fields (``protocol="abot"``: non-finite or
-    missing distances are 0.0)."""
+    """Return one task's metrics recomputed from its ``result.json`` fields, distances read by the protocol's summary
+    reducer (``abot``: non-finite or missing distances are 0.0)."""
     m = result.get("metrics") or {}
     success = bool(result.get("success"))
     threshold = number(m.get("pointgoal_arrive_threshold", arrive_threshold), arrive_threshold)
@@ -49,11 +48,7 @@ def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0, proto
     travel = number(result.get("travel_length"))
     effective = max(sp - max(threshold, 0.0), 1e-3)
     mode = str(m.get("collision_mode", "off"))
-    rules = nav_rules(protocol)
-
-    def distance(value: Any) -> float:
-        found = number(value, rules.missing_distance)
-        return found if math.isfinite(found) or not rules.nonfinite_is_missing else rules.missing_distance
+    distance = load(nav_rules(protocol).summary).poi_distance
 
     return {
         "episode_id": str(result.get("episode_id")), "task_id": str(result.get("task_id")),
@@ -73,13 +68,13 @@ def extract_metrics(result: dict[str, Any], arrive_threshold: float = 2.0, proto
 
 def aggregate(rows: list[dict[str, Any]], protocol: str = DEFAULT) -> dict[str, Any]:
     """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty): means over the finite values,
-    with ``np.mean`` where the protocol's ``numpy_reductions`` says so (``abot``)."""
+    as the protocol's summary reducer takes them (``abot``: with ``np.mean``)."""
     if not rows:
         return {"count": 0}
-    numpy = nav_rules(protocol).numpy_reductions
+    poi_mean = load(nav_rules(protocol).summary).poi_mean
 
     def mean(key: str, subset: list[dict[str, Any]] = rows) -> float | None:
-        return finite_mean((r[key] for r in subset), numpy)
+        return poi_mean(r[key] for r in subset)
 
     checked = [r for r in rows if r["collision_mode"] != "off"]
     if checked:
@@ -126,7 +121,7 @@ def analyze_and_report(result_dir: str | os.PathLike, mode: str = "indoor", coll
     if not max_distance > min_distance:
         raise MazeConfigError(f"must exceed min_distance ({min_distance}), got {max_distance}",
                               parameter="max_distance")
-    default_excluded = nav_rules(protocol).poi_outdoor_excluded if mode == "outdoor" else ()
+    default_excluded = load(nav_rules(protocol).summary).outdoor_excluded if mode == "outdoor" else ()
     excluded = set(default_excluded) if exclude_scenes is None else set(exclude_scenes)
     results = [r for r in load_all_results(result_dir) if str(r.get("episode_id")) not in excluded]
     rows = [extract_metrics(r, arrive_threshold, protocol) for r in results]

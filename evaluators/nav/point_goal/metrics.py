@@ -4,9 +4,10 @@ Per task everything is recomputed from the raw fields: ``sr_new`` = success and 
 ``collision_threshold``; ``spl_new`` = sr_new * shortest / max(travel, shortest); ``tcr_new`` = the share of
 steps without a collision and ``dcr_new`` the share of distance outside obstacles, both when sr_new. Summaries
 are per-task means (distances over finite values only), plus ``global_collision_path_ratio`` (a ratio of
-sums). Under ``protocol="abot"`` the means are ABot-Navigation's: over every task, so an error task's infinite
-distance makes the distance averages infinite (written ``Infinity``, as ABot's ``json.dump`` does) and its missing
-initial distance counts as 0.0. ``python -m maze_envs.evaluators.nav.metrics --task point`` is the command line.
+sums). The protocol's summary reducer (``NavRules.summary``) reads the distances and reduces: under ``abot`` the
+means are ABot-Navigation's, over every task, so an error task's infinite distance makes the distance averages
+infinite (written ``Infinity``, as ABot's ``json.dump`` does) and its missing initial distance counts as 0.0.
+``maze-envs nav-metrics --task point`` is the command line.
 """
 
 from __future__ import annotations
@@ -16,23 +17,19 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable
 
-import numpy as np
-
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.envs.nav.config import nav_rules
-from maze_envs.protocols import DEFAULT
+from maze_envs.protocols import DEFAULT, load
 
 from ..aggregate import (
     OUTDOOR_EXCLUDED,
     check_mode,
-    finite_mean,
     format_table,
     group_names,
     grouped_sections,
     load_all_results,
     number,
-    total,
 )
 
 DEFAULT_COLLISION_THRESHOLD = {"outdoor": 3, "indoor": 1}
@@ -40,8 +37,8 @@ TABLE_COLUMNS = ["count", "success_rate", "sr_new", "spl_new", "tcr_new", "dcr_n
 
 
 def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: str = DEFAULT) -> dict[str, Any]:
-    """Return one task's metrics recomputed from its ``result.json`` fields (``protocol="abot"``: a missing
-    distance is 0.0, as in ABot-Navigation, instead of unknown)."""
+    """Return one task's metrics recomputed from its ``result.json`` fields, distances read by the protocol's
+    summary reducer (``abot``: a missing distance is 0.0, as in ABot-Navigation, instead of unknown)."""
     m = result.get("metrics") or {}
     success = bool(result.get("success"))
     steps = int(number(result.get("steps")))
@@ -51,8 +48,8 @@ def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: 
     total = number(m.get("total_distance"))
     coll_len = number(m.get("collision_path_length"))
     sr_new = success and path_collisions < collision_threshold
-    unknown = nav_rules(protocol).missing_distance
-    final = number(result.get("distance_to_goal"), unknown)
+    distance = load(nav_rules(protocol).summary).point_distance
+    final = distance(result.get("distance_to_goal"))
     return {
         "episode_id": str(result.get("episode_id")), "task_id": str(result.get("task_id")),
         "status": result.get("status"), "success": float(success),
@@ -61,8 +58,8 @@ def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: 
         "tcr_new": (steps - path_collisions) / steps if sr_new and steps > 0 else 0.0,
         "dcr_new": (total - coll_len) / total if sr_new and total > 0 else 0.0,
         "steps": steps, "travel_length": travel, "shortest_path_length": sp,
-        "initial_distance_to_goal": number(m.get("initial_distance_to_goal"), unknown),
-        "min_distance_to_goal": number(m.get("min_distance_to_goal", result.get("distance_to_goal")), unknown),
+        "initial_distance_to_goal": distance(m.get("initial_distance_to_goal")),
+        "min_distance_to_goal": distance(m.get("min_distance_to_goal", result.get("distance_to_goal"))),
         "final_distance_to_goal": final, "path_collision_count": path_collisions,
         "collision_path_length": coll_len, "total_distance": total,
         "is_path_collided": float(bool(m.get("is_path_collided", path_collisions > 0))),
@@ -70,20 +67,18 @@ def extract_metrics(result: dict[str, Any], collision_threshold: int, protocol: 
 
 
 def aggregate(rows: list[dict[str, Any]], protocol: str = DEFAULT) -> dict[str, Any]:
-    """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty): means over the finite
-    values, or with ``protocol="abot"`` over every value (``np.mean``, inf included); sums and means with numpy
-    where the protocol's ``numpy_reductions`` says so."""
+    """Return the summary of per-task metrics ``rows`` (``{"count": 0}`` when empty), reduced by the protocol's
+    summary reducer: means over the finite values, or under ``abot`` over every value (``np.mean``, inf included),
+    sums with numpy."""
     if not rows:
         return {"count": 0}
-    rules = nav_rules(protocol)
+    reducer = load(nav_rules(protocol).summary)
 
     def mean(key: str) -> float | None:
-        if rules.mean_over_every_task:
-            return float(np.mean([r[key] for r in rows]))
-        return finite_mean((r[key] for r in rows), rules.numpy_reductions)
+        return reducer.point_mean(r[key] for r in rows)
 
-    distance = total((r["total_distance"] for r in rows), rules.numpy_reductions)
-    collided = total((r["collision_path_length"] for r in rows), rules.numpy_reductions)
+    distance = reducer.total(r["total_distance"] for r in rows)
+    collided = reducer.total(r["collision_path_length"] for r in rows)
     return {
         "count": len(rows), "success_rate": mean("success"), "oracle_success_rate": mean("oracle_success"),
         "sr_new": mean("sr_new"), "spl_new": mean("spl_new"), "tcr_new": mean("tcr_new"), "dcr_new": mean("dcr_new"),

@@ -32,7 +32,6 @@ POINT_GOAL_PROTOCOL: dict[str, dict[str, float]] = {
 WAYPOINT_FRAMES = ("front_left", "right_front")
 COLLISION_MODES = ("off", "soft", "hard")
 WaypointFrame = Literal["front_left", "right_front"]
-BENCHMARK_CAMERA = CameraConfig()  # 720x640, fx = fy = 252.075, principal point (360, 320), 0.65 m high
 
 
 def nav_rules(protocol: str) -> NavRules:
@@ -142,16 +141,12 @@ def camera_for_size(width: int = 720, height: int = 640, extrinsic_height: float
     """Return the camera of ``width`` x ``height`` views: by default the benchmark camera (720x640, fx = fy =
     252.075) scaled to that size (the same horizontal field of view, square pixels, centred principal point);
     with ``protocol="abot"`` ABot-Navigation's runner's camera, which keeps fx 252.075, cx 360 and cy 320 at
-    every size. ``fx`` / ``fy`` (fy defaults to fx) replace the focal lengths. Raises ``MazeConfigError``."""
-    rules = nav_rules(protocol)
+    every size (the protocol's ``camera`` strategy). ``fx`` / ``fy`` (fy defaults to fx) replace the focal
+    lengths. Raises ``MazeConfigError``."""
+    camera = protocols.load(nav_rules(protocol).camera)
     if width < 8 or height < 8:
         raise MazeConfigError(f"views must be at least 8x8 pixels, got {width}x{height}", parameter="image_size")
-    base = BENCHMARK_CAMERA
-    if rules.fixed_camera:
-        focal = base.fx if fx is None else fx
-        return CameraConfig(width, height, focal, focal if fy is None else fy, base.cx, base.cy, extrinsic_height)
-    focal = base.fx * width / base.width if fx is None else fx
-    return CameraConfig(width, height, focal, focal if fy is None else fy, width / 2, height / 2, extrinsic_height)
+    return camera(width, height, extrinsic_height, fx, fy)
 
 
 def build_eval_config(task: str = "point", mode: str | None = None, **settings: Any) -> EvalConfig:

@@ -16,13 +16,10 @@ means the agent came within the threshold at some step (the code copies ``succes
 ``render_error`` at any step, and the metrics gathered so far are kept; the ground height and the POI
 obstacle test use the corner-aware pixel mapping, and points off the map are obstacles for both tasks.
 
-A protocol whose ``NavRules.public_code`` is set (``abot``) reproduces the public code instead, defects included:
-``status`` follows success, ``oracle_success`` copies it, a float32 goal and ``np.linalg.norm`` distances, its
-waypoint arithmetic (a zero direction faces world yaw 0), its ground rule (x-flipped height lookup, ground above
-5 m reset to 0, -0.1 m without a height map), its collision-length sampling, and its records for errors
-(``error`` with zero lengths, an infinite distance and no metrics; a failed start render is such an error) and
-for ``render_error`` (no point-goal metrics, the distance is the closest one reached), which is also how a move
-to a non-finite pose ends (its render request fails there).
+The protocol's strategies (its ``NavRules``: ``maze_envs.envs.nav.strategies``) do what differs: how distances,
+path lengths and headings are measured, how waypoints become poses and how a step ends the task, how collisions are
+sampled, the ground height, and the ``result.json`` record. ``abot`` reproduces ABot-Navigation's code paths with
+them, defects included (README, "Differences from ABot-Navigation").
 """
 
 from __future__ import annotations
@@ -39,37 +36,19 @@ from PIL import Image
 from maze_envs.core.errors import MazeEnvsError
 from maze_envs.nav.errors import RenderFailureError
 from maze_envs.nav.scene import Episode, GaussianScene, Task
+from maze_envs.protocols import load
 
 from .config import EvalConfig, PoiGoalEvalConfig
 from .memory import ShortMemory
-from .motion import abot_distance, abot_predicted_poses, local_waypoints, planar_distance, predicted_poses, select_pose
+from .motion import select_pose
+from .strategies import COLLISION, ERROR, MAX_STEPS, RENDER_ERROR, STOP
 
 VIEWS = ("left", "front", "right")
-STOP, MAX_STEPS, COLLISION, ERROR, RENDER_ERROR = "stop", "max_steps", "collision", "error", "render_error"
 STATUSES = (STOP, MAX_STEPS, COLLISION, ERROR, RENDER_ERROR)
 
 
 class NavTaskError(MazeEnvsError):
     """A task cannot be played (e.g. an empty trajectory); the message names the episode and task."""
-
-
-def polyline_length(points: list[tuple[float, float]], abot: bool = False) -> float:
-    """Return the 2D length of the polyline through ``points`` (segment lengths by ``np.linalg.norm``, added
-    in order, when ``abot``)."""
-    if abot:
-        total = 0.0
-        for a, b in zip(points, points[1:], strict=False):
-            total += np.linalg.norm(np.array(b[:2]) - np.array(a[:2]))
-        return float(total)
-    return float(sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:], strict=False)))
-
-
-def heading(pose: np.ndarray, *, public_code: bool = False) -> float:
-    """Return the yaw (radians) of the 4x4 ``pose``: ``math.atan2``, or ``np.arctan2`` as the public evaluator
-    computes it (``public_code``; the two differ by an ulp for some poses)."""
-    if public_code:
-        return float(np.arctan2(pose[1, 0], pose[0, 0]))
-    return math.atan2(pose[1, 0], pose[0, 0])
 
 
 @dataclass
@@ -95,8 +74,12 @@ class NavSession:
         self.renderer = renderer
         self.config = config
         self.poi = isinstance(config, PoiGoalEvalConfig)
-        self.abot = config.rules.public_code
-        self._distance = abot_distance if self.abot else planar_distance
+        rules = config.rules
+        self.measure = load(rules.distance)
+        self.motion = load(rules.motion)
+        self.collision = load(rules.collision)
+        self.ground = load(rules.ground)
+        self.records = load(rules.record)
         self.save_dir = Path(save_dir) if save_dir is not None else None
         self.memory = ShortMemory(config.max_history_frames, resize_ratio=config.history_resize_ratio,
                                   resample=config.rules.history_resample) if config.provide_history else None
@@ -121,8 +104,7 @@ class NavSession:
     def ground_pose(self, pose: np.ndarray) -> np.ndarray:
         """Return ``pose`` with z set to the ground under it plus the camera height."""
         pose = np.array(pose, float)
-        ground = self.episode.abot_ground_height if self.abot else self.episode.ground_height
-        pose[2, 3] = ground(pose[0, 3], pose[1, 3]) + self.config.camera.extrinsic_height
+        pose[2, 3] = self.ground(self.episode, pose[0, 3], pose[1, 3]) + self.config.camera.extrinsic_height
         return pose
 
     def start(self) -> None:
@@ -131,8 +113,8 @@ class NavSession:
         if not points:
             raise NavTaskError(f"{self.episode.episode_id}/{self.task.task_id}: the trajectory is empty")
         start = self.ground_pose(GaussianScene.get_gaussian_pose(points[0]))
-        self.goal_xy = np.array([points[-1]["x"], points[-1]["y"]], np.float32 if self.abot else float)
-        self.shortest_path_length = polyline_length([(p["x"], p["y"]) for p in points], self.abot)
+        self.goal_xy = self.measure.goal(points[-1]["x"], points[-1]["y"])
+        self.shortest_path_length = self.measure.path_length([(p["x"], p["y"]) for p in points])
         self.poses = [start]
         self.initial_distance = self.min_distance = self.distance = self._goal_distance(start)
         if self.poi and self.config.collision_mode != "off" and self.episode.occ_map is not None:
@@ -142,7 +124,7 @@ class NavSession:
         self.started = True
 
     def _goal_distance(self, pose: np.ndarray) -> float:
-        return float(self._distance(pose, self.goal_xy))
+        return float(self.measure.distance(pose, self.goal_xy))
 
     def _render(self, pose: np.ndarray, frame: int) -> None:
         rendered = self.renderer.render_at_pose(pose, self.episode.episode_id, save_dir=self.save_dir,
@@ -175,11 +157,10 @@ class NavSession:
         obs: dict[str, Any] = {
             "images": {name: current.get(name, np.zeros((cam.height, cam.width, 3), np.uint8)) for name in VIEWS},
             "target_position": self.target_position(),
-            "distance_to_goal": float(np.linalg.norm(self.goal_xy - pose[:2, 3]) if self.abot
-                                      else np.hypot(*(self.goal_xy - pose[:2, 3]))),
+            "distance_to_goal": self.measure.length(self.goal_xy - pose[:2, 3]),
             "position": pose[:3, 3].copy(),
             "rotation": pose.copy(),
-            "heading": heading(pose, public_code=self.abot),
+            "heading": self.measure.heading(pose),
             "step_count": self.steps,
             "goal_world": None if self.poi else self.goal_xy.astype(np.float32),
             "meta_data": dict(self.episode.meta_data) if self.episode.meta_data else None,
@@ -212,14 +193,12 @@ class NavSession:
 
         Raises ``MazeConfigError`` for a malformed waypoint and ``RenderFailureError`` when the render fails
         (the caller then ends the task with ``fail``), as it does for a move to a non-finite pose when the
-        protocol's ``nonfinite_waypoint_status`` is ``render_error`` (else a non-finite waypoint is malformed).
+        protocol's motion reads non-finite waypoints as given (else one is malformed).
         """
-        render_fails = self.config.rules.nonfinite_waypoint_status == RENDER_ERROR
-        local = local_waypoints(waypoint, self.config.waypoint_frame, allow_nonfinite=render_fails)
-        motion = abot_predicted_poses if self.abot else predicted_poses
-        candidates = motion(self.pose, local, directions)  # the choice is planar: ground heights come after it
+        local = self.motion.waypoints(waypoint, self.config.waypoint_frame)
+        candidates = self.motion.poses(self.pose, local, directions)  # planar: ground heights come after it
         index, reached = select_pose(candidates, self.goal_xy, self.config.arrive_threshold, 2 if self.poi else 1,
-                                     self._distance)
+                                     self.measure.distance)
         if not np.isfinite(candidates[index]).all():
             raise RenderFailureError(f"step {self.steps}: the pose of waypoint {index} is not finite "
                                      f"({candidates[index][:2, 3].tolist()}), so its render request fails")
@@ -228,14 +207,11 @@ class NavSession:
         prev = self.pose
         collided = False
         if not self.poi:
-            self.total_distance += self._distance(target, prev[:2, 3])
-            if self.episode.occ_map is not None and GaussianScene.check_line_collision_fast(
-                    prev, target, self.episode, truncate=self.abot):
+            self.total_distance += self.measure.distance(target, prev[:2, 3])
+            if self.episode.occ_map is not None and self.collision.hits(prev, target, self.episode):
                 collided = True
                 self.collision_steps.append(self.steps)
-                length = GaussianScene.abot_collision_length if self.abot else \
-                    GaussianScene.compute_line_collision_length
-                self.collision_path_length += length(prev, target, self.episode)
+                self.collision_path_length += self.collision.length(prev, target, self.episode)
         self._render(target, frame=self.steps + 1)
         self.poses.append(target)
         self.steps += 1
@@ -257,12 +233,9 @@ class NavSession:
             self.consecutive = 0
         if terminated:
             self.status = COLLISION
-        elif self.abot and (arrive or self.steps >= self.config.max_steps):
-            self.status = STOP if self.distance <= self.config.arrive_threshold else MAX_STEPS
-        elif arrive:
-            self.status = STOP
-        elif self.steps >= self.config.max_steps:
-            self.status = MAX_STEPS
+        else:
+            self.status = self.motion.end(arrive, self.steps >= self.config.max_steps,
+                                          self.distance <= self.config.arrive_threshold)
         return StepReport(target, collided, self.done)
 
     def fail(self, status: str, message: str) -> None:
@@ -274,7 +247,7 @@ class NavSession:
         """Return the POI obstacle test at world (x, y): a disc of ``robot_radius`` on the occupancy map."""
         occ = self.episode.occ_map
         grey = occ.mean(axis=2) if occ.ndim == 3 else occ
-        px, py = GaussianScene.convert_actual_to_pixel(x, y, self.episode, truncate=self.abot)
+        px, py = self.collision.pixel(x, y, self.episode)
         h, w = grey.shape
         if not (0 <= px < w and 0 <= py < h):
             return True
@@ -295,66 +268,31 @@ class NavSession:
     @property
     def travel_length(self) -> float:
         """Return the 2D length travelled: the polyline through the start and every pose reached."""
-        return polyline_length([(p[0, 3], p[1, 3]) for p in self.poses], self.abot)
+        return self.measure.path_length([(p[0, 3], p[1, 3]) for p in self.poses])
 
     def result(self) -> dict[str, Any]:
-        """Return the task's ``result.json`` record (numbers may be inf before the start; writers map them to null,
-        or to "inf" under the ABot protocol)."""
-        if self.abot:
-            return self._abot_result()
-        started = bool(self.poses)
-        record: dict[str, Any] = {
-            "episode_id": self.episode.episode_id, "task_id": self.task.task_id, "status": self.status,
-            "target_label": self.poi_name if self.poi else "point_goal",
-            "gt_taget_instance": f"poi_goal:{self.poi_name}" if self.poi else "point_goal_target",
-            "steps": self.steps, "travel_length": self.travel_length,
-            "shortest_path_length": self.shortest_path_length, "distance_to_goal": self.distance,
-            "success": self.success, "oracle_success": self.min_distance <= self.config.arrive_threshold,
-        }
-        if self.error is not None:
-            record["error"] = self.error
-        if not started:
-            record["metrics"] = {}
-            return record
-        record["metrics"] = self._poi_metrics() if self.poi else self._point_metrics()
-        if self.poi:
-            record["spl"] = record["metrics"].pop("spl")
-        record["goal_world"] = self.goal_xy.tolist()
-        record["trajectory"] = [[float(p[0, 3]), float(p[1, 3])] for p in self.poses]
-        return record
+        """Return the task's ``result.json`` record, as the protocol's record writer builds it (numbers may be inf
+        before the start; the writer's ``encode`` maps them to null, or to "inf" under the ABot protocol)."""
+        return self.records.record(self)
 
-    def _abot_result(self) -> dict[str, Any]:
-        """Return the record ABot-Navigation's evaluator writes for this task."""
-        names = {"target_label": self.poi_name if self.poi else "point_goal",
-                 "gt_taget_instance": f"poi_goal:{self.poi_name}" if self.poi else "point_goal_target"}
-        head = {"episode_id": self.episode.episode_id, "task_id": self.task.task_id}
-        if self.status == ERROR or (self.status == RENDER_ERROR and not self.started):
-            return {**head, "status": ERROR, **names, "steps": 0, "travel_length": 0.0,
-                    "shortest_path_length": 0.0, "distance_to_goal": math.inf, "success": False,
-                    "oracle_success": False, "metrics": {}}
-        record: dict[str, Any] = {**head, "status": self.status, **names, "steps": self.steps,
-                                  "travel_length": self.travel_length,
-                                  "shortest_path_length": self.shortest_path_length, "distance_to_goal": self.distance,
-                                  "success": self.success, "oracle_success": self.success}
-        if self.status == RENDER_ERROR:
-            record.update(distance_to_goal=self.min_distance, success=False, oracle_success=False)
-            if self.poi:
-                record["spl"] = 0.0
-                record["metrics"] = {"poi_name": self.poi_name, "initial_distance_to_goal": self.initial_distance,
-                                     "min_distance_to_goal": self.min_distance,
-                                     "final_distance_to_goal": self.min_distance,
-                                     "pointgoal_arrive_threshold": self.config.arrive_threshold,
-                                     "collision_mode": self.config.collision_mode,
-                                     "collision_count": len(self.collision_steps), "collision_terminated": False}
-            else:
-                record["metrics"] = {}
-        else:
-            record["metrics"] = self._poi_metrics() if self.poi else self._point_metrics()
-            if self.poi:
-                record["spl"] = record["metrics"].pop("spl")
-        record["goal_world"] = self.goal_xy.tolist()
-        record["trajectory"] = [[float(p[0, 3]), float(p[1, 3])] for p in self.poses]
-        return record
+    def record_head(self, status: str | None, oracle_success: bool) -> dict[str, Any]:
+        """Return the fields every record starts with, ``status`` and ``oracle_success`` as given."""
+        return {"episode_id": self.episode.episode_id, "task_id": self.task.task_id, "status": status,
+                "target_label": self.poi_name if self.poi else "point_goal",
+                "gt_taget_instance": f"poi_goal:{self.poi_name}" if self.poi else "point_goal_target",
+                "steps": self.steps, "travel_length": self.travel_length,
+                "shortest_path_length": self.shortest_path_length, "distance_to_goal": self.distance,
+                "success": self.success, "oracle_success": oracle_success}
+
+    def metrics_fields(self) -> dict[str, Any]:
+        """Return the record's ``metrics`` (and, for POI, its ``spl``, taken out of them)."""
+        metrics = self._poi_metrics() if self.poi else self._point_metrics()
+        return {"metrics": metrics, "spl": metrics.pop("spl")} if self.poi else {"metrics": metrics}
+
+    def record_tail(self) -> dict[str, Any]:
+        """Return the fields every started record ends with: the goal and the trajectory."""
+        return {"goal_world": self.goal_xy.tolist(),
+                "trajectory": [[float(p[0, 3]), float(p[1, 3])] for p in self.poses]}
 
     def _common_metrics(self) -> dict[str, Any]:
         return {"initial_distance_to_goal": self.initial_distance, "min_distance_to_goal": self.min_distance,
@@ -394,34 +332,3 @@ class NavSession:
             "start_or_goal_in_obstacle": self.start_in_obstacle or self.goal_in_obstacle,
         }
 
-
-def abot_json(value: Any) -> Any:
-    """Return ``value`` serialised as ABot-Navigation writes ``result.json``: numpy scalars and arrays as Python
-    values (a numpy inf stays a float, which ``json`` writes ``Infinity``), Python inf/nan floats as the strings
-    "inf"/"nan"."""
-    if isinstance(value, dict):
-        return {str(k): abot_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [abot_json(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
-
-
-def json_ready(value: Any) -> Any:
-    """Return ``value`` with numpy scalars and arrays as Python values and non-finite floats as None (JSON null)."""
-    if isinstance(value, dict):
-        return {str(k): json_ready(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_ready(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return json_ready(value.tolist())
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value

@@ -62,7 +62,7 @@ def procedural_world(config: EvalConfig, count: int = 8, rows: int = 4, cols: in
     episodes = [b.episode for b in built]
     _dilate(episodes, config.occ_dilation_meters)
     renderer = CloudRenderer({b.episode.episode_id: b.cloud for b in built}, config.camera, backend=backend,
-                             request_format=config.rules.request_format, sh_degree=sh_degree,
+                             request_format=config.rules.render_request, sh_degree=sh_degree,
                              saved_renders=config.rules.saved_renders)
     return NavWorld(episodes, renderer, {})
 
@@ -85,13 +85,13 @@ def dataset_world(config: EvalConfig, data_dir: str | os.PathLike, map_dir: str 
     if config.render_url:
         renderer = GaussianRenderer(config.render_url, config.camera, timeout=config.render_timeout,
                                     max_retries=config.render_max_retries, retry_backoff=config.render_retry_backoff,
-                                    request_format=config.rules.request_format,
+                                    request_format=config.rules.render_request,
                                     saved_renders=config.rules.saved_renders)
     else:
         if not any((Path(e.scene_path) / "gs").is_dir() for e in episodes):
             raise MazeConfigError(f"{data_dir} has no gs/ scene folders to render locally; give a render server URL",
                                   parameter="render_url")
         renderer = LocalGaussianRenderer(data_dir, config.camera, backend=backend,
-                                         request_format=config.rules.request_format, sh_degree=sh_degree,
+                                         request_format=config.rules.render_request, sh_degree=sh_degree,
                              saved_renders=config.rules.saved_renders)
     return NavWorld(episodes, renderer, map_dirs)
