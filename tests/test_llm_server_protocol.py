@@ -6,19 +6,17 @@ type or range (a temperature nested 980 deep) get 400, repeated Host/Origin head
 could send is refused when the server is configured."""
 
 import base64
-import io
 import json
 import os
 import socket
-import struct
 import subprocess
 import sys
 import threading
-import zlib
 
 import openai
 import pytest
 import requests
+from _servers import declared_png, pictured_maze_request, png_url
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -28,27 +26,7 @@ from maze_envs.llm import ModelServer, OraclePolicy
 from maze_envs.llm import policies as policies_module
 from maze_envs.llm.server import PolicyReply
 
-
-def png_url(image: Image.Image) -> str:
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def declared_png(width: int, height: int) -> bytes:
-    """Return a PNG whose header declares ``width`` x ``height`` one-bit pixels, with no pixel data at all."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b"")
-
-
 WHITE_4096 = png_url(Image.new("RGB", (4096, 4096), "white"))
-
-
-def responses_body(text: str, url: str, **params) -> dict:
-    return {"model": "m", "input": [{"role": "user", "content": [
-        {"type": "input_text", "text": text}, {"type": "input_image", "image_url": url}]}], **params}
 
 
 def strict_json(answer: requests.Response):
@@ -68,7 +46,7 @@ def test_a_huge_pictured_maze_is_refused_before_its_image_is_decoded(oracle_serv
     real = policies_module.decode_image
     monkeypatch.setattr(policies_module, "decode_image", lambda *a, **k: decoded.append(1) or real(*a, **k))
     answer = requests.post(oracle_server.base_url + "/responses",
-                           json=responses_body("Solve a 4096x4096 maze.", WHITE_4096), timeout=600)
+                           json=pictured_maze_request("Solve a 4096x4096 maze.", WHITE_4096), timeout=600)
     assert answer.status_code == 400, answer.text
     assert "4096x4096 = 16777216 cells, over the oracle's limit" in strict_json(answer)["error"]["message"]
     assert decoded == []  # priced from the prompt, refused before the picture was decoded
@@ -76,7 +54,7 @@ def test_a_huge_pictured_maze_is_refused_before_its_image_is_decoded(oracle_serv
 
 def test_a_small_maze_in_a_big_picture_is_answered(oracle_server):
     answer = requests.post(oracle_server.base_url + "/responses",
-                           json=responses_body("Solve this 64x64 maze.", WHITE_4096), timeout=600)
+                           json=pictured_maze_request("Solve this 64x64 maze.", WHITE_4096), timeout=600)
     assert answer.status_code == 200, answer.text
     assert strict_json(answer)["output"][0]["content"][0]["text"]
 
@@ -131,7 +109,7 @@ def test_nan_and_infinity_are_refused_and_never_echoed(oracle_server, route, con
 @pytest.mark.parametrize("route", ["/chat/completions", "/responses"])
 def test_an_image_past_pils_own_cap_gets_the_documented_400(oracle_server, route):
     url = "data:image/png;base64," + base64.b64encode(declared_png(20000, 10000)).decode("ascii")
-    body = responses_body("a 3x3 maze", url) if route == "/responses" else {"model": "m", "messages": [
+    body = pictured_maze_request("a 3x3 maze", url) if route == "/responses" else {"model": "m", "messages": [
         {"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}]}
     answer = requests.post(oracle_server.base_url + route, json=body, timeout=60)
     assert answer.status_code == 400, answer.text
