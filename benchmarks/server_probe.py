@@ -25,6 +25,18 @@ Section ``renders``: ``--renders`` concurrent 4096x4096 depth renders sent to ``
 own process: the statuses (200, or 503 with Retry-After past the pixel budget) and the server's RSS before and
 at its peak (VmHWM).
 
+Section ``pictures``: the 78 KB Responses request that used to cost the oracle 12.7 s and 2.9 GB ("a 4096x4096
+maze" and a white 4096x4096 PNG) sent to ``maze-envs serve-model`` in its own process: alone, then two at once while
+a second client lists models in a loop, then "a 64x64 maze" in the same picture (decoded and answered): each
+answer's status and latency, the server's CPU and its resident memory before and at its peak (VmHWM), and the other
+client's latencies meanwhile.
+
+Section ``protocol``: one request per protocol class, to a model server: NaN and Infinity in a body, an image past
+PIL's own cap (200 Mpx declared), a Responses error (named ``input[0]...``), ``temperature`` nested 980 deep,
+repeated ``Host`` and ``Origin`` headers, a streamed chat completion read by the ``openai`` client, and
+``serve-model`` started with a key that ends in a newline: the statuses, and whether every answer body was strict
+JSON (no NaN) and every client error a 4xx.
+
 Section ``refusals``: forged ``Host``, cross-site ``Origin``, ``text/plain`` and form bodies, a body over the limit,
 and per server a decompression-bomb image, a malformed listed maze, extrinsics of 1e308, an unreadable maze file
 and a maze linked outside the mazes directory: the statuses each server answered.
@@ -32,8 +44,8 @@ and a maze linked outside the mazes directory: the statuses each server answered
 Exits non-zero when a connection stayed open past ``--patience``, any client input got a 5xx, a prompt cost the
 model server a second of CPU or more, or a hostile request was not refused as it should be.
 
-Run: python3 benchmarks/server_probe.py [--sections deadlines prompts renders refusals] [--header-timeout 10]
-[--body-timeout 30] [--patience 60] [--renders 8] [--pixel-budget N]
+Run: python3 benchmarks/server_probe.py [--sections deadlines prompts pictures protocol renders refusals]
+[--header-timeout 10] [--body-timeout 30] [--patience 60] [--renders 8] [--pixel-budget N]
 """
 
 from __future__ import annotations
@@ -44,6 +56,7 @@ import json
 import os
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -65,11 +78,15 @@ from _servers import (  # noqa: E402
     RENDER,
     CliServer,
     bomb_png,
+    declared_png,
     make_mazes,
     make_scenes,
     memory_kib,
     padded_maze_prompt,
+    pictured_maze_request,
+    png_url,
 )
+from PIL import Image  # noqa: E402
 
 from maze_envs.evaluators.bench.sandbox import sandbox_app  # noqa: E402
 from maze_envs.llm import ModelServer, OraclePolicy  # noqa: E402
@@ -384,7 +401,123 @@ def _oversize_status(port: int, route: str, limit: int) -> int:
         return _status(sock.recv(65536))
 
 
-SECTIONS = ("deadlines", "prompts", "renders", "refusals")
+def pictures(tmp: Path) -> tuple[list[str], bool]:
+    """Send the 4096-px pictured-maze request to ``serve-model`` in its own process, alone and two at once beside a
+    client listing models, then a small maze in the same picture; return the lines (statuses, latencies, the
+    server's CPU and memory, the other client's latencies) and whether the big ones were refused with a 4xx at under
+    a second of server CPU each, the small one answered, and the server grew by under 256 MiB."""
+    white = png_url(Image.new("RGB", (4096, 4096), "white"))
+    big = pictured_maze_request("Solve a 4096x4096 maze.", white)
+    small = pictured_maze_request("Solve this 64x64 maze.", white)
+    size_kb = len(json.dumps(big)) / 1000
+    lines, ok = [], True
+    with CliServer(["serve-model", "--port", "0"], tmp / "pictures.log") as server:
+        url, models = server.url + "/v1/responses", server.url + "/v1/models"
+        requests.get(models, timeout=60)
+        before, cpu_before = memory_kib(server.pid, "VmRSS"), cpu_seconds(server.pid)
+        answer, seconds = _timed(lambda: requests.post(url, json=big, timeout=600))
+        cpu = cpu_seconds(server.pid) - cpu_before
+        ok &= 400 <= answer.status_code < 500 and cpu < 1.0
+        lines.append(f"model  {size_kb:.0f} KB request, a 4096x4096 maze in a white 4096x4096 PNG: HTTP "
+                     f"{answer.status_code} in {seconds:.3f} s, server CPU {cpu:.2f} s "
+                     f"({answer.json()['error']['message'][:70]}...)")
+        beside: list[float] = []
+        done = threading.Event()
+
+        def list_models() -> None:
+            with requests.Session() as session:
+                while not done.is_set():
+                    beside.append(_timed(lambda: session.get(models, timeout=600))[1])
+
+        other = threading.Thread(target=list_models)
+        other.start()
+        cpu_before = cpu_seconds(server.pid)
+        with ThreadPoolExecutor(2) as pool:
+            pair = list(pool.map(lambda _: _timed(lambda: requests.post(url, json=big, timeout=600)), range(2)))
+        done.set()
+        other.join()
+        cpu = cpu_seconds(server.pid) - cpu_before
+        ok &= all(400 <= a.status_code < 500 for a, _ in pair)
+        lines.append(f"model  two at once: HTTP {[a.status_code for a, _ in pair]} in "
+                     f"{max(t for _, t in pair):.3f} s, server CPU {cpu:.2f} s; /v1/models meanwhile: "
+                     f"{len(beside)} answers, median {statistics.median(beside) * 1e3:.1f} ms, "
+                     f"max {max(beside) * 1e3:.1f} ms")
+        answer, seconds = _timed(lambda: requests.post(url, json=small, timeout=600))
+        ok &= answer.status_code == 200
+        peak = memory_kib(server.pid, "VmHWM")
+        ok &= peak - before < 256 * 1024
+        lines.append(f"model  a 64x64 maze in the same picture (decoded): HTTP {answer.status_code} in "
+                     f"{seconds:.3f} s; server RSS {before / 1024:.0f} MiB before the first, peak "
+                     f"{peak / 1024:.0f} MiB after all four")
+    return lines, ok
+
+
+def _strict(text: str) -> bool:
+    """Return whether ``text`` is strict JSON (no NaN or Infinity)."""
+    def refuse(name: str) -> None:
+        raise ValueError(name)
+    try:
+        json.loads(text, parse_constant=refuse)
+    except ValueError:
+        return False
+    return True
+
+
+def protocol(tmp: Path) -> tuple[list[str], bool]:
+    """Send one request per protocol class to a model server; return the lines (the status of each) and whether
+    each client error got a 4xx with a strict JSON body and the stream was read by the openai client."""
+    bomb = "data:image/png;base64," + base64.b64encode(declared_png(20000, 10000)).decode("ascii")
+    chat = json.dumps(CHAT)[:-1]
+    raw = {"NaN temperature": chat + ', "temperature": NaN}',
+           "Infinity top_p": chat + ', "top_p": Infinity}',
+           "temperature nested 980 deep": chat + ', "temperature": ' + "[" * 980 + "1" + "]" * 980 + "}"}
+    lines, ok, seen = [], True, []
+    with ModelServer(OraclePolicy(), keep_requests=False) as server:
+        base = server.base_url
+        for label, body in raw.items():
+            for route in ("/chat/completions", "/responses"):
+                doc = body if route == "/chat/completions" else body.replace('"messages"', '"input"', 1)
+                answer = requests.post(base + route, data=doc, timeout=60,
+                                       headers={"Content-Type": "application/json"})
+                seen.append((f"{label} {route}", answer.status_code, _strict(answer.text)))
+        for label, route, body, param in [
+                ("image of 200 Mpx", "/responses", pictured_maze_request("a 3x3 maze", bomb), "input[0].content[1]"),
+                ("Responses bad part", "/responses", {"model": "m", "input": [{"role": "user", "content": [
+                    {"type": "input_text"}]}]}, "input[0].content[0].text")]:
+            answer = requests.post(base + route, json=body, timeout=60)
+            named = (answer.json().get("error") or {}).get("param") or ""
+            seen.append((f"{label} (param {named})", answer.status_code,
+                         _strict(answer.text) and named.startswith(param)))
+        for label, headers in [("repeated Host", "Host: 127.0.0.1\r\nHost: evil.example\r\n"),
+                               ("repeated Origin", "Host: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\n"
+                                                   "Origin: http://evil.example\r\n")]:
+            body = json.dumps(CHAT).encode()
+            with socket.create_connection(("127.0.0.1", server._http.port), timeout=60) as sock:
+                sock.sendall(f"POST /v1/chat/completions HTTP/1.1\r\n{headers}Content-Type: application/json\r\n"
+                             f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+                status = _status(sock.recv(65536))
+            seen.append((label, status, True))
+        client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0, timeout=60)
+        chunks = list(client.chat.completions.create(model="m", messages=CHAT["messages"], stream=True))
+        streamed = bool(chunks) and chunks[-1].choices[0].finish_reason == "stop"
+        ok &= streamed
+        lines.append(f"model  stream: true read by the openai client: {len(chunks)} chunks, "
+                     f"{'ends with finish_reason stop' if streamed else 'NOT a stream'}")
+    key = subprocess.run([sys.executable, "-m", "maze_envs", "serve-model", "--port", "0", "--require-key-env",
+                          "PROBE_KEY"], env={**os.environ, "PYTHONPATH": str(ROOT), "PROBE_KEY": "secret\n"},
+                         capture_output=True, text=True, timeout=120)
+    ok &= key.returncode == 2 and key.stderr.count("\n") == 1
+    lines.append(f"model  serve-model with a key ending in a newline: exit {key.returncode}, "
+                 f"{key.stderr.strip()[:90]}...")
+    for label, status, fine in seen:
+        ok &= 400 <= status < 500 and fine
+        lines.append(f"model  {label}: HTTP {status}{'' if fine else ' NOT STRICT JSON or misnamed'}")
+    lines.append(f"model  protocol classes: {len(seen) + 2} probes, {sum(400 <= s < 500 for _, s, _ in seen)} "
+                 f"client errors answered 4xx, {sum(f for _, _, f in seen)} with strict JSON")
+    return lines, ok
+
+
+SECTIONS = ("deadlines", "prompts", "pictures", "protocol", "renders", "refusals")
 
 
 def main() -> None:
@@ -402,6 +535,7 @@ def main() -> None:
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         runs = {"deadlines": lambda: deadlines(args, Path(tmp)), "prompts": lambda: big_prompts(Path(tmp)),
+                "pictures": lambda: pictures(Path(tmp)), "protocol": lambda: protocol(Path(tmp)),
                 "renders": lambda: concurrent_renders(Path(tmp), args.renders, args.pixel_budget),
                 "refusals": lambda: refusals(Path(tmp))}
         for section in args.sections:

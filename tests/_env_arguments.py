@@ -1,7 +1,11 @@
 """Hostile constructor arguments for every registered env id, and a runner that tries them in a forked child under
 a time guard, so that a hang or a blow-up becomes a result instead of a stuck test.
 
-Shared by ``test_envs_argument_budget.py`` and ``benchmarks/fuzz_readers.py --envs``. The arguments of each id are
+Shared by ``test_envs_argument_budget.py`` and ``benchmarks/fuzz_readers.py --envs``. A job that is only made
+(``make_only``) is watched while it runs: the peak of the memory Python and numpy allocated (``tracemalloc``) and
+the calls into the code that does an env's work (``WORK``: the maze generators, the batch DFS, the nav scene
+builder), so that "refused before any work" is shown by what was done, not by how long it took. The time guard is a
+hang guard only. The arguments of each id are
 read from its constructors' signatures (every int/float parameter, the nav protocol's numeric settings), so a new
 argument is probed without editing this file. Each argument has a kind:
 
@@ -20,7 +24,9 @@ import multiprocessing
 import os
 import random
 import resource
+import sys
 import traceback
+import tracemalloc
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable
 
@@ -36,6 +42,11 @@ from maze_envs.envs.nav.env import GaussianNavEnv
 from maze_envs.envs.openings.env import OpeningsEnv
 from maze_envs.envs.registration import ENV_ENTRIES, VARIANT_ENTRIES
 from maze_envs.envs.variants import image_maze
+
+# Where an env's work starts: a maze drawn, a batch of mazes carved, a nav scene laid out.
+WORK_MODULES = ("maze_envs.core.generators", "maze_envs.core.batch_dfs", "maze_envs.nav.procedural")
+WORK_FUNCTIONS = frozenset({"generate", "dfs", "wilson", "prim", "kruskal", "dfs_trees", "batch_dfs", "layout_maze",
+                            "build_scene", "scene_gaussians"})
 
 HOSTILE_NUMBERS: tuple[Any, ...] = (10**6, 10**9, 10**30, 10**400, 1e308, math.nan, math.inf, -1)
 HUGE_PATHS: tuple[str, ...] = ("m" * 5000, "/".join(["d" * 200] * 40), "\x00nul")
@@ -91,6 +102,8 @@ class Outcome:
     status: str
     detail: str = ""
     length: int = 0  # characters of the whole error message
+    peak_bytes: int = 0  # the most memory Python and numpy held at once while it was made (make-only jobs)
+    work_calls: int = 0  # calls into ``WORK_FUNCTIONS`` while it was made (make-only jobs)
 
     def handled(self, probe: Probe) -> bool:
         """Return whether this outcome is what ``probe``'s kind allows (a refusal naming the argument, or for a
@@ -208,25 +221,68 @@ def start(env_id: str, kwargs: dict[str, Any], vector: bool = False, make_only: 
         env.close()
 
 
+def work_codes() -> frozenset[Any]:
+    """Return the code objects of ``WORK_FUNCTIONS`` in ``WORK_MODULES`` (the calls a refusal must not make)."""
+    import importlib
+
+    codes = set()
+    for name in WORK_MODULES:
+        module = importlib.import_module(name)
+        codes |= {getattr(module, f).__code__ for f in WORK_FUNCTIONS
+                  if hasattr(getattr(module, f, None), "__code__")}
+    return frozenset(codes)
+
+
+class Watch:
+    """Counts the calls into ``codes`` and the peak of traced memory while it is entered (a ``with`` block)."""
+
+    def __init__(self, codes: frozenset[Any]):
+        self.codes = codes
+        self.calls = 0
+        self.peak = 0
+
+    def _profile(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code in self.codes:
+            self.calls += 1
+
+    def __enter__(self) -> "Watch":
+        tracemalloc.start()
+        sys.setprofile(self._profile)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        sys.setprofile(None)
+        self.peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+
+
 def _child(jobs: list[tuple[dict[str, Any], bool]], env_id: str, vector: bool, conn) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY_BYTES, CHILD_MEMORY_BYTES))
+    codes = work_codes()
     for index, (kwargs, make_only) in enumerate(jobs):
         conn.send(("start", index))
+        watch = Watch(codes if make_only else frozenset())
         try:
-            start(env_id, kwargs, vector, make_only)
-            conn.send(("end", index, "accepted", "", 0))
+            if make_only:
+                with watch:
+                    start(env_id, kwargs, vector, make_only)
+            else:
+                start(env_id, kwargs, vector, make_only)
+            answer = ("accepted", "", 0)
         except MazeEnvsError as exc:
-            conn.send(("end", index, "typed", f"{type(exc).__name__}: {exc}"[:300], len(str(exc))))
+            answer = ("typed", f"{type(exc).__name__}: {exc}"[:300], len(str(exc)))
         except BaseException as exc:  # noqa: BLE001 - every other failure is what the probe reports
             where = traceback.extract_tb(exc.__traceback__)[-1]
-            conn.send(("end", index, "untyped", f"{type(exc).__name__}: {str(exc)[:200]} "
-                                                f"({os.path.basename(where.filename)}:{where.lineno})", 0))
+            answer = ("untyped", f"{type(exc).__name__}: {str(exc)[:200]} "
+                                 f"({os.path.basename(where.filename)}:{where.lineno})", 0)
+        conn.send(("end", index, *answer, watch.peak, watch.calls))
     conn.close()
 
 
 def run(env_id: str, jobs: list[tuple[dict[str, Any], bool]], *, vector: bool = False,
-        guard: float = 20.0) -> list[tuple[Any, ...]]:
-    """Return ``(status, detail, message length)`` of each job (``(kwargs, make_only)``) of ``env_id``, all tried in
+        guard: float = 20.0, watched: bool = False) -> list[tuple[Any, ...]]:
+    """Return ``(status, detail, message length)`` of each job (``(kwargs, make_only)``) of ``env_id``, with
+    ``watched`` followed by the peak bytes and the work calls of a make-only job (0 for the others), all tried in
     forked children: a job that gives no answer within ``guard`` seconds of its start is a ``hang`` (its child is
     killed and the rest go on in a new one); a child that dies is ``died``. A child gets ``CHILD_START_SECONDS`` to
     start."""
@@ -241,17 +297,17 @@ def run(env_id: str, jobs: list[tuple[dict[str, Any], bool]], *, vector: bool = 
         while len(results) < len(jobs):
             try:
                 if not receive.poll(wait_start) or receive.recv()[0] != "start" or not receive.poll(guard):
-                    results.append(("hang", f"no answer within {guard:g} s", 0))
+                    results.append(("hang", f"no answer within {guard:g} s", 0, 0, 0))
                     break
                 results.append(tuple(receive.recv()[2:]))
                 wait_start = guard
             except EOFError:
-                results.append(("died", f"child exit code {child.exitcode}", 0))
+                results.append(("died", f"child exit code {child.exitcode}", 0, 0, 0))
                 break
         child.kill()
         child.join()
         receive.close()
-    return results
+    return results if watched else [result[:3] for result in results]
 
 
 def run_probe(probe: Probe, guard: float = 20.0, full: bool = False) -> list[Outcome]:
@@ -259,7 +315,7 @@ def run_probe(probe: Probe, guard: float = 20.0, full: bool = False) -> list[Out
     come from the constructor) unless ``full``, which resets and steps every env that was made."""
     make_only = probe.kind != "limit" and not full
     answers = run(probe.env_id, [(probe.kwargs(v), make_only) for v in probe.values], vector=probe.vector,
-                  guard=guard)
+                  guard=guard, watched=True)
     return [Outcome(value, *answer) for value, answer in zip(probe.values, answers, strict=True)]
 
 

@@ -3,12 +3,15 @@ server, the text of an error answer in either JSON shape, and a CLI server run a
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import requests
@@ -54,6 +57,27 @@ def bomb_png() -> bytes:
     buffer = io.BytesIO()
     Image.new("1", (12000, 12000)).save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+def declared_png(width: int, height: int) -> bytes:
+    """Return a PNG whose header declares ``width`` x ``height`` one-bit pixels, with no pixel data at all."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b"")
+
+
+def png_url(image: Image.Image) -> str:
+    """Return ``image`` as a PNG data URL."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def pictured_maze_request(text: str, url: str, **params) -> dict:
+    """Return a Responses API body asking ``text`` about the picture at ``url``."""
+    return {"model": "m", "input": [{"role": "user", "content": [
+        {"type": "input_text", "text": text}, {"type": "input_image", "image_url": url}]}], **params}
 
 
 def make_scenes(root: Path) -> Path:

@@ -5,6 +5,11 @@ pytest's (``MINARI_DATASETS_PATH``)."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -17,6 +22,7 @@ from maze_envs.core.errors import MazeConfigError
 from maze_envs.datasets.minari_datasets import dataset_name, record_dataset, replay_dataset
 
 minari = pytest.importorskip("minari")
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
@@ -91,3 +97,69 @@ def test_generate_minari_records_every_policy_of_the_chosen_ids_and_sizes(minari
     assert "2 episodes" in capsys.readouterr().out
     assert main(["generate", "minari", "--envs", "Maze-v0", "--sizes", "6x6", "--episodes", "1"]) == 2
     assert "--sizes: '6x6' is not one of 5x5, 7x7, 9x9, 13x13" in capsys.readouterr().err
+
+
+def generate(*flags: str) -> int:
+    return main(["generate", "minari", "--envs", "Maze-v0", "--sizes", "5x5", "--episodes", "1", *flags])
+
+
+def test_generate_minari_twice_refuses_resumes_or_overwrites_by_dataset(minari_home, capsys):
+    assert generate("--policies", "oracle", "random") == 0
+    capsys.readouterr()
+    assert generate("--policies", "oracle", "random") == 1
+    err = capsys.readouterr().err
+    assert "maze-envs/maze-5x5/oracle-v0 exists already; --resume keeps it, --overwrite records it again" in err
+    assert generate("--policies", "oracle", "random", "--resume") == 0
+    assert capsys.readouterr().out.count("exists, kept (--resume)") == 2
+    assert generate("--policies", "oracle", "--overwrite", "--episodes", "3") == 0
+    assert minari.load_dataset("maze-envs/maze-5x5/oracle-v0").total_episodes == 3
+    assert minari.load_dataset("maze-envs/maze-5x5/random-v0").total_episodes == 1
+    assert sorted(p.name for p in minari_home.iterdir()) == ["maze-envs"]  # no staging folder left
+
+
+def test_a_failed_policy_or_size_never_blocks_the_others(minari_home, capsys):
+    assert generate("--policies", "oracle", "explorer", "random") == 1  # the explorer needs a partial view
+    err = capsys.readouterr().err
+    assert "maze-envs/maze-5x5/explorer-v0 failed: --policies: the explorer walks a partial view" in err
+    assert sorted(minari.list_local_datasets()) == ["maze-envs/maze-5x5/oracle-v0", "maze-envs/maze-5x5/random-v0"]
+    assert generate("--policies", "oracle", "explorer", "random", "--resume") == 1  # only the explorer is tried
+    assert capsys.readouterr().out.count("kept (--resume)") == 2
+    assert main(["generate", "minari", "--envs", "Maze-v0", "--sizes", "7x7", "--policies", "oracle",
+                 "--episodes", "1"]) == 0
+    assert main(["generate", "minari", "--envs", "Maze-v0", "--sizes", "5x5", "7x7", "9x9", "--policies", "oracle",
+                 "--episodes", "1", "--resume"]) == 0
+    assert "maze-envs/maze-9x9/oracle-v0" in minari.list_local_datasets()
+
+
+def test_a_killed_recording_leaves_no_dataset_and_its_staging_folder_is_cleaned_next_time(minari_home, tmp_path):
+    env = {**os.environ, "MINARI_DATASETS_PATH": str(minari_home), "PYTHONPATH": str(REPO)}
+    child = subprocess.Popen([sys.executable, "-m", "maze_envs", "generate", "minari", "--envs", "Maze-v0",
+                              "--sizes", "13x13", "--policies", "random", "--episodes", "100000"], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120  # a hang guard: the child makes its staging folder within seconds
+    while not any(p.is_file() for p in minari_home.glob(".maze-envs-staging-*/**/*")) and child.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    child.kill()
+    child.wait()
+    staged = list(minari_home.glob(".maze-envs-staging-*"))
+    assert staged and minari.list_local_datasets() == {}
+    assert generate("--policies", "oracle") == 0
+    assert not any(p.exists() for p in staged)
+    assert list(minari.list_local_datasets()) == ["maze-envs/maze-5x5/oracle-v0"]
+
+
+def test_ctrl_c_hints_at_resume_only_where_the_command_has_it(minari_home, monkeypatch, capsys):
+    import maze_envs.datasets.minari_datasets as datasets
+    import maze_envs.play.human as human
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(datasets, "record_dataset", interrupt)
+    assert generate("--policies", "oracle") == 130
+    assert "rerun with --resume to continue" in capsys.readouterr().err
+    monkeypatch.setattr(human, "play_env", interrupt)
+    assert main(["play"]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "--resume" not in err

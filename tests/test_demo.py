@@ -54,11 +54,26 @@ def test_the_baselines_cover_every_registered_env():
     assert {env_id for env_id, _ in GRID_ENVS} | set(NAV_ENVS) == {e.id for e in ENV_ENTRIES}
 
 
-def test_the_same_seed_gives_the_same_report(demo, tmp_path):
+def test_a_second_run_into_the_same_folder_starts_afresh_and_gives_the_same_report(demo):
     out, _ = demo
-    again = tmp_path / "again"
-    assert run_demo(again, "--seed", "3").returncode == 0
-    assert (again / "report.html").read_bytes() == (out / "report.html").read_bytes()
+    first = (out / "report.html").read_bytes()
+    again = run_demo(out, "--seed", "3")
+    assert again.returncode == 0, again.stderr
+    assert "FAILED" not in again.stdout and "not empty" not in again.stdout + again.stderr
+    assert "suite: 2 mazes in every modality; local:text-only perception gap on 2 of 2; report" in again.stdout
+    assert (out / "report.html").read_bytes() == first
+
+
+def test_failed_items_are_named_in_the_summary_and_the_exit_status(tmp_path):
+    from maze_envs.demo import StepOutcome, summary_table
+    from maze_envs.demo.results import SuiteResult
+    from maze_envs.demo.run import DemoRun
+
+    suite = SuiteResult((("oracle", "nav3d", 0, 2),), {}, 2, tmp_path / "index.html", errors=2)
+    outcomes = (StepOutcome("suite", suite, None, 1.0),)
+    assert "2 items FAILED (see its report)" in suite.line
+    assert "FAILED items: suite 2; each step's report lists them" in summary_table(outcomes)
+    assert DemoRun(outcomes, tmp_path / "report.html").errors == 2
 
 
 def test_report_loads_in_a_headless_browser_without_console_errors(demo):

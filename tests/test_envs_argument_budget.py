@@ -1,8 +1,9 @@
 """Every registered env refuses an oversized or malformed size, count or path argument with a typed error naming it,
-before any work: each make runs in a forked child under a guard, so a hang fails the test instead of hanging it (the
-guard is a failure guard, not a speed assertion). Products of sizes over the budget are refused, the configurations
-the tests, benchmarks and README use still play, malformed nav actions raise ``InvalidActionError`` naming the field,
-and ``reset`` options that are not a mapping raise ``MazeConfigError`` in every env."""
+before any work: each make runs in a forked child that counts the calls into the generators and scene builders and
+the peak of memory allocated, and a refusal must show neither (what was done, not how long it took); a generous
+guard turns a hang into a failure instead of a stuck test. Products of sizes over the budget are refused, the
+configurations the tests, benchmarks and README use still play, malformed nav actions raise ``InvalidActionError``
+naming the field, and ``reset`` options that are not a mapping raise ``MazeConfigError`` in every env."""
 
 import math
 import random
@@ -12,15 +13,26 @@ import warnings
 import gymnasium as gym
 import numpy as np
 import pytest
-from _env_arguments import LEGITIMATE, PRODUCTS, SMALL, fuzz_calls, probes, run, run_probe, warm_up
+from _env_arguments import (
+    LEGITIMATE,
+    PRODUCTS,
+    SMALL,
+    Watch,
+    fuzz_calls,
+    probes,
+    run,
+    run_probe,
+    warm_up,
+    work_codes,
+)
 from gymnasium.utils.env_checker import check_env
 
 from maze_envs.core.budget import check_cost
 from maze_envs.core.errors import InvalidActionError, MazeConfigError
 from maze_envs.envs.registration import ENV_ENTRIES, VARIANT_ENTRIES
 
-REFUSAL_GUARD_SECONDS = 1.0  # a refusal comes from the constructor's checks, before any work
-PLAY_GUARD_SECONDS = 60.0  # making, resetting and stepping a small or legitimate env
+HANG_GUARD_SECONDS = 120.0  # a hang guard only: a refusal is judged by the work it did, never by its time
+REFUSAL_PEAK_BYTES = 64 << 20  # a constructor's checks and the spaces of an allowed inner env; a built maze is more
 MAX_MESSAGE = 500
 IDS = [entry.id for entry in ENV_ENTRIES + VARIANT_ENTRIES]
 
@@ -38,11 +50,14 @@ def compiled_kernels():
 
 @pytest.mark.parametrize("probe", probes(), ids=lambda probe: probe.name)
 def test_every_hostile_argument_is_refused_by_name_or_harmless(probe):
-    guard = PLAY_GUARD_SECONDS if probe.kind == "limit" else REFUSAL_GUARD_SECONDS
-    outcomes = run_probe(probe, guard=guard)
+    outcomes = run_probe(probe, guard=HANG_GUARD_SECONDS)
     unhandled = [f"{o.value!r:.40}: {o.status} {o.detail}" for o in outcomes if not o.handled(probe)]
     assert not unhandled, f"{probe.name} ({probe.kind}):\n" + "\n".join(unhandled)
     assert all(o.length <= MAX_MESSAGE for o in outcomes), [o.length for o in outcomes]
+    if probe.kind != "limit":  # refused before any work: no generator or scene builder ran, nothing big allocated
+        worked = [f"{o.value!r:.40}: {o.work_calls} work calls, {o.peak_bytes} bytes" for o in outcomes
+                  if o.work_calls or o.peak_bytes > REFUSAL_PEAK_BYTES]
+        assert not worked, f"{probe.name}:\n" + "\n".join(worked)
 
 
 def test_every_registered_id_and_vector_env_is_probed():
@@ -56,15 +71,23 @@ def test_every_registered_id_and_vector_env_is_probed():
 
 @pytest.mark.parametrize(("env_id", "kwargs", "vector"), PRODUCTS, ids=lambda v: str(v)[:40])
 def test_sizes_that_fit_alone_and_not_together_are_refused_by_name(env_id, kwargs, vector):
-    (status, detail, _), = run(env_id, [(kwargs, True)], vector=vector, guard=REFUSAL_GUARD_SECONDS)
+    (status, detail, _, peak, calls), = run(env_id, [(kwargs, True)], vector=vector, guard=HANG_GUARD_SECONDS,
+                                             watched=True)
     assert status == "typed" and "MazeConfigError" in detail, detail
+    assert calls == 0 and peak <= REFUSAL_PEAK_BYTES, (calls, peak)
     assert any(name in detail for name in kwargs if name != "provide_history"), detail
     assert "allowed" in detail
 
 
+def test_the_watch_sees_work_and_allocation():
+    with Watch(work_codes()) as watch:
+        gym.make("Maze-v0", rows=1000, cols=1000).reset(seed=0)
+    assert watch.calls >= 1 and watch.peak > REFUSAL_PEAK_BYTES, (watch.calls, watch.peak)
+
+
 @pytest.mark.parametrize(("env_id", "kwargs", "vector"), LEGITIMATE, ids=lambda v: str(v)[:40])
 def test_the_configurations_in_use_still_make_reset_and_step(env_id, kwargs, vector):
-    assert run(env_id, [(kwargs, False)], vector=vector, guard=PLAY_GUARD_SECONDS)[0][:2] == ("accepted", "")
+    assert run(env_id, [(kwargs, False)], vector=vector, guard=HANG_GUARD_SECONDS)[0][:2] == ("accepted", "")
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -242,3 +242,30 @@ def test_eval_video_on_ray_gives_the_same_records_from_the_repository_root_and_f
         return [{k: v for k, v in r.items() if k != "elapsed_s"} for r in results]
 
     assert run_from(REPO, "from-root") == run_from(root, "from-elsewhere")
+
+
+@pytest.mark.parametrize("kind", ["image", "video"])
+def test_a_missing_single_file_writes_nothing(kind, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sol").mkdir()
+    assert main([f"eval-{kind}", "--single", "missing.png", "--solution_dir", "sol"]) == 2
+    assert "--single" in capsys.readouterr().err
+    assert not (tmp_path / "evaluation_logs").exists() and not (tmp_path / "evaluation_results").exists()
+    assert main([f"eval-{kind}", "--input_dir", "nope", "--solution_dir", "sol"]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sol"]
+
+
+def test_single_without_output_dir_prints_its_result_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "sol").mkdir()
+    cv2.imwrite(str(tmp_path / "sol/clip_solution.png"), np.full((60, 60, 3), 255, np.uint8))
+    (tmp_path / "clip.mp4").write_text("not a video")
+    for _ in range(2):  # a second run finds nothing in its way
+        assert main(["eval-video", "--single", "clip.mp4", "--solution_dir", "sol"]) == 1
+        out = capsys.readouterr().out
+        assert json.loads(out[: out.rindex("}") + 1])["filename"] == "clip.mp4"
+        assert "results: not kept (give --output-dir to keep them)" in out and "log:" not in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clip.mp4", "sol", "tmp"]
+    assert list((tmp_path / "tmp").iterdir()) == []

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -14,9 +16,10 @@ import pytest
 import maze_envs  # noqa: F401
 from maze_envs.cli import main
 from maze_envs.core import Grid
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.layout_files import save_layout
 from maze_envs.core.maze import move_index
-from maze_envs.play.human import PlaySession
+from maze_envs.play.human import PlaySession, check_display
 
 KEYS = {0: pygame.K_UP, 1: pygame.K_RIGHT, 2: pygame.K_DOWN, 3: pygame.K_LEFT}
 WASD = {0: pygame.K_w, 1: pygame.K_d, 2: pygame.K_s, 3: pygame.K_a}
@@ -89,3 +92,26 @@ def test_play_command_rejects_bad_flags(capsys):
     assert "cannot play 'NoSuch-v0'; playable ids: Maze-v0, Maze-PartialObs-v0" in err
     assert "cannot play 'Maze-Openings-v0'" in err and "--visibility: applies" in err and "visibility must be" in err
     assert "rows must be" in err and "fps must be" in err and "Traceback" not in err
+
+
+def test_play_without_a_display_says_so_in_one_line_and_exits_2(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY")}
+    done = subprocess.run([sys.executable, "-m", "maze_envs", "play"], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done
+    assert done.stderr.count("\n") == 1 and "no display to open the play window on" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("environ", "platform", "driver", "refused"), [
+    ({}, "linux", None, True), ({"DISPLAY": ":0"}, "linux", None, False),
+    ({"WAYLAND_DISPLAY": "w"}, "linux", None, False),
+    ({"DISPLAY": ":0"}, "linux", "offscreen", True), ({}, "darwin", None, False), ({}, "win32", "windows", False),
+    ({"SDL_VIDEODRIVER": "dummy"}, "linux", "dummy", False),
+])
+def test_check_display_refuses_only_where_no_window_can_be_seen(environ, platform, driver, refused):
+    if refused:
+        with pytest.raises(MazeConfigError, match="^no display to open the play window on"):
+            check_display(environ, platform, driver)
+    else:
+        check_display(environ, platform, driver)

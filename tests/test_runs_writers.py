@@ -81,7 +81,9 @@ def test_a_url_with_credentials_reaches_no_file_of_bench_or_suite(inputs, tmp_pa
                          *FAST_FLAGS]) == 0
         assert main(["suite", "--models", "m", "--sizes", "5x5", "--count", "1", "--modalities", "text2d",
                      "ai-text", "--base-url", with_query, "--api-key-env", "CANARY_KEY", "--timeout", "2",
-                     "--output-dir", str(run / "suite")]) == 0
+                     "--output-dir", str(run / "suite")]) == 1  # a query-string base URL is no endpoint: its
+        # items fail, are counted in the summary and the exit status says so
+        assert read_json(run / "suite" / "summary.json")["counts"]["errors"] == 2
         assert server.request_count > 0  # the userinfo run reached the server: its records are real ones
     assert read_jsonl(run / "bench-user" / "results.jsonl")[0]["status"] == "ok"
     summary = read_json(run / "bench-query" / "summary.json")

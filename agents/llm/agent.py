@@ -32,6 +32,7 @@ from maze_envs.core import replies
 from maze_envs.core.benchmark_frame import BenchmarkFrame, frame_of
 from maze_envs.core.codes import AGENT, GOAL, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.excerpts import excerpt
 from maze_envs.core.maze import MOVE_NAMES, Cell, Grid, move_index
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_moves, read_path
@@ -72,8 +73,9 @@ class InvalidOutputPolicy:
 
 @dataclass(frozen=True)
 class CallRecord:
-    """One model call: which turn, the prompt's hash, the raw reply, what was parsed, the ``outcome`` (``ok``,
-    ``invalid_output``, ``invalid_jump``, ``wall_collision``, ``out_of_bounds``), its feedback, tokens and latency."""
+    """One model call: which turn, the prompt's hash, the raw reply (a bounded excerpt, ``maze_envs.core.excerpts``;
+    ``raw_reply_chars`` is the whole reply's length), what was parsed, the ``outcome`` (``ok``, ``invalid_output``,
+    ``invalid_jump``, ``wall_collision``, ``out_of_bounds``), its feedback, tokens and latency."""
 
     call: int
     turn: int
@@ -86,6 +88,7 @@ class CallRecord:
     completion_tokens: int
     latency_s: float
     cached: bool
+    raw_reply_chars: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Return the record as a JSON-ready dict."""
@@ -188,14 +191,14 @@ class LLMAgent:
             reply = yield ask(messages, images=self._images(observation), **self.params)
             moves, outcome, reason, parsed = self._interpret(reply.text, observation)
             turn = len(self.history) + 1
-            self.calls.append(CallRecord(len(self.calls) + 1, turn, _sha256(messages), reply.text, parsed, outcome,
-                                         reason, reply.usage.prompt_tokens, reply.usage.completion_tokens,
-                                         round(reply.latency, 4), reply.cached))
+            self.calls.append(CallRecord(len(self.calls) + 1, turn, _sha256(messages), excerpt(reply.text), parsed,
+                                         outcome, reason, reply.usage.prompt_tokens, reply.usage.completion_tokens,
+                                         round(reply.latency, 4), reply.cached, len(reply.text)))
             if outcome == "ok":
                 self._turn = _Turn(self._describe(moves, parsed), deque(moves))
                 return self._emit()
-            self.failures.append({"call": len(self.calls), "turn": turn, "reply": reply.text, "outcome": outcome,
-                                  "reason": reason})
+            self.failures.append({"call": len(self.calls), "turn": turn, "reply": excerpt(reply.text),
+                                  "outcome": outcome, "reason": reason})
             if outcome != "invalid_output":
                 self.wall_collisions += outcome != "invalid_jump"
                 self.invalid_jumps += outcome == "invalid_jump"

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from maze_envs.core.excerpts import reply_fields
 from maze_envs.core.maze import Grid
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_path
@@ -92,7 +93,7 @@ def one_shot_trial(meter: Meter, maze: BenchMaze, presentation: Presentation, *,
         "prompt_sha256": hashlib.sha256(prompt.encode("utf-8")).hexdigest(),
         "template_sha256": template(mode).sha256,
         "presentation": presentation.to_dict(),
-        "raw_reply": reply.text,
+        **reply_fields(reply.text),
         "parsed_path": [list(c) for c in path],
         "published_path": [list(c) for c in presentation.original_path(path, maze.shape)],
         "reading": {"rule": reading.rule, "form": reading.form, "ignored": reading.ignored, "choice": reading.choice},

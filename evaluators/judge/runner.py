@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from maze_envs.core.excerpts import excerpt, reply_fields
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, Reply, RunStats, sum_usage
 from maze_envs.llm.prompts import PromptTemplate
@@ -80,7 +81,7 @@ def judge_item(client: ChatClient, task: JudgeTask, item: JudgeItem, params: dic
     record: dict[str, Any] = {
         "id": item.id, "file": str(item.file), task.group_name: item.group,
         "status": "ok" if verdict.complete else "parse_error",
-        "scores": {}, "explanation": verdict.explanation, "raw_reply": reply.text, "attempts": len(replies),
+        "scores": {}, "explanation": verdict.explanation, **reply_fields(reply.text), "attempts": len(replies),
         "model": client.config.model, "template": str(task.template.path), "template_sha256": task.template.sha256,
         "values": item.values, **item.meta,
         "usage": _usage(replies, client),
@@ -94,7 +95,7 @@ def judge_item(client: ChatClient, task: JudgeTask, item: JudgeItem, params: dic
         record["scores"] = scores
     else:
         record["missing_fields"] = list(verdict.missing)
-        record["first_reply"] = replies[0].text
+        record["first_reply"] = excerpt(replies[0].text)
     return record
 
 

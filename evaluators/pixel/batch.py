@@ -82,9 +82,13 @@ def error_record(item: WorkItem, message: str) -> dict[str, Any]:
     return {"filename": job.file.name, "solution_file": job.solution.name}
 
 
-def setup_logging(kind: Kind, log_dir: str | os.PathLike = "evaluation_logs") -> Path:
+def setup_logging(kind: Kind, log_dir: str | os.PathLike | None = "evaluation_logs") -> Path | None:
     """Send this package's log to ``<log_dir>/<maze_vis|maze_video_vis>_evaluation_<timestamp>.log``; return the
-    file."""
+    file (with ``log_dir`` None: to nowhere, returning None)."""
+    if log_dir is None:
+        log.handlers[:] = [logging.NullHandler()]
+        log.propagate = False
+        return None
     folder = ensure_directory(log_dir, "log_dir")
     path = folder / f"{LOG_NAMES[kind]}_{time.strftime('%Y%m%d_%H%M%S')}.log"
     handler = logging.FileHandler(path, encoding="utf-8", errors="backslashreplace")  # any file name can be logged
@@ -119,18 +123,27 @@ def _config_dict(config: BatchConfig) -> dict[str, Any]:
             "backend": config.run.backend, **params}
 
 
-def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutputs]:
-    """Score every file of ``config`` (``files`` or all of ``input_dir``) through the run engine, writing results
-    as they come; the output directory is locked for the run.
-
-    Returns the summary, the timestamped results file and the run's outputs (records by file name).
-    Raises ``MazeConfigError`` naming ``input_dir``, ``solution_dir`` or ``metadata`` when one is missing.
-    """
+def batch_files(config: BatchConfig) -> list[Path]:
+    """Return the files ``config`` scores (``files`` or all of ``input_dir``) once its inputs check out, having
+    written nothing. Raises ``MazeConfigError`` naming ``input_dir``, ``solution_dir`` or ``metadata`` when one is
+    missing."""
     files = config.files if config.files is not None else generated_files(config.input_dir, config.kind)
     if not config.solution_dir.is_dir():
         raise MazeConfigError(f"{config.solution_dir} is not a directory", parameter="solution_dir")
     if config.metadata is not None and not config.metadata.is_file():
         raise MazeConfigError(f"{config.metadata} is not a file", parameter="metadata")
+    return files
+
+
+def evaluate_batch(config: BatchConfig) -> tuple[dict[str, Any], Path, RunOutputs]:
+    """Score every file of ``config`` (``files`` or all of ``input_dir``) through the run engine, writing results
+    as they come; the output directory is locked for the run.
+
+    Returns the summary, the timestamped results file and the run's outputs (records by file name).
+    Raises ``MazeConfigError`` naming ``input_dir``, ``solution_dir`` or ``metadata`` when one is missing
+    (``batch_files``), before anything is written.
+    """
+    files = batch_files(config)
     metadata = config.metadata or config.solution_dir / "metadata.jsonl"
     geometries = metadata_geometries(metadata)
     round_name = round_suffix(config.input_dir if config.input_dir else (files[0].parent if files else None))

@@ -203,8 +203,8 @@ def _nav3d(ctx: Context, item: SuiteItem) -> dict[str, Any]:
                                    save_render_images=False)
     run_dir = Path(ctx.out) / "nav" / "runs" / item.player.name / item.maze.size / item.maze.bench.name / \
         f"trial{item.trial}"
-    with _NAV_LOCK:
-        run_evaluation(agent, eval_config, data_dir, run_dir=run_dir, options=RunOptions())
+    with _NAV_LOCK:  # the item's own folder: a run that does the item again (--resume, --overwrite) rebuilds it
+        run_evaluation(agent, eval_config, data_dir, run_dir=run_dir, options=RunOptions(overwrite=True))
     result = read_json(run_dir / "scene" / GOAL_TASK / "result.json")
     stats = getattr(agent, "client", None)
     usage = stats.stats.to_dict() if client is not None and stats is not None else {}

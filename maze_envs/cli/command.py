@@ -85,5 +85,6 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, *, 
         print(f"{prog}: error: {redact_text(message_for_flags(exc, parser_flags(parser, args)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted (what was done is written; rerun with --resume to continue)", file=sys.stderr)
+        hint = "; rerun with --resume to continue" if getattr(args, "resume", None) is not None else ""
+        print(f"{prog}: interrupted (what was done is written{hint})", file=sys.stderr)
         return 130

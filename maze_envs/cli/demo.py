@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the demo (``maze_envs.demo.run_demo``) into ``--out``, printing each step's line as it ends, then the
-    summary table and where the report is; return 0."""
+    summary table and where the report is; return 0, or 1 when items of a step failed (the table names them)."""
     from maze_envs.demo import DemoSettings, run_demo, summary_table
 
     settings = DemoSettings.quick(args.seed) if args.quick else DemoSettings(seed=args.seed)
@@ -31,4 +31,4 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(summary_table(run.outcomes))
     print(f"\nreport: {run.report}")
-    return 0
+    return 1 if run.errors else 0

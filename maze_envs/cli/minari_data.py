@@ -4,10 +4,12 @@ datasets (``maze_envs.datasets.minari_datasets``)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from functools import partial
 from typing import Any
 
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, MazeEnvsError, message_for_flags
+from maze_envs.core.validate import positive_int
 
 POLICIES = ("oracle", "explorer", "random")
 
@@ -20,7 +22,9 @@ def register_target(targets: argparse._SubParsersAction) -> None:
                     "maze-envs/<env>/<policy>-v0 (in MINARI_DATASETS_PATH, else ~/.minari/datasets), infos "
                     "included; episode i is reset with seed SEED+i. A size NxN turns a grid id into its sized id "
                     "(Maze-PartialObs-v0, 9x9 -> Maze-PartialObs-9x9-v0); other ids ignore sizes. minari.load_dataset"
-                    "(id).recover_environment() rebuilds the env. Needs the minari extra.")
+                    "(id).recover_environment() rebuilds the env. Each dataset is published whole once recorded; one "
+                    "that fails is reported and the others go on (exit status 1). A dataset that exists already is "
+                    "refused unless --resume (keep it) or --overwrite (record it again). Needs the minari extra.")
     p.add_argument("--envs", nargs="+", default=["Maze-v0", "Maze-PartialObs-v0"], metavar="ID",
                    help="env ids (default Maze-v0 Maze-PartialObs-v0)")
     p.add_argument("--sizes", nargs="+", default=["5x5", "9x9"], metavar="NxN",
@@ -29,6 +33,11 @@ def register_target(targets: argparse._SubParsersAction) -> None:
                    help="who plays (default: all three; the explorer needs a partial view)")
     p.add_argument("--episodes", type=int, default=100, help="episodes per dataset (default 100)")
     p.add_argument("--seed", type=int, default=0, help="base seed; episode i uses SEED+i (default 0)")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true",
+                       help="keep the datasets that exist already and record only the missing ones")
+    again.add_argument("--overwrite", action="store_true",
+                       help="record every dataset again, replacing the ones that exist (each replaced whole)")
     p.set_defaults(func=_run)
 
 
@@ -47,6 +56,17 @@ def _player(policy: str, env: Any, seed: int) -> Any:
         raise MazeConfigError(f"the explorer walks a partial view; {env.spec.id} shows the whole grid",
                               parameter="policies")
     return PLAYERS.baseline(policy, env, seed)
+
+
+FLAGS = {name: f"--{name}" for name in ("envs", "sizes", "policies", "episodes", "seed")}
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """Return ``exc`` as one line of at most ``limit`` characters: its message naming the flag at fault, or its type
+    and message when it is not one of ours."""
+    text = " ".join(message_for_flags(exc, FLAGS).split())
+    shown = text if isinstance(exc, MazeEnvsError) else f"{type(exc).__name__}: {text}"
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
 
 
 def _ids(envs: list[str], sizes: list[str]) -> list[str]:
@@ -70,10 +90,33 @@ def _ids(envs: list[str], sizes: list[str]) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from maze_envs.datasets.minari_datasets import record_dataset
+    """Record every dataset asked for; return 0, or 1 when some could not be recorded (each said on stderr)."""
+    from maze_envs.datasets.minari_datasets import _minari, dataset_name, record_dataset
 
+    positive_int(args.episodes, parameter="episodes")
+    existing = set(_minari().list_local_datasets())
+    failures = kept = 0
     for env_id in _ids(args.envs, args.sizes):
         for policy in args.policies:
-            done = record_dataset(env_id, partial(_player, policy), policy, episodes=args.episodes, seed=args.seed)
+            name = dataset_name(env_id, policy)
+            if name in existing and not args.overwrite:
+                if args.resume:
+                    kept += 1
+                    print(f"{name}: exists, kept (--resume)")
+                    continue
+                failures += 1
+                print(f"maze-envs generate minari: {name} exists already; --resume keeps it, --overwrite records it "
+                      "again", file=sys.stderr)
+                continue
+            try:
+                done = record_dataset(env_id, partial(_player, policy), policy, episodes=args.episodes,
+                                      seed=args.seed, overwrite=args.overwrite)
+            except Exception as exc:  # noqa: BLE001 - one dataset's failure is reported; the others go on
+                failures += 1
+                print(f"maze-envs generate minari: {name} failed: {one_line(exc)}", file=sys.stderr)
+                continue
             print(f"{done.dataset_id}: {done.episodes} episodes, {done.steps} steps of {policy} in {env_id}")
-    return 0
+    if failures:
+        print(f"maze-envs generate minari: {failures} dataset(s) not recorded ({kept} kept); the others are "
+              "published", file=sys.stderr)
+    return 1 if failures else 0

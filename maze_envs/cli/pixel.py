@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -14,12 +15,13 @@ from maze_envs.cli.command import OneLineErrorParser, run_command
 from maze_envs.cli.run_flags import add_run_flags, run_options
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.validate import number, positive_int
-from maze_envs.evaluators.pixel.batch import BatchConfig, Kind, evaluate_batch, setup_logging
+from maze_envs.evaluators.pixel.batch import BatchConfig, Kind, batch_files, evaluate_batch, setup_logging
 from maze_envs.evaluators.pixel.colours import ColourThresholds
 from maze_envs.evaluators.pixel.image import ImageParams
 from maze_envs.evaluators.pixel.video import DEFAULT_FRAMES, EXTRACTION_METHODS, VideoParams, frames_for_model
 
 AUTO = "auto"
+DEFAULT_LOG_DIR = "./evaluation_logs"
 DEFAULT_MODELS = {"image": "nano_banana_pro", "video": "veo3"}
 DESCRIPTIONS = {
     "image": "Score generated maze-solution images (blue route on the puzzle) against solution images, "
@@ -45,13 +47,15 @@ def add_arguments(parser: argparse.ArgumentParser, kind: Kind) -> None:
           help="directory of {stem}_solution.png images (default ./data/solution)")
     _flag(parser, "output_dir", metavar="DIR",
           help="results directory "
-               f"(default ./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/<model_name>)")
+               f"(default ./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/<model_name>; "
+               "with --single: none, the result is printed and nothing is written)")
     _flag(parser, "model_name", default=DEFAULT_MODELS[kind], help=f"model name (default {DEFAULT_MODELS[kind]})")
     _flag(parser, "metadata", metavar="JSONL",
           help="task metadata.jsonl giving each solution's exact grid (default <solution_dir>/metadata.jsonl "
                "when present; otherwise the grid is auto-detected)")
     _flag(parser, "no_visualizations", action="store_true", help="do not write the 2x2 visualisation PNGs")
-    _flag(parser, "log_dir", default="./evaluation_logs", help="log directory (default ./evaluation_logs)")
+    _flag(parser, "log_dir", default=None,
+          help=f"log directory (default {DEFAULT_LOG_DIR}; with --single and no --output-dir: no log)")
     if kind == "image":
         _flag(parser, "tolerance_pixels", type=int, default=3,
               help="wall erosion kernel in pixels for edge tolerance (default 3)")
@@ -114,21 +118,35 @@ def _check(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace, kind: Kind) -> int:
     """Run an evaluation from parsed flags; print the summary (or the single result); return 0, or 1 when
-    the ``--single`` file could not be scored (its record holds the error)."""
+    the ``--single`` file could not be scored (its record holds the error).
+
+    Nothing is written (no log, no folder) before the inputs check out. ``--single`` without ``--output-dir`` only
+    prints its result: its run goes to a temporary folder that is removed, with no log unless ``--log-dir`` asks.
+    """
     _check(args)
-    model = args.model_name
-    folder = "image_results" if kind == "image" else "video_results"
-    output_dir = Path(args.output_dir
-                      or f"./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}")
-    log_path = setup_logging(kind, args.log_dir)
     single = Path(args.single) if args.single else None
     if single is not None and not single.is_file():
         raise MazeConfigError(f"{single} is not a file", parameter="single")
+    if single is not None and args.output_dir is None:
+        with tempfile.TemporaryDirectory(prefix="maze-envs-single-") as folder:
+            return _evaluate(args, kind, single, Path(folder), keep=False)
+    model = args.model_name
+    output_dir = Path(args.output_dir
+                      or f"./evaluation_results/pixel_based_evaluation/{kind}_evaluation_results/{model}")
+    return _evaluate(args, kind, single, output_dir, keep=True)
+
+
+def _evaluate(args: argparse.Namespace, kind: Kind, single: Path | None, output_dir: Path, *, keep: bool) -> int:
+    """Check the inputs, then log (when ``keep`` or ``--log-dir``), score and print; return the exit status."""
+    model = args.model_name
+    folder = "image_results" if kind == "image" else "video_results"
     config = BatchConfig(
         kind=kind, solution_dir=Path(args.solution_dir), output_dir=output_dir, model_name=model,
         params=_params(args, kind), input_dir=None if single else Path(args.input_dir or f"./{folder}/{model}"),
         files=[single] if single else None, metadata=Path(args.metadata) if args.metadata else None,
-        run=run_options(args), visualize=not args.no_visualizations)
+        run=run_options(args), visualize=keep and not args.no_visualizations)
+    batch_files(config)
+    log_path = setup_logging(kind, args.log_dir or DEFAULT_LOG_DIR if keep or args.log_dir else None)
     summary, final, outputs = evaluate_batch(config)
     status = 0
     if single is not None:
@@ -142,7 +160,9 @@ def run(args: argparse.Namespace, kind: Kind) -> int:
               f"mean target achievement {summary['path_matching']['mean_target_achievement']:.3f}")
         if "gated_metrics" in summary:
             print(f"overall_score_gated rate {summary['gated_metrics']['overall_score_gated_rate']:.3f}")
-    print(f"results: {final}\nlog: {log_path}")
+    print(f"results: {final}" if keep else "results: not kept (give --output-dir to keep them)")
+    if log_path is not None:
+        print(f"log: {log_path}")
     return status
 
 

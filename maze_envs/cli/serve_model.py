@@ -6,6 +6,7 @@ import argparse
 
 from maze_envs.llm import SERVER_NOTE, ModelServer, load_policy
 from maze_envs.llm.policies import POLICIES
+from maze_envs.llm.server import PIXEL_BUDGET
 
 from .server_flags import access_options, add_access_flags
 
@@ -14,7 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``serve-model`` subcommand."""
     parser = sub.add_parser(
         "serve-model", help="serve a local OpenAI-compatible chat endpoint answering from a policy",
-        description="Serve POST /v1/chat/completions and GET /v1/models on HOST:PORT, answering from a policy: "
+        description="Serve POST /v1/chat/completions (streamed with stream: true), POST /v1/responses and "
+                    "GET /v1/models on HOST:PORT, answering from a policy: "
                     "scripted (JSONL replies), oracle (solves the text maze in the prompt) or module:callable "
                     "(called with a maze_envs.llm.ChatRequest, returning a string or PolicyReply).")
     parser.add_argument("--policy", default="oracle", help=f"{', '.join(POLICIES)} or module:callable (default oracle)")
@@ -25,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     parser.add_argument("--model-name", default="maze-envs-local", help="model id listed by /v1/models")
+    parser.add_argument("--pixel-budget", type=int, default=PIXEL_BUDGET, metavar="PIXELS",
+                        help="decoded image pixels the requests in flight may declare together; a request that does "
+                             f"not fit gets HTTP 503 with Retry-After (default {PIXEL_BUDGET}: two 4096x4096 images)")
     add_access_flags(parser)
     parser.set_defaults(func=run)
 
@@ -34,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     access = access_options(args)
     policy = load_policy(args.policy, script=args.script, mode=args.oracle_mode)
     server = ModelServer(policy, host=args.host, port=args.port, model_name=args.model_name,
-                         policy_name=args.policy, keep_requests=False, **access)
+                         policy_name=args.policy, keep_requests=False, pixel_budget=args.pixel_budget, **access)
     print(f"{SERVER_NOTE}: policy {args.policy}, serving {server.bind()} (Ctrl-C to stop)", flush=True)
     server.serve_forever()
     return 0

@@ -8,6 +8,7 @@ from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.llm.environment import read_variable
+from maze_envs.serving.guard import check_api_key
 
 
 def add_access_flags(parser: argparse.ArgumentParser) -> None:
@@ -24,11 +25,13 @@ def add_access_flags(parser: argparse.ArgumentParser) -> None:
 def access_options(args: argparse.Namespace) -> dict[str, Any]:
     """Return ``allow_hosts`` and ``api_key`` for a server from the flags.
 
-    Raises ``MazeConfigError`` naming ``--require-key-env`` when its variable is unset or empty.
+    Raises ``MazeConfigError`` naming ``--require-key-env`` when its variable is unset or empty, or holds a key no
+    client could send (whitespace at an end, characters a header cannot carry).
     """
     key = None
     if args.require_key_env:
         key = read_variable(args.require_key_env)
         if not key:
             raise MazeConfigError(f"--require-key-env: environment variable {args.require_key_env} is not set")
+        check_api_key(key, f"--require-key-env {args.require_key_env}")
     return {"allow_hosts": tuple(args.allow_hosts), "api_key": key}

@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the suite, print the leaderboard lines and where the report is; return 0."""
+    """Run the suite, print the leaderboard lines, how many items failed and where the report is; return 0, or 1
+    when some items failed (their error records are in the report and the log; --resume runs them again)."""
     from maze_envs.evaluators.suite import SuiteConfig, run_suite
     from maze_envs.suite_toolkit import toolkit
 
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     for player, table in result.summary["success"].items():
         cells = ", ".join(f"{m} {t['all']['solved']}/{t['all']['n']}" for m, t in table.items())
         print(f"{player}: {cells}")
-    print(f"suite: {result.summary['counts']['items']} items in {result.summary['wall_time_s']:.1f} s; "
-          f"report {result.report_path}")
-    return 0
+    failed = result.summary["counts"]["errors"]
+    print(f"suite: {result.summary['counts']['items']} items in {result.summary['wall_time_s']:.1f} s, {failed} "
+          f"failed{' (--resume runs them again)' if failed else ''}; report {result.report_path}")
+    return 1 if failed else 0

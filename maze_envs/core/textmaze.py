@@ -119,10 +119,10 @@ def image_maze(rgb: np.ndarray, height: int, width: int) -> TextMaze:
     """Return the ``TextMaze`` of a pure-colour maze picture of ``height x width`` equal cells: each cell's
     centre pixel is read, black as wall, green as start, red as goal, orange as the agent, anything else as
     passage."""
-    rgb = np.asarray(rgb)[..., :3].astype(int)
+    rgb = np.asarray(rgb)
     rows = ((np.arange(height) + 0.5) * rgb.shape[0] / height).astype(int)
     cols = ((np.arange(width) + 0.5) * rgb.shape[1] / width).astype(int)
-    centres = rgb[rows][:, cols]
+    centres = rgb[np.ix_(rows, cols)][..., :3].astype(int)  # only the centres are widened, not the whole picture
     r, g, b = centres[..., 0], centres[..., 1], centres[..., 2]
     walls = (r < 80) & (g < 80) & (b < 80)
     green = (g > 160) & (r < 100) & (b < 100)

@@ -8,6 +8,11 @@ metadata names the env (``env_spec``: id and kwargs) and the policy (``algorithm
 says both with the episode seeds. Episode ``i`` is reset with ``seed + i``; images are stored losslessly (no
 JPEG), so a replay in the recovered env gives every recorded observation exactly.
 
+A dataset is published whole: it is recorded in a hidden staging folder beside the datasets
+(``.maze-envs-staging-<pid>-<id>``, which Minari's listing skips) and moved into place with one rename once it is
+complete, so a crash, Ctrl-C or ``kill -9`` never leaves a half dataset listed; the staging folders of processes
+that are gone are removed when the next recording starts (``clean_staging``).
+
 Info values Minari's HDF5 storage cannot hold (text, the openings' nested puzzle records) are stored as JSON
 bytes (``json.loads(value.decode())`` reads one back); numbers and arrays stay as they are.
 """
@@ -15,9 +20,14 @@ bytes (``json.loads(value.decode())`` reads one back); numbers and arrays stay a
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import gymnasium as gym
 import numpy as np
@@ -90,16 +100,84 @@ def _minari():
     return minari
 
 
+STAGING_PREFIX = ".maze-envs-staging-"
+
+
+def datasets_root() -> Path:
+    """Return the folder Minari keeps local datasets in (``MINARI_DATASETS_PATH``, else ``~/.minari/datasets``)."""
+    return Path(os.environ.get("MINARI_DATASETS_PATH") or Path.home() / ".minari" / "datasets")
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
+
+
+def clean_staging(root: str | os.PathLike) -> list[Path]:
+    """Remove the staging folders under ``root`` whose recording process is gone (killed, crashed); return them.
+    Folders of recordings still running are left alone."""
+    removed = []
+    for entry in Path(root).glob(f"{STAGING_PREFIX}*"):
+        pid = entry.name[len(STAGING_PREFIX):].partition("-")[0]
+        if entry.is_dir() and not entry.is_symlink() and (not pid.isdigit() or not _running(int(pid))):
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+@contextmanager
+def _staging(root: Path) -> Iterator[Path]:
+    """Point Minari at a fresh staging folder under ``root`` while the block runs; yield it, then remove it."""
+    staging = root / f"{STAGING_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    staging.mkdir(parents=True)
+    before = os.environ.get("MINARI_DATASETS_PATH")
+    os.environ["MINARI_DATASETS_PATH"] = str(staging)
+    try:
+        yield staging
+    finally:
+        if before is None:
+            os.environ.pop("MINARI_DATASETS_PATH", None)
+        else:
+            os.environ["MINARI_DATASETS_PATH"] = before
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _publish(staging: Path, root: Path, dataset_id: str, overwrite: bool) -> None:
+    """Move the complete dataset ``dataset_id`` from ``staging`` into ``root`` with one rename (its namespaces'
+    metadata first); with ``overwrite`` an existing one is moved aside first and removed after."""
+    parts = dataset_id.split("/")
+    for depth in range(1, len(parts)):
+        namespace = Path(*parts[:depth])
+        (root / namespace).mkdir(exist_ok=True)
+        made = staging / namespace / "namespace_metadata.json"
+        if made.is_file() and not (root / namespace / made.name).exists():
+            shutil.copyfile(made, root / namespace / made.name)
+    target = root / dataset_id
+    if target.exists():
+        if not overwrite:
+            raise MazeConfigError(f"a local Minari dataset {dataset_id!r} appeared while it was recorded",
+                                  parameter="dataset_id")
+        target.rename(staging / "replaced")
+    (staging / dataset_id).rename(target)
+
+
 def record_dataset(env_id: str, make_agent: AgentFactory, policy: str, *, episodes: int, seed: int = 0,
                    env_kwargs: dict[str, Any] | None = None, dataset_id: str | None = None,
-                   max_steps: int = 100_000) -> RecordedDataset:
+                   max_steps: int = 100_000, overwrite: bool = False) -> RecordedDataset:
     """Record ``episodes`` episodes of ``make_agent(env, seed + i)`` in ``gym.make(env_id, **env_kwargs)`` (episode
-    ``i`` reset with ``seed + i``) into the local Minari dataset ``dataset_id`` (default ``dataset_name``); return
-    what was written.
+    ``i`` reset with ``seed + i``) into the local Minari dataset ``dataset_id`` (default ``dataset_name``),
+    published whole once complete (an existing one replaced only with ``overwrite``); return what was written.
 
     ``policy`` names the agent in the metadata. Raises ``MazeConfigError`` naming ``minari`` without the extra,
-    ``dataset_id`` when a local dataset of that id exists, ``episodes`` below 1, and ``max_steps`` when an episode
-    runs that many steps without ending.
+    ``dataset_id`` when a local dataset of that id exists (without ``overwrite``), ``episodes`` below 1, and
+    ``max_steps`` when an episode runs that many steps without ending. Whatever it raises, nothing is published
+    and its staging folder is removed. It points ``MINARI_DATASETS_PATH`` at the staging folder while it records,
+    so one process records one dataset at a time.
     """
     minari = _minari()
     from minari import DataCollector
@@ -107,11 +185,25 @@ def record_dataset(env_id: str, make_agent: AgentFactory, policy: str, *, episod
     positive_int(episodes, parameter="episodes")
     kwargs = dict(env_kwargs or {})
     dataset_id = dataset_id or dataset_name(env_id, policy)
-    if dataset_id in minari.list_local_datasets():
+    root = datasets_root()
+    root.mkdir(parents=True, exist_ok=True)
+    clean_staging(root)
+    if dataset_id in minari.list_local_datasets() and not overwrite:
         raise MazeConfigError(f"a local Minari dataset {dataset_id!r} exists already; delete it with "
                               f"minari.delete_dataset({dataset_id!r}) or pick another id", parameter="dataset_id")
-    env = DataCollector(gym.make(env_id, **kwargs), step_data_callback=_step_callback(), record_infos=True,
-                        jpeg_encoding=False)
+    with _staging(root) as staging:
+        total_episodes, total_steps = _record(DataCollector, env_id, kwargs, make_agent, policy, episodes, seed,
+                                              dataset_id, max_steps)
+        _publish(staging, root, dataset_id, overwrite)
+    return RecordedDataset(dataset_id, env_id, kwargs, policy, total_episodes, total_steps, seed)
+
+
+def _record(collector: Any, env_id: str, kwargs: dict[str, Any], make_agent: AgentFactory, policy: str,
+            episodes: int, seed: int, dataset_id: str, max_steps: int) -> tuple[int, int]:
+    """Record the episodes into the Minari dataset ``dataset_id`` where Minari points now; return its episode and
+    step counts."""
+    env = collector(gym.make(env_id, **kwargs), step_data_callback=_step_callback(), record_infos=True,
+                    jpeg_encoding=False)
     try:
         for i in range(episodes):
             agent = make_agent(env, seed + i)
@@ -129,9 +221,9 @@ def record_dataset(env_id: str, make_agent: AgentFactory, policy: str, *, episod
                        "(recorded by maze_envs.datasets.minari_datasets.record_dataset)")
         dataset = env.create_dataset(dataset_id, algorithm_name=policy, description=description,
                                      code_permalink="maze_envs.datasets.minari_datasets")
+        return dataset.total_episodes, dataset.total_steps
     finally:
         env.close()
-    return RecordedDataset(dataset_id, env_id, kwargs, policy, dataset.total_episodes, dataset.total_steps, seed)
 
 
 def _same(a: Any, b: Any) -> bool:

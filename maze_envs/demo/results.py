@@ -146,13 +146,14 @@ class BenchResult:
     local_server: bool
     report_path: Path
     summary_path: Path
+    errors: int = 0  # trials that failed (error records)
 
     @property
     def line(self) -> str:
         """Return the one-line summary."""
         where = "the local embedded server's oracle" if self.local_server else "a hosted model"
         per_size = ", ".join(f"{s.size} success {s.success:.0f}% over {s.trials} trials" for s in self.sizes)
-        return f"bench {self.mode} ({where}): {per_size}; report {self.report_path}"
+        return f"bench {self.mode} ({where}): {per_size}{failed(self.errors)}; report {self.report_path}"
 
 
 @dataclass(frozen=True)
@@ -187,13 +188,14 @@ class GenerationsResult:
     kappa: float | None
     matrix: tuple[tuple[int, int], tuple[int, int]]
     root: Path
+    errors: int = 0  # generations the pixel evaluator or the judge could not score
 
     @property
     def line(self) -> str:
         """Return the one-line summary."""
         scored = " and ".join(f"{p.evaluated} {p.kind}s ({p.wall_crossings} wall crossings)" for p in self.pixel)
         return (f"generations: pixel evaluator scored {scored}; judge agreement on {self.agreement_n} images, "
-                f"Cohen's kappa {self.kappa}; results in {self.root}")
+                f"Cohen's kappa {self.kappa}{failed(self.errors)}; results in {self.root}")
 
 
 @dataclass(frozen=True)
@@ -225,13 +227,14 @@ class SuiteResult:
     patterns: dict[str, dict[str, int]]
     mazes: int
     report: Path
+    errors: int = 0  # items that failed (error records)
 
     @property
     def line(self) -> str:
         """Return the one-line summary."""
         gap = self.patterns.get("local:text-only", {}).get("perception gap")
         return (f"suite: {self.mazes} maze{'s' if self.mazes != 1 else ''} in every modality; local:text-only "
-                f"perception gap on {gap} of {self.mazes}; report {self.report}")
+                f"perception gap on {gap} of {self.mazes}{failed(self.errors)}; report {self.report}")
 
 
 @dataclass(frozen=True)
@@ -247,3 +250,13 @@ class StepOutcome:
     def line(self) -> str:
         """Return the step's summary line, or its skip note."""
         return self.result.line if self.result is not None else f"{self.name}: {self.note}"
+
+    @property
+    def errors(self) -> int:
+        """Return how many of the step's items failed (0 for a step without items or skipped)."""
+        return int(getattr(self.result, "errors", 0) or 0)
+
+
+def failed(errors: int) -> str:
+    """Return the part of a step's line that says how many items failed (nothing when none did)."""
+    return f"; {errors} item{'s' if errors != 1 else ''} FAILED (see its report)" if errors else ""

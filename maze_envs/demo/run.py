@@ -24,6 +24,11 @@ class DemoRun:
     outcomes: tuple[StepOutcome, ...]
     report: Path
 
+    @property
+    def errors(self) -> int:
+        """Return how many items failed over all steps (their steps' reports list them)."""
+        return sum(outcome.errors for outcome in self.outcomes)
+
 
 def run_demo(out: str | os.PathLike, settings: DemoSettings,
              on_step: Callable[[StepOutcome], None] = lambda outcome: None) -> DemoRun:
@@ -43,9 +48,13 @@ def run_demo(out: str | os.PathLike, settings: DemoSettings,
 
 
 def summary_table(outcomes: Sequence[StepOutcome]) -> str:
-    """Return the text table printed at the end: every step's seconds and summary, then success by env and agent."""
+    """Return the text table printed at the end: every step's seconds and summary, the steps whose items failed, then
+    success by env and agent."""
     lines = [f"{'step':<12} {'seconds':>7}  result", "-" * 100]
     lines += [f"{o.name:<12} {o.seconds:>7.1f}  {o.line}" for o in outcomes]
+    failing = [f"{o.name} {o.errors}" for o in outcomes if o.errors]
+    if failing:
+        lines += ["", f"FAILED items: {', '.join(failing)}; each step's report lists them"]
     rows = [row for o in outcomes if o.result is not None for row in getattr(o.result, "rows", ())]
     if rows:
         lines += ["", f"{'env':<26} {'agent':<9} {'reached':>8} {'success %':>9} {'mean actions':>12} {'SPL':>5} "

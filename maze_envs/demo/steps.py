@@ -192,7 +192,7 @@ def bench_step(out_dir: Path, settings: DemoSettings) -> BenchResult:
     sizes = tuple(BenchSize(size, per_size[size]["trials"], per_size[size]["success"]["mean"],
                             per_size[size]["total"]["mean"]) for size in settings.bench_sizes)
     return BenchResult(config.mode, sizes, bool(run.summary["local_embedded_server"]), run.report_path,
-                       run.summary_path)
+                       run.summary_path, errors=run.summary["counts"]["errors"])
 
 
 def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult:
@@ -220,12 +220,13 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
     cases = write_synthetic_dataset(root, specs, style=ImageStyle(24, 6), image_cases=JUDGED_IMAGE_CASES,
                                     video_cases=VIDEO_CASES, frames=36)
     solutions = root / "data" / "solution"
-    pixel, results = [], {}
+    pixel, results, errors = [], {}, 0
     for kind, params in (("image", ImageParams()), ("video", VideoParams(num_frames=36))):
         config = BatchConfig(kind=kind, solution_dir=solutions, params=params, model_name="synthetic",
                              input_dir=root / f"{kind}_results" / "synthetic" / "easy_round1",
                              output_dir=root / f"{kind}_pixel", visualize=False, run=REBUILD)
         summary, results[kind], _ = evaluate_batch(config)
+        errors += summary["errors"]["count"]
         pixel.append(PixelScores(kind, summary["evaluated"],
                                  summary.get("gated_metrics", {}).get("overall_score_gated_count"),
                                  summary["wall_crossing"]["count"],
@@ -246,8 +247,9 @@ def generations_step(out_dir: Path, settings: DemoSettings) -> GenerationsResult
                    judged[name]["scores"]["SUCCESS"] if judged.get(name, {}).get("status") == "ok" else None)
         for name in sorted(judged))
     matrix = agreement["matrix"]
+    errors += sum(r["status"] == "error" for r in run.records)
     return GenerationsResult(tuple(pixel), generations, agreement["n"], agreement["cohen_kappa"],
-                             (tuple(matrix[0]), tuple(matrix[1])), root)
+                             (tuple(matrix[0]), tuple(matrix[1])), root, errors=errors)
 
 
 def suite_step(out_dir: Path, settings: DemoSettings) -> SuiteResult:
@@ -262,7 +264,8 @@ def suite_step(out_dir: Path, settings: DemoSettings) -> SuiteResult:
                    for player, table in run.summary["success"].items() for modality, t in table.items())
     patterns = {player: {name: found["count"] for name, found in table.items()}
                 for player, table in run.summary["patterns"].items()}
-    return SuiteResult(solved, patterns, settings.suite_mazes * len(settings.suite_sizes), run.report_path)
+    return SuiteResult(solved, patterns, settings.suite_mazes * len(settings.suite_sizes), run.report_path,
+                       errors=run.summary["counts"]["errors"])
 
 
 # In the order the demo runs them, each with the name its skip note starts with.

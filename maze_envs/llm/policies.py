@@ -114,6 +114,7 @@ _MOVE_QUESTION = re.compile(r"\b(next move|move next|which move|one move|single 
 
 
 ORACLE_MAX_CHARS = 1 << 18  # 262,144 characters: a 250x250-cell maze drawn as text, read and solved in ~0.15 s
+ORACLE_MAX_CELLS = ORACLE_MAX_CHARS  # the largest grid read from a picture: as large as the largest read as text
 
 
 class OraclePolicy:
@@ -129,9 +130,10 @@ class OraclePolicy:
     rule from its last heading, which solves a maze without loops from what the conversation shows. When the
     prompt allows runs ("steps between 1 and k") the whole known part of that route goes as ``direction n`` runs.
 
-    It reads at most the last ``max_chars`` characters of a prompt (whole lines), so a prompt of any length costs
-    bounded time. A maze it finds but cannot use (a ragged listed grid, a start outside it) is answered with
-    HTTP 400 saying why.
+    It reads at most the last ``max_chars`` characters of a prompt (whole lines), and a picture of at most
+    ``ORACLE_MAX_CELLS`` cells (the size the prompt states is checked before the image is decoded), so a request of
+    any size costs bounded time. A maze it finds but cannot use (a ragged listed grid, a start outside it, a
+    picture of more cells than that) is answered with HTTP 400 saying why.
     """
 
     name = "oracle"
@@ -239,12 +241,19 @@ _SIZE = re.compile(r"(?<!\d)(\d{1,6})[ \t]{0,8}[x×][ \t]{0,8}(\d{1,6})")
 def _pictured_maze(request: ChatRequest, text: str) -> TextMaze | None:
     """Return the maze in the request's last image, read as ``HxW`` pure-colour cells (the size taken from the
     first ``HxW`` in ``text``), or None when there is no image or no size, the image cannot be decoded or is over
-    ``MAX_DECODED_PIXELS`` (refused from its header), or the size is not between 1 and the image's pixels a side."""
+    ``MAX_DECODED_PIXELS`` (refused from its header), or the size is not between 1 and the image's pixels a side.
+
+    Raises ``MazeFormatError`` when the size is over ``ORACLE_MAX_CELLS`` cells, before the image is decoded.
+    """
     size = _SIZE.search(text)
     urls = [p["image_url"]["url"] for m in request.messages if isinstance(m.get("content"), list)
             for p in m["content"] if isinstance(p, dict) and p.get("type") == "image_url"]
     if size is None or not urls or ";base64," not in urls[-1]:
         return None
+    cells = int(size[1]) * int(size[2])
+    if cells > ORACLE_MAX_CELLS:
+        raise MazeFormatError(f"the pictured maze is {size[1]}x{size[2]} = {cells} cells, over the oracle's limit "
+                              f"of {ORACLE_MAX_CELLS}", field="size")
     try:
         rgb = np.asarray(decode_image(base64.b64decode(urls[-1].split(";base64,", 1)[1])))
     except (ValueError, MazeFormatError):  # not base64, not an image, or too many pixels

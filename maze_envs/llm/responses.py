@@ -1,11 +1,12 @@
 """OpenAI's Responses API (``POST /v1/responses``) on the local model server, and its client side.
 
-Server side: ``request_from_responses`` turns a Responses request body into the server's ``ChatRequest`` (so the
-same policies answer both APIs): ``instructions`` becomes a system message; ``input`` is a string (one user
-message) or a list of messages whose content is a string or parts ``input_text`` / ``output_text`` (text) and
-``input_image`` (``image_url``, a URL or data URL); ``max_output_tokens`` is read as ``max_tokens``.
-``response_object`` is the ``response`` object the ``openai`` client's ``client.responses.create`` parses (one
-``message`` output item with one ``output_text`` part, ``usage`` in input/output tokens).
+Server side: ``chat_request`` turns a Responses request body into the server's ``ChatRequest`` (so the same policies
+answer both APIs), its errors naming the Responses fields (``input[0].content[1].image_url``): ``instructions``
+becomes a system message; ``input`` is a string (one user message) or a list of messages whose content is a string or
+parts ``input_text`` / ``output_text`` (text) and ``input_image`` (``image_url``, a URL or data URL);
+``max_output_tokens`` is read as ``max_tokens``. ``response_object`` is the ``response`` object the ``openai``
+client's ``client.responses.create`` parses (one ``message`` output item with one ``output_text`` part, ``usage`` in
+input/output tokens).
 
 Client side: ``responses_input`` turns chat messages (with ``image_url`` parts) into Responses input items, and
 ``reply_text`` reads a parsed response's text; ``ChatClient`` uses them when its ``ModelConfig.api`` is
@@ -18,8 +19,9 @@ import time
 import uuid
 from typing import Any
 
-from maze_envs.serving.app import HTTPError
+from maze_envs.serving.errors import HTTPError
 
+from .chat_request import IMAGE_DETAILS, ChatRequest, check_image_url, check_params
 from .errors import LLMError
 
 ROLES = ("system", "user", "assistant", "developer")
@@ -27,8 +29,9 @@ TEXT_PARTS = ("input_text", "output_text")
 RENAMED_PARAMS = {"max_output_tokens": "max_tokens"}
 
 
-def _chat_part(part: Any, at: str) -> dict[str, Any]:
-    """Return the chat content part of a Responses content part; raise ``HTTPError`` 400 naming ``at``."""
+def _chat_part(part: Any, at: str, pixels: list[int]) -> dict[str, Any]:
+    """Return the chat content part of a Responses content part (adding the pixels an image declares to
+    ``pixels``); raise ``HTTPError`` 400 naming ``at``."""
     if not isinstance(part, dict) or not isinstance(part.get("type"), str):
         raise HTTPError(400, f"{at}: a content part object with a string type is required", param=at)
     kind = part["type"]
@@ -41,13 +44,16 @@ def _chat_part(part: Any, at: str) -> dict[str, Any]:
         if not isinstance(url, str):
             raise HTTPError(400, f"{at}.image_url: a URL string is required (file_id is not served)",
                             param=f"{at}.image_url")
+        if part.get("detail", "auto") not in IMAGE_DETAILS:
+            raise HTTPError(400, f"{at}.detail: one of {', '.join(IMAGE_DETAILS)} is required", param=f"{at}.detail")
+        pixels.append(check_image_url(url, f"{at}.image_url"))
         image = {"url": url, **({"detail": part["detail"]} if "detail" in part else {})}
         return {"type": "image_url", "image_url": image}
     raise HTTPError(400, f"{at}.type: one of {', '.join((*TEXT_PARTS, 'input_image'))} is required, got {kind!r}",
                     param=f"{at}.type")
 
 
-def _chat_message(item: Any, at: str) -> dict[str, Any]:
+def _chat_message(item: Any, at: str, pixels: list[int]) -> dict[str, Any]:
     if not isinstance(item, dict):
         raise HTTPError(400, f"{at}: an input message object is required", param=at)
     if item.get("type", "message") != "message":
@@ -61,23 +67,30 @@ def _chat_message(item: Any, at: str) -> dict[str, Any]:
     if not isinstance(content, list):
         raise HTTPError(400, f"{at}.content: a string or a list of content parts is required",
                         param=f"{at}.content")
-    return {"role": item["role"], "content": [_chat_part(p, f"{at}.content[{i}]") for i, p in enumerate(content)]}
+    return {"role": item["role"],
+            "content": [_chat_part(p, f"{at}.content[{i}]", pixels) for i, p in enumerate(content)]}
 
 
-def chat_body(doc: Any) -> dict[str, Any]:
-    """Return the chat-completions request body equivalent to the Responses request body ``doc`` (``model``,
-    ``messages`` and the other parameters); raises ``HTTPError`` 400 naming the field at fault."""
+def chat_request(doc: Any, default_model: str) -> ChatRequest:
+    """Return the ``ChatRequest`` (``api="responses"``) equivalent to the Responses request body ``doc``: its
+    ``input`` as messages, ``instructions`` as a system message first, ``max_output_tokens`` as ``max_tokens``.
+
+    Raises ``HTTPError`` 400 naming the Responses field at fault (``input[0].role``, ``temperature``, ...), the
+    image checks and parameter ranges of ``maze_envs.llm.chat_request`` included.
+    """
     if not isinstance(doc, dict):
         raise HTTPError(400, "the request body must be a JSON object")
+    check_params(doc, "responses")
     params = dict(doc)
     if params.pop("stream", False):
         raise HTTPError(400, "stream: streaming responses are not served", param="stream")
     given = params.pop("input", None)
     instructions = params.pop("instructions", None)
+    pixels: list[int] = []
     if isinstance(given, str):
         messages = [{"role": "user", "content": given}]
     elif isinstance(given, list) and given:
-        messages = [_chat_message(item, f"input[{i}]") for i, item in enumerate(given)]
+        messages = [_chat_message(item, f"input[{i}]", pixels) for i, item in enumerate(given)]
     else:
         raise HTTPError(400, "input: a string or a non-empty list of input messages is required", param="input")
     if instructions is not None:
@@ -87,7 +100,7 @@ def chat_body(doc: Any) -> dict[str, Any]:
     for old, new in RENAMED_PARAMS.items():
         if old in params:
             params[new] = params.pop(old)
-    return {**params, "messages": messages}
+    return ChatRequest.checked(params, messages, default_model, api="responses", pixels=sum(pixels))
 
 
 def response_object(model: str, text: str, usage: dict[str, int], fingerprint: str,

@@ -1,13 +1,17 @@
 """A local OpenAI-compatible chat server on 127.0.0.1 that answers from a pluggable policy.
 
-It implements ``POST /v1/chat/completions`` (also Azure's ``/openai/deployments/<name>/chat/completions``),
-OpenAI's Responses API ``POST /v1/responses`` (text and image input parts, ``maze_envs.llm.responses``; the
-request's ``ChatRequest.api`` says which) and ``GET /v1/models``, well enough for the official ``openai``
-client, without streaming. Every reply carries ``system_fingerprint = "maze-envs-local-embedded"`` and the
-model listing says it is the local embedded server, so results produced through it say so. It runs on
-uvicorn + Starlette through ``maze_envs.serving.app``; a request that is not a well-formed chat request gets
-HTTP 400 with an OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``: so does an image part
-whose header declares more than ``MAX_DECODED_PIXELS`` (refused before decoding). Bodies over ``MAX_BODY`` get 413;
+It implements ``POST /v1/chat/completions`` (also Azure's ``/openai/deployments/<name>/chat/completions``), OpenAI's
+Responses API ``POST /v1/responses`` (text and image input parts, ``maze_envs.llm.responses``; the request's
+``ChatRequest.api`` says which) and ``GET /v1/models``, well enough for the official ``openai`` client. Chat
+completions stream when asked (``stream: true``: server-sent ``chat.completion.chunk`` events, as OpenAI sends them);
+the Responses API refuses ``stream`` with 400. Every reply carries ``system_fingerprint = "maze-envs-local-embedded"``
+and the model listing says it is the local embedded server, so results produced through it say so. It runs on uvicorn
++ Starlette through ``maze_envs.serving.app``; a request that is not a well-formed chat request gets HTTP 400 with an
+OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}`` naming the field in the API's own terms
+(``messages[0]``, ``input[0]``, ``temperature``): so does an image part whose header declares more than
+``MAX_DECODED_PIXELS`` (refused before decoding; ``maze_envs.llm.chat_request``), and a parameter out of its
+documented type or range. What a request's images would cost to decode is priced from their headers before the policy
+runs, against ``pixel_budget`` pixels in flight (503 with ``Retry-After`` past it). Bodies over ``MAX_BODY`` get 413;
 a foreign ``Host`` or ``Origin``, a non-JSON body or a missing key are refused before any route runs
 (``maze_envs.serving.guard``).
 """
@@ -15,24 +19,22 @@ a foreign ``Host`` or ``Origin``, a non-JSON body or a missing key are refused b
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
+import json
 import logging
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Any, Callable, Sequence, Union
+from typing import Any, Callable, Iterator, Sequence, Union
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from maze_envs.core.errors import MazeFormatError, brief_repr
-from maze_envs.core.images import MAX_DECODED_PIXELS, check_pixels, image_size
+from maze_envs.core.images import MAX_DECODED_PIXELS
 from maze_envs.serving.app import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -44,138 +46,20 @@ from maze_envs.serving.app import (
     json_response,
     read_json_body,
 )
+from maze_envs.serving.budget import InFlightBudget
+from maze_envs.serving.guard import check_api_key
 
+from .chat_request import ChatRequest
 from .client import LOCAL_FINGERPRINT
-from .responses import chat_body, response_object
+from .responses import chat_request, response_object
 
 SERVER_NOTE = "maze-envs local embedded server (offline policy, not a hosted model)"
 # The largest chat request the project sends: a video as 16 sampled frames (the default video_frames), each a
 # 1024x1024 RGB PNG that does not compress at all (3 MiB), in base64 (4/3): 16 x 4 MiB = 64 MiB.
 MAX_BODY = 64 << 20
-ROLES = ("system", "user", "assistant", "tool", "developer")
+# The decoded pixels the images of the requests in flight may declare together: two of the largest allowed each.
+PIXEL_BUDGET = 2 * MAX_DECODED_PIXELS
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class ChatRequest:
-    """What the server was asked: the model name, the messages and the other request parameters, and through
-    which ``api`` (``chat`` completions or ``responses``; a Responses request is read as its chat equivalent)."""
-
-    model: str
-    messages: list[dict[str, Any]]
-    params: dict[str, Any] = field(default_factory=dict)
-    api: str = "chat"
-
-    @classmethod
-    def from_body(cls, doc: Any, default_model: str, *, api: str = "chat") -> "ChatRequest":
-        """Return the request of an OpenAI chat request body ``doc`` (``model`` defaults to ``default_model``).
-
-        Raises ``HTTPError`` 400 naming the field at fault unless ``doc`` is an object whose ``messages`` is a
-        non-empty list of objects, each with a ``role`` in ``ROLES`` and a ``content`` that is a string or a
-        list of content parts (objects whose ``type`` is one of ``CONTENT_PARTS``, carrying that type's field:
-        ``text`` a string, ``image_url`` an object with a string ``url``, ...); only an assistant message may
-        leave out its content (it may carry tool calls instead).
-        """
-        if not isinstance(doc, dict):
-            raise HTTPError(400, "the request body must be a JSON object")
-        params = dict(doc)
-        model = params.pop("model", default_model)
-        if not isinstance(model, str):
-            raise HTTPError(400, "model: a string is required", param="model")
-        messages = params.pop("messages", None)
-        if not isinstance(messages, list) or not messages:
-            raise HTTPError(400, "messages: a non-empty list of message objects is required", param="messages")
-        for index, message in enumerate(messages):
-            _check_message(message, f"messages[{index}]")
-        return cls(model, messages, params, api)
-
-    def text(self, *, last_user_only: bool = True) -> str:
-        """Return the text parts of the last user message (or of every message), joined by newlines."""
-        msgs = self.messages
-        if last_user_only:
-            users = [m for m in msgs if m.get("role") == "user"]
-            msgs = users[-1:]
-        chunks = []
-        for msg in msgs:
-            content = msg.get("content")
-            if isinstance(content, str):
-                chunks.append(content)
-            elif isinstance(content, list):
-                chunks += [p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"]
-        return "\n".join(chunks)
-
-    def media_count(self) -> int:
-        """Return how many image or video parts the messages carry."""
-        return sum(1 for m in self.messages if isinstance(m.get("content"), list)
-                   for p in m["content"] if isinstance(p, dict) and p.get("type") in ("image_url", "video_url"))
-
-
-# Each content part type with the field that carries it: None = a string; else the object's required string keys.
-CONTENT_PARTS: dict[str, tuple[str, tuple[str, ...] | None]] = {
-    "text": ("text", None), "refusal": ("refusal", None), "image_url": ("image_url", ("url",)),
-    "video_url": ("video_url", ("url",)), "input_audio": ("input_audio", ("data", "format")), "file": ("file", ()),
-}
-IMAGE_DETAILS = ("auto", "low", "high")
-
-
-def _check_message(message: Any, where: str) -> None:
-    """Return None when ``message`` is a well-formed chat message; raise ``HTTPError`` 400 naming ``where``."""
-    if not isinstance(message, dict):
-        raise HTTPError(400, f"{where}: a message object is required", param=where)
-    if message.get("role") not in ROLES:
-        raise HTTPError(400, f"{where}.role: one of {', '.join(ROLES)} is required", param=f"{where}.role")
-    content = message.get("content")
-    if isinstance(content, str) or (content is None and message["role"] == "assistant"):
-        return
-    if not isinstance(content, list):
-        raise HTTPError(400, f"{where}.content: a string or a list of content parts is required",
-                        param=f"{where}.content")
-    for index, part in enumerate(content):
-        _check_part(part, f"{where}.content[{index}]")
-
-
-def _check_part(part: Any, at: str) -> None:
-    """Return None when ``part`` is a content part of a type in ``CONTENT_PARTS`` with the fields that type needs
-    (a data URL with well-formed base64); raise ``HTTPError`` 400 naming the field at fault under ``at``."""
-    if not isinstance(part, dict) or not isinstance(part.get("type"), str):
-        raise HTTPError(400, f"{at}: a content part object with a string type is required", param=at)
-    if part["type"] not in CONTENT_PARTS:
-        raise HTTPError(400, f"{at}.type: one of {', '.join(CONTENT_PARTS)} is required, got "
-                             f"{brief_repr(part['type'])}", param=f"{at}.type")
-    name, keys = CONTENT_PARTS[part["type"]]
-    value, at = part.get(name), f"{at}.{name}"
-    if keys is None:
-        if not isinstance(value, str):
-            raise HTTPError(400, f"{at}: a string is required", param=at)
-        return
-    if not isinstance(value, dict):
-        raise HTTPError(400, f"{at}: an object is required", param=at)
-    for key in keys:
-        if not isinstance(value.get(key), str):
-            raise HTTPError(400, f"{at}.{key}: a string is required", param=f"{at}.{key}")
-    if part["type"] == "image_url" and "detail" in value and value["detail"] not in IMAGE_DETAILS:
-        raise HTTPError(400, f"{at}.detail: one of {', '.join(IMAGE_DETAILS)} is required", param=f"{at}.detail")
-    url = value.get("url")
-    if isinstance(url, str) and url.startswith("data:") and ";base64," in url:
-        try:
-            data = base64.b64decode(url.split(";base64,", 1)[1], validate=True)
-        except (binascii.Error, ValueError):
-            raise HTTPError(400, f"{at}.url: the data URL's base64 payload is malformed", param=f"{at}.url") from None
-        if part["type"] == "image_url":
-            _check_image_pixels(data, f"{at}.url")
-
-
-def _check_image_pixels(data: bytes, at: str) -> None:
-    """Return None unless ``data`` is an image whose header declares more than ``MAX_DECODED_PIXELS``; then raise
-    ``HTTPError`` 400 naming ``at`` (bytes that are no image are left to the policy)."""
-    try:
-        width, height = image_size(data, source=at)
-    except MazeFormatError:
-        return
-    try:
-        check_pixels(width, height, MAX_DECODED_PIXELS, source=at)
-    except MazeFormatError as exc:
-        raise HTTPError(400, str(exc), param=at) from None
 
 
 @dataclass(frozen=True)
@@ -216,6 +100,31 @@ def _completion(request: ChatRequest, reply: PolicyReply) -> dict[str, Any]:
                   "total_tokens": prompt_tokens + completion_tokens}}
 
 
+def _sse(doc: Any) -> bytes:
+    return b"data: " + json.dumps(doc, allow_nan=False).encode("ascii") + b"\n\n"
+
+
+def completion_chunks(request: ChatRequest, completion: dict[str, Any]) -> Iterator[bytes]:
+    """Return the server-sent events of ``completion`` streamed as OpenAI does (``stream: true``): a
+    ``chat.completion.chunk`` with the role, one with the content, one with the finish reason, one with the usage
+    when ``stream_options.include_usage`` asks for it, then ``data: [DONE]``."""
+    head = {key: completion[key] for key in ("id", "created", "model", "system_fingerprint")}
+    head["object"] = "chat.completion.chunk"
+    content = completion["choices"][0]["message"]["content"]
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        return _sse({**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]})
+
+    yield chunk({"role": "assistant", "content": ""})
+    if content:
+        yield chunk({"content": content})
+    yield chunk({}, "stop")
+    options = request.params.get("stream_options") or {}
+    if options.get("include_usage") is True:
+        yield _sse({**head, "choices": [], "usage": completion["usage"]})
+    yield b"data: [DONE]\n\n"
+
+
 def _app(owner: "ModelServer") -> Starlette:
     async def list_models(request: Request) -> Response:
         return json_response(_models(owner))
@@ -223,8 +132,24 @@ def _app(owner: "ModelServer") -> Starlette:
     async def answer(request: Request, api: str) -> Response:
         """Answer one request of ``api`` (``chat`` or ``responses``) through the same checks and policy."""
         body = await read_json_body(request, max_bytes=owner.max_body, timeout=owner.body_timeout)
-        chat = await run_in_threadpool(ChatRequest.from_body, chat_body(body) if api == "responses" else body,
-                                       owner.model_name, api=api)
+        if api == "responses":
+            chat = await run_in_threadpool(chat_request, body, owner.model_name)
+        else:
+            chat = await run_in_threadpool(ChatRequest.from_body, body, owner.model_name)
+        with owner.pixel_budget.hold(chat.pixels):
+            reply = await _reply(chat)
+        completion = _completion(chat, reply)
+        if api == "responses":
+            return json_response(response_object(chat.model, reply.text, completion["usage"], LOCAL_FINGERPRINT,
+                                                 chat.params))
+        if chat.params.get("stream"):
+            return StreamingResponse(completion_chunks(chat, completion), media_type="text/event-stream",
+                                     headers={"Cache-Control": "no-cache"})
+        return json_response(completion)
+
+    async def _reply(chat: ChatRequest) -> PolicyReply:
+        """Return the policy's reply to ``chat``; raise ``HTTPError`` with the status it chose, or 500 when it
+        failed."""
         owner._enter(chat)
         try:
             try:
@@ -238,11 +163,7 @@ def _app(owner: "ModelServer") -> Starlette:
                 await asyncio.sleep(reply.delay)
             if reply.status != 200:
                 raise HTTPError(reply.status, reply.text or HTTPStatus(reply.status).phrase)
-            completion = _completion(chat, reply)
-            if api == "responses":
-                return json_response(response_object(chat.model, reply.text, completion["usage"], LOCAL_FINGERPRINT,
-                                                     chat.params))
-            return json_response(completion)
+            return reply
         finally:
             owner._leave()
 
@@ -274,23 +195,26 @@ class ModelServer:
     ``body_timeout`` seconds after its headers gets HTTP 408 and its connection is closed; so is a connection
     whose request headers have not all arrived ``header_timeout`` seconds after it opened or after its last
     answer, and one answered before its body was read (``maze_envs.serving.deadlines``). Use as a context
-    manager to stop it.
+    manager to stop it. The requests in flight may declare at most ``pixel_budget`` decoded image pixels together
+    (``ChatRequest.pixels``, priced from the images' headers before any is decoded): one that does not fit beside
+    them gets HTTP 503 with ``Retry-After``, one over the budget alone 400 (``maze_envs.serving.budget``).
     """
 
     def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model_name: str = "maze-envs-local",
                  policy_name: str | None = None, api_key: str | None = None, keep_requests: bool = True,
                  body_timeout: float = BODY_TIMEOUT, header_timeout: float = HEADER_TIMEOUT,
-                 allow_hosts: Sequence[str] = (), max_body: int = MAX_BODY):
+                 allow_hosts: Sequence[str] = (), max_body: int = MAX_BODY, pixel_budget: int = PIXEL_BUDGET):
         self.policy = policy
         self.policy_name = policy_name or getattr(policy, "name", None) or getattr(policy, "__name__", "custom")
         self.model_name = model_name
-        self.api_key = api_key
+        self.api_key = check_api_key(api_key)
         self.host, self.port = host, port
         self.keep_requests = keep_requests
         self.body_timeout = check_timeout(body_timeout, "body_timeout")
         self.header_timeout = check_timeout(header_timeout, "header_timeout")
         self.allow_hosts = tuple(allow_hosts)
         self.max_body = check_size(max_body, "max_body")
+        self.pixel_budget = InFlightBudget(pixel_budget, "pixels", parameter="pixel_budget")
         self.requests: list[ChatRequest] = []
         self.request_count = 0
         self.max_in_flight = 0

@@ -7,7 +7,9 @@ frame, so the window never freezes while it waits for a key.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import gymnasium as gym
@@ -40,6 +42,11 @@ class PlaySession:
         self.seed = seed
         self.fps = positive_int(fps, name="fps")
         self.window = Window(title, status_px=28)
+        try:
+            check_display(driver=self.window.pygame.display.get_driver())
+        except MazeConfigError:
+            self.window.close()
+            raise
         self.keys = key_bindings()
         self.show_path = False
         self.result = PlayResult()
@@ -108,6 +115,31 @@ class PlaySession:
         return self.result
 
 
+# SDL's drivers that show nothing: SDL falls back to offscreen when it finds no display, and a player would wait for
+# ever on a window nobody sees. Chosen on purpose through SDL_VIDEODRIVER (scripted play, tests), they are fine.
+HEADLESS_DRIVERS = frozenset({"offscreen", "dummy"})
+_DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY")
+
+
+def check_display(environ: Mapping[str, str] = os.environ, platform: str = sys.platform,
+                  driver: str | None = None) -> None:
+    """Return None when a play window can be seen: ``SDL_VIDEODRIVER`` chooses a driver, or (on X11/Wayland
+    systems) ``DISPLAY`` or ``WAYLAND_DISPLAY`` is set, and the ``driver`` SDL picked (when known) shows windows.
+
+    Raises ``MazeConfigError`` saying there is no display otherwise, before SDL starts (so that it prints nothing).
+    """
+    if environ.get("SDL_VIDEODRIVER"):
+        return
+    advice = "run it in a desktop session, or set SDL_VIDEODRIVER=dummy to play headless from a script"
+    unix_desktop = not platform.startswith(("win", "darwin", "cygwin", "emscripten"))
+    if unix_desktop and not any(environ.get(name) for name in _DISPLAY_VARIABLES):
+        raise MazeConfigError(f"no display to open the play window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                              f"{advice}")
+    if driver in HEADLESS_DRIVERS:
+        raise MazeConfigError(f"no display to open the play window on (SDL found none and chose its {driver!r} "
+                              f"driver); {advice}")
+
+
 def playable_ids() -> list[str]:
     """Return the registered ids whose env is a grid maze env (the ones a person can walk with the keys)."""
     from gymnasium.envs.registration import load_env_creator
@@ -123,8 +155,10 @@ def playable_ids() -> list[str]:
 def play_env(env_id: str, *, seed: int | None = None, fps: int = 60, title: str | None = None,
              **env_kwargs) -> PlayResult:
     """Open a window on ``gym.make(env_id, render_mode="rgb_array", **env_kwargs)`` and play until it is closed;
-    return what the session did. Raises ``MazeConfigError`` naming ``env_id`` when it is no grid maze env, and
-    ``visibility`` when it is given to an env without a partial view."""
+    return what the session did. Raises ``MazeConfigError`` when there is no display to show the window on
+    (``check_display``), naming ``env_id`` when it is no grid maze env, and ``visibility`` when it is given to an env
+    without a partial view."""
+    check_display()
     playable = playable_ids()
     if env_id not in playable:
         raise MazeConfigError(f"cannot play {env_id!r}; playable ids: {', '.join(playable)}")

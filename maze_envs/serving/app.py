@@ -8,11 +8,11 @@ and Starlette. What this module adds:
   bug (500, logged with its traceback by uvicorn). ``error_body`` shapes the body (default
   ``{"error": message}``; the model server gives the OpenAI shape). ``json_response(doc, status)``
   answers with JSON.
-- ``read_json_body(request, max_bytes=..., timeout=...)`` returns the parsed JSON body or raises
-  ``HTTPError``: 413 over ``max_bytes``, 408 when the whole body has not arrived within ``timeout`` seconds
-  (default ``BODY_TIMEOUT``, 30 s; so a client that promises a body and stalls cannot hold the request
-  forever), 400 when it is empty or not JSON (including nesting too deep to parse and integers past
-  Python's digit limit). The body is parsed in the thread pool, off the event loop.
+- ``read_json_body(request, max_bytes=..., timeout=...)`` returns the parsed JSON body or raises ``HTTPError``: 413
+  over ``max_bytes``, 408 when the whole body has not arrived within ``timeout`` seconds (default ``BODY_TIMEOUT``, 30
+  s; so a client that promises a body and stalls cannot hold the request forever), 400 when it is empty or not JSON
+  (including nesting too deep to parse, integers past Python's digit limit, and ``NaN``/``Infinity``). What
+  ``json_response`` writes is always strict JSON. The body is parsed in the thread pool, off the event loop.
 - ``LoopbackServer(app, host, port, header_timeout=..., allow_hosts=..., api_key=...)`` binds at once through
   ``bind_socket`` (port 0 = a free port, reported by ``port``/``url``; a bad port or a failed bind raises
   ``MazeConfigError``), then ``start()`` serves in a background thread and returns once it accepts
@@ -61,7 +61,7 @@ from maze_envs.core.validate import integer, number
 
 from .deadlines import HEADER_TIMEOUT, CloseUnreadBody, header_deadline_protocol
 from .errors import HTTPError
-from .guard import RequestGuard, allowed_hosts
+from .guard import RequestGuard, allowed_hosts, check_api_key
 
 BODY_TIMEOUT = 30.0
 STOP_GRACE = 2
@@ -69,8 +69,8 @@ STOP_GRACE = 2
 
 def json_response(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """Return a response carrying ``doc`` as ASCII JSON (any string a client sent, lone surrogates included,
-    can be echoed)."""
-    return Response(json.dumps(doc).encode("ascii"), status, headers, media_type="application/json")
+    can be echoed); a NaN or infinity in ``doc`` raises ``ValueError`` (it is not JSON, and no client reads it)."""
+    return Response(json.dumps(doc, allow_nan=False).encode("ascii"), status, headers, media_type="application/json")
 
 
 def plain_error_body(error: HTTPError) -> dict[str, Any]:
@@ -134,12 +134,17 @@ async def read_json_body(request: Request, *, max_bytes: int, timeout: float = B
     return await run_in_threadpool(parse_json_body, raw)
 
 
+def _not_json_constant(name: str) -> Any:
+    raise HTTPError(400, f"invalid JSON body: {name} is not a JSON number (RFC 8259)")
+
+
 def parse_json_body(raw: bytes) -> Any:
-    """Return the JSON value of the request body ``raw``; raises ``HTTPError`` 400 saying why it is not one."""
+    """Return the JSON value of the request body ``raw``; raises ``HTTPError`` 400 saying why it is not one
+    (``NaN`` and ``Infinity``, which Python's reader takes, are refused: no answer could echo them as JSON)."""
     if not raw.strip():
         raise HTTPError(400, "a JSON request body is required")
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_constant=_not_json_constant)
     except RecursionError:
         raise HTTPError(400, "invalid JSON body: arrays or objects nested too deeply") from None
     except ValueError as exc:  # not JSON, not UTF-8, or an integer past Python's digit limit
@@ -225,8 +230,7 @@ class LoopbackServer:
         self.app = app
         self.host = host
         self.header_timeout = check_timeout(header_timeout, "header_timeout")
-        if api_key is not None and (not isinstance(api_key, str) or not api_key):
-            raise MazeConfigError("must be a non-empty string or None", parameter="api_key")
+        check_api_key(api_key)
         guard = RequestGuard(app, allowed_hosts(host, allow_hosts), _error_answer(app), api_key)
         self._socket: socket.socket | None = bind_socket(host, port, verb)
         self.port: int = self._socket.getsockname()[1]

@@ -15,7 +15,12 @@ can send "simple" cross-site requests (a ``text/plain`` POST needs no CORS prefl
   gets **415**: every route of these servers that reads a body reads JSON, and the three content types a web page
   may send without a preflight (``text/plain``, form encodings) are none.
 
-Refusals are answered with the app's own JSON error shape (``answer``), before any of the body is read.
+- A request carrying ``Host``, ``Origin``, ``Authorization``, ``api-key``, ``Content-Type`` or ``Content-Length``
+  more than once gets **400**: which copy a proxy or a framework reads differs, so none is trusted.
+
+Refusals are answered with the app's own JSON error shape (``answer``), before any of the body is read. A key with
+whitespace or control characters at either end could never arrive (HTTP strips a header value's ends), so
+``check_api_key`` refuses it when the server is configured.
 """
 
 from __future__ import annotations
@@ -31,6 +36,25 @@ from .errors import HTTPError
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 ANY_HOST = "*"
+SINGLE_HEADERS = (b"host", b"origin", b"authorization", b"api-key", b"content-type", b"content-length")
+
+
+def check_api_key(key: Any, parameter: str = "api_key") -> str | None:
+    """Return ``key`` when it is None or a non-empty string a client can send in a header: printable ASCII, no
+    whitespace at either end (HTTP strips it, so such a key could never match). Raises ``MazeConfigError`` naming
+    ``parameter`` otherwise, saying what is wrong without showing the key."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key:
+        raise MazeConfigError("must be a non-empty string or None", parameter=parameter)
+    if key != key.strip():
+        raise MazeConfigError("the key has whitespace at its start or end, which HTTP strips from a header, so no "
+                              "client could send it; remove it (e.g. the newline a file or echo left)",
+                              parameter=parameter)
+    if not all(" " <= c <= "~" for c in key):
+        raise MazeConfigError("the key holds characters other than printable ASCII, which a header cannot carry "
+                              "as they are; use a key of printable ASCII", parameter=parameter)
+    return key
 
 
 def host_name(value: str) -> str:
@@ -98,8 +122,12 @@ class RequestGuard:
         self.answer = answer
         self._key = api_key.encode("utf-8") if api_key else None
 
-    def refusal(self, headers: dict[bytes, bytes]) -> HTTPError | None:
-        """Return the error a request with ``headers`` is refused with, or None when it may pass."""
+    def refusal(self, headers: dict[bytes, bytes], repeated: Iterable[bytes] = ()) -> HTTPError | None:
+        """Return the error a request with ``headers`` is refused with, or None when it may pass; ``repeated`` are
+        the names of the ``SINGLE_HEADERS`` the request sent more than once."""
+        for name in repeated:
+            shown = name.decode("latin-1").title()
+            return HTTPError(400, f"the {shown} header was sent more than once; send it once", param=shown)
         host = headers.get(b"host")
         if host is not None and not self._known(host_name(host.decode("latin-1"))):
             shown = brief_repr(host.decode("latin-1"))
@@ -132,7 +160,9 @@ class RequestGuard:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Answer ``scope`` with a refusal, or pass it to the app; returns when it has been answered."""
         if scope["type"] == "http":
-            error = self.refusal({k.lower(): v for k, v in scope["headers"]})
+            names = [k.lower() for k, _ in scope["headers"]]
+            repeated = [name for name in SINGLE_HEADERS if names.count(name) > 1]
+            error = self.refusal({k.lower(): v for k, v in scope["headers"]}, repeated)
             if error is not None:
                 await self.answer(error)(scope, receive, send)
                 return

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from maze_envs.core.excerpts import excerpt, reply_fields
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import read_path
 from maze_envs.llm import Asking, Meter, RunStats, ask
@@ -199,8 +200,8 @@ def mazebench_one_shot_trial(meter: Meter, maze: BenchMaze, *, scoring: str, par
     return {
         "prompt_sha256": hashlib.sha256(repr(prompt).encode("utf-8")).hexdigest(),
         "perturbed": not np.array_equal(shown, maze.grid),
-        "raw_reply": reply.text,
-        "filtered_reply": output_filter(reply.text),
+        **reply_fields(reply.text),
+        "filtered_reply": excerpt(output_filter(reply.text)),
         "parse_form": read.form,
         "reading": read.to_dict(),
         "parsed_path": [list(c) for c in read.cells],

@@ -56,6 +56,7 @@ def procedural_world(config: EvalConfig, count: int = 8, rows: int = 4, cols: in
     renderer (colours up to ``sh_degree``, as ``CloudRenderer``'s); raises ``MazeConfigError`` naming a bad
     argument."""
     positive_int(count, parameter="count")
+    check_sh_degree(sh_degree)
     params = params or SceneParams()
     built = [build_scene(generate(rows, cols, "dfs", seed + i), f"maze_{i:03d}", params, seed + i)
              for i in range(count)]
