@@ -11,6 +11,7 @@ from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
 from maze_envs import protocols
+from maze_envs.core.words import counted
 from maze_envs.report import (
     PALETTE,
     Axis,
@@ -146,7 +147,8 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
         f"<h1>Maze benchmark: {html.escape(summary['mode'])}</h1>"
         f"<p>Protocol {html.escape(_rules(summary)[0])}; scoring {html.escape(summary['scoring'])}; "
         "anti-cheat presentations "
-        f"{'on' if summary['anti_cheat'] else 'off'}; {counts['trials']} trials ({counts['errors']} errors); "
+        f"{'on' if summary['anti_cheat'] else 'off'}; {counted(counts['trials'], 'trial')} "
+        f"({counted(counts['errors'], 'error')}); "
         "means over every trial, failed ones as zero, with 95% intervals (Wilson's for the success rate, a "
         "seeded bootstrap for the rest). A size names the benchmark grid (MazeBench's HxW, no outer wall ring) "
         f"and the cells it holds.</p>{note}{stopped}"

@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.words import counted
 
 POLICIES = ("oracle", "explorer", "random")
 
@@ -75,5 +76,6 @@ def _run(args: argparse.Namespace) -> int:
     for env_id in _ids(args.envs, args.sizes):
         for policy in args.policies:
             done = record_dataset(env_id, partial(_player, policy), policy, episodes=args.episodes, seed=args.seed)
-            print(f"{done.dataset_id}: {done.episodes} episodes, {done.steps} steps of {policy} in {env_id}")
+            print(f"{done.dataset_id}: {counted(done.episodes, 'episode')}, {counted(done.steps, 'step')} of {policy} "
+                  f"in {env_id}")
     return 0
