@@ -29,3 +29,10 @@ def test_ci_runs_the_release_check_with_its_tools_in_dev():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     dev = project["optional-dependencies"]["dev"]
     assert any(d.startswith("twine") for d in dev) and any(d.startswith("build") for d in dev)
+
+
+def test_getting_started_lists_every_extra():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    listed = set(re.findall(r"^\| `([\w-]+)` \|", (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8"),
+                            re.M))
+    assert set(extras) == listed, set(extras) ^ listed
