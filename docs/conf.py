@@ -21,6 +21,7 @@ myst_heading_anchors = 3
 html_theme = "furo"
 html_title = f"maze-envs {release}"
 html_static_path = ["_static"]
+html_css_files = ["maze.css"]  # code blocks wrap at the column; output blocks set apart
 html_favicon = "_static/favicon.png"
 html_last_updated_fmt = None
 autodoc_member_order = "bysource"

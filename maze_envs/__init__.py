@@ -8,7 +8,7 @@ folders are installed as ``maze_envs.agents`` and ``maze_envs.evaluators`` (see 
 from maze_envs import consumers
 from maze_envs.envs.registration import register_envs
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 consumers.install()  # maze_envs.agents / maze_envs.evaluators: the import names of agents/ and evaluators/
 register_envs()

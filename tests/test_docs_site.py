@@ -90,7 +90,7 @@ def test_every_registered_id_has_its_env_page_and_picture(site):
 
 
 def test_every_subcommand_and_flag_is_in_the_cli_reference(site):
-    text = (site / "_generated" / "cli.html").read_text(encoding="utf-8")
+    text = "".join(page.read_text(encoding="utf-8") for page in sorted((site / "_generated" / "cli").glob("*.html")))
     missing = []
 
     def walk(parser: argparse.ArgumentParser, command: str) -> None:
@@ -174,3 +174,57 @@ def test_generated_env_pages_snippets_run(site, tmp_path):
     assert blocks
     done = run_blocks(blocks, tmp_path / "work")
     assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
+
+
+PAGE_CHECKS = """() => {
+  const codes = Array.from(document.querySelectorAll('div[class*="highlight-python"]'));
+  const silent = codes.filter(d => d.textContent.includes('print(')
+      && !(d.nextElementSibling && d.nextElementSibling.classList.contains('highlight-output')))
+    .map(d => d.textContent.trim().slice(0, 80));
+  const wide = Array.from(document.querySelectorAll('pre')).filter(p => p.scrollWidth > p.clientWidth + 1
+      || p.getBoundingClientRect().right > (p.closest('article') || document.body).getBoundingClientRect().right + 1)
+    .map(p => p.textContent.trim().slice(0, 80) + ' (' + p.scrollWidth + ' > ' + p.clientWidth + ' px)');
+  const rawTables = Array.from(document.querySelectorAll('pre, p')).filter(
+      e => /^\\s*\\|.*\\|\\s*$/m.test(e.textContent) && /^\\s*\\|\\s*:?-{3,}/m.test(e.textContent)).length;
+  const images = Array.from(document.images).filter(i => i.complete && i.naturalWidth > 0).length;
+  return {silent, wide, rawTables, images, tables: document.querySelectorAll('article table').length};
+}"""
+
+
+def test_pages_at_1280px_show_outputs_fit_their_column_and_the_benchmarks_as_tables_and_plots(site):
+    """In Chromium at 1280x720: every python block that prints is followed by its output block, no ``pre`` is
+    wider than its column, and the benchmark page holds images and HTML tables and no raw ``|`` table."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    found = {}
+    with sync_playwright() as p, socket_temp_dir() as temp:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, env={**os.environ, "TMPDIR": temp})
+        page = browser.new_page(viewport=WINDOW)
+        for path in _pages(site):
+            page.goto(path.as_uri(), wait_until="load")
+            found[path.relative_to(site).as_posix()] = page.evaluate(PAGE_CHECKS)
+        browser.close()
+    silent = {name: r["silent"] for name, r in found.items() if r["silent"]}
+    wide = {name: r["wide"] for name, r in found.items() if r["wide"]}
+    assert silent == {} and wide == {}
+    bench = found["_generated/benchmarks.html"]
+    assert bench["images"] >= 3 and bench["tables"] >= 5 and bench["rawTables"] == 0, bench
+    assert not any(r["rawTables"] for name, r in found.items() if "benchmarks" in name)
+
+
+def test_every_registered_id_has_a_picture_of_its_own(site):
+    import hashlib
+
+    import gymnasium as gym
+
+    import maze_envs  # noqa: F401
+
+    ids = [k for k, s in gym.registry.items()
+           if isinstance(s.entry_point, str) and s.entry_point.startswith("maze_envs.")]
+    pages = sorted((site / "_generated" / "envs").glob("*.html"))
+    shown = {unquote(src).rsplit("/", 1)[-1]: (page.parent / unquote(src)) for page in pages
+             for src in _parsed(page).images}
+    digests = {env_id: hashlib.sha256(shown[f"{env_id}.png"].read_bytes()).hexdigest() for env_id in ids}
+    shared = {d: [i for i, other in digests.items() if other == d] for d in set(digests.values())}
+    assert len(set(digests.values())) == len(ids), [group for group in shared.values() if len(group) > 1]

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _doc_blocks import ROOT, page_blocks, run_blocks, runnable
+from _doc_blocks import OUTPUT, ROOT, block_outputs, check_outputs, page_blocks, run_blocks, runnable
 
 PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md") if not {"_generated", "_build"} & set(p.parts)) + [
     ROOT / "README.md"]
 RUN_ELSEWHERE = {"docs/tutorials/rl-libraries.md": "tests/test_rl_tools.py runs each snippet and checks its output"}
-LISTINGS = ("text",)  # output shown, not code
+LISTINGS = ("text", OUTPUT)  # listings and what the block before printed, not code
 DIRECTIVES = ("{toctree}", "{eval-rst}", "{include}")
 
 
@@ -33,5 +33,9 @@ def test_every_block_is_run_or_says_why_not(page):
 @pytest.mark.parametrize("page", [p for p in PAGES if runnable(page_blocks(p)) and _page_id(p) not in RUN_ELSEWHERE],
                          ids=_page_id)
 def test_a_page_runs_top_to_bottom_in_a_fresh_folder(page, tmp_path):
-    done = run_blocks(runnable(page_blocks(page)), tmp_path / "work")
+    """Each page runs, and every block that prints shows what it prints now in the output block after it."""
+    blocks = page_blocks(page)
+    done = run_blocks(runnable(blocks), tmp_path / "work")
     assert done.returncode == 0, (done.stdout[-4000:], done.stderr[-4000:])
+    problems = check_outputs(blocks, block_outputs(done.stdout), tmp_path / "work")
+    assert problems == [], "\n".join(problems) + "\n(python3 tests/_doc_blocks.py PAGE writes them afresh)"

@@ -147,7 +147,7 @@ def test_same_seed_same_scene(tmp_path):
 def test_cli_generate(tmp_path, capsys):
     assert main(["generate", "nav-scenes", "--count", "1", "--rows", "3", "--cols", "3", "--surfel-spacing", "0.3",
                  "--landmarks", "1", "--trajectories", "2", "--seed", "2", "--out", str(tmp_path)]) == 0
-    assert "wrote 1 scenes" in capsys.readouterr().out
+    assert "wrote 1 scene " in capsys.readouterr().out
     doc = json.loads((tmp_path / "maze_000" / "traj_1.json").read_text())
     assert doc["label"]["extend"]["goal_label"] in dict(LANDMARKS)
     assert main(["generate", "nav-scenes", "--cell-metres", "0.5", "--out", str(tmp_path)]) == 2

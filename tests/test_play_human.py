@@ -78,7 +78,7 @@ def test_play_command_runs_headless(capsys, tmp_path):
     path = save_layout(grid, tmp_path / "play.json")
     post(pygame.K_RIGHT, pygame.K_d, pygame.K_q)
     assert main(["play", "Maze-PartialObs-v0", "--maze", str(path), "--visibility", "2", "--seed", "0"]) == 0
-    assert "reached the goal 1 time(s) in 2 moves" in capsys.readouterr().out
+    assert "reached the goal 1 time in 2 moves" in capsys.readouterr().out
 
 
 def test_play_command_rejects_bad_flags(capsys):

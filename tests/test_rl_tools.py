@@ -16,6 +16,7 @@ import cv2
 import gymnasium as gym
 import numpy as np
 import pytest
+from _doc_blocks import OUTPUT, output_difference, page_blocks
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
@@ -209,6 +210,15 @@ def _page_snippets() -> dict[str, str]:
             block for block in blocks}
 
 
+def _page_outputs() -> dict[str, str | None]:
+    """Return the output block shown after each snippet of the page (None where there is none), keyed as
+    ``_page_snippets``."""
+    blocks = page_blocks(ROOT / "docs" / "tutorials" / "rl-libraries.md")
+    snippets = {code: name for name, code in _page_snippets().items()}
+    return {snippets[b.code]: (after.code if after is not None and after.language == OUTPUT else None)
+            for b, after in zip(blocks, [*blocks[1:], None], strict=True) if b.code in snippets}
+
+
 def test_the_rl_libraries_page_has_one_snippet_per_library():
     assert sorted(_page_snippets()) == ["gymnasium", "rllib", "sb3", "torchrl"]
 
@@ -224,6 +234,9 @@ def test_page_snippets_run(tmp_path_factory, library):
         done = subprocess.run([sys.executable, "-c", _page_snippets()[library]], check=False, cwd=cwd, env=env,
                               capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
+    if done.stdout.strip():  # the page shows what the snippet prints, as it prints it now
+        shown = _page_outputs()[library]
+        assert shown is not None and output_difference(shown, done.stdout, cwd) is None, done.stdout[-3000:]
     if library == "rllib":
         assert float(done.stdout.strip().splitlines()[-1]) >= 200
     if library in ("sb3", "gymnasium"):

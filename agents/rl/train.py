@@ -75,8 +75,10 @@ class TrainResult:
     tables: dict[str, EvaluationTable]
 
     def header(self) -> str:
-        """Return the table's header and rule lines, one column per cell of ``row``."""
-        names = ["env", "setting", "algorithm", "steps", "train min", *self.tables]
+        """Return the table's header and rule lines, one column per cell of ``row`` (an agent's cell is its success
+        rate / mean path efficiency, both 0 to 1: "0.00 / 0.00" reached no goal)."""
+        names = ["env", "setting", "algorithm", "steps", "train min",
+                 *(f"{name} success / path eff." for name in self.tables)]
         return "| " + " | ".join(names) + " |\n|" + " --- |" * len(names)
 
     def row(self) -> str:

@@ -11,6 +11,7 @@ from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
 from maze_envs import protocols
+from maze_envs.core.words import counted
 from maze_envs.report import (
     PALETTE,
     Axis,
@@ -18,6 +19,7 @@ from maze_envs.report import (
     Series,
     Trace,
     html_page,
+    legend,
     line_chart,
     maze_svg,
     size_area,
@@ -35,6 +37,35 @@ COST_COLUMNS = (("api_calls", "API calls"), ("cell_moves", "cell moves"), ("wall
                 ("invalid_outputs", "invalid outputs"), ("exploration_rate", "explored"), ("tokens", "tokens"),
                 ("cost_usd", "cost USD"), ("latency_s", "latency s"))
 COLUMNS = SCORE_COLUMNS + COST_COLUMNS
+INTERVALS = ("[low, high]", "the 95% interval under each mean: Wilson's for the success rate, a seeded bootstrap "
+             "over trials for the rest")
+SCORE_LEGEND = (
+    ("model, size", "the model played and the benchmark grid (MazeBench's HxW, no outer wall ring) with its cells"),
+    ("trials", "trials played for the model and size; errors: those that ended in an error (scored 0)"),
+    ("success %", "100 x (trials whose answer is a valid path from start to goal) / trials"),
+    ("total", "the weighted score: v1 = 0.4 S + 0.3 Q + 0.3 O; v2 = 0.3 S + 0.25 Q + 0.25 O + 0.2 P"),
+    ("S", "solved: 100 for a valid path, else 0"),
+    ("Q", "quality: 100 for a valid path, else 0 (as MazeBench gives it)"),
+    ("O", "optimality: 100 x (shortest path length) / (path length), 100 when the start is the goal; 0 if invalid"),
+    ("P", "path similarity (v2 only): 100 x Jaccard(path cells, shortest-path cells) x min(1, shortest / path "
+          "length); 0 if invalid"),
+    ("A", "the plain average: (S + Q + O) / 3 under v1, (S + Q + O + P) / 4 under v2"),
+    ("consistency", "the share of a maze's anti-cheat presentations whose answer equals the most common one "
+                    "(1 = all agree), averaged over mazes; a dash with fewer than two presentations"),
+    INTERVALS,
+)
+COST_LEGEND = (
+    ("API calls", "chat requests per trial"),
+    ("cell moves", "cells the agent moved through per trial (interactive modes)"),
+    ("wall hits", "moves into a wall per trial"),
+    ("invalid outputs", "replies the reply reader could not read as moves or a path, per trial"),
+    ("explored", "free cells visited / free cells of the maze (partial-observe mode)"),
+    ("tokens", "prompt + completion tokens per trial"),
+    ("cost USD", "(prompt tokens x price_prompt + completion tokens x price_completion) / 1e6, prices per million "
+                 "tokens from the model's config, per trial (0 where no price is set)"),
+    ("latency s", "seconds waiting on the model per trial"),
+    INTERVALS,
+)
 
 
 def _rows(models: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> list[tuple[str, str, Mapping[str, Any]]]:
@@ -146,13 +177,16 @@ def render_report(summary: Mapping[str, Any], records: list[Mapping[str, Any]],
         f"<h1>Maze benchmark: {html.escape(summary['mode'])}</h1>"
         f"<p>Protocol {html.escape(_rules(summary)[0])}; scoring {html.escape(summary['scoring'])}; "
         "anti-cheat presentations "
-        f"{'on' if summary['anti_cheat'] else 'off'}; {counts['trials']} trials ({counts['errors']} errors); "
+        f"{'on' if summary['anti_cheat'] else 'off'}; {counted(counts['trials'], 'trial')} "
+        f"({counted(counts['errors'], 'error')}); "
         "means over every trial, failed ones as zero, with 95% intervals (Wilson's for the success rate, a "
         "seeded bootstrap for the rest). A size names the benchmark grid (MazeBench's HxW, no outer wall ring) "
         f"and the cells it holds.</p>{note}{stopped}"
         f"{''.join(section(summary) for section in sections)}"
         f"<h2>Results per model and size</h2>{_table_note(summary)}{summary_table(summary['models'])}"
+        f"{legend(SCORE_LEGEND, 'score columns')}"
         f"<h3>Moves, tokens, cost and latency</h3>{cost_table(summary['models'])}"
+        f"{legend(COST_LEGEND, 'cost columns')}"
         f"<h2>Success rate by maze size</h2>{success_chart(summary['models'])}"
         f"<h2>Mazes</h2><ul>{index}</ul>{maze_sections(records, mazes)}"
     )

@@ -125,8 +125,25 @@ def grouped_sections(rows: list[dict[str, Any]], mode: str, min_distance: float,
     return sections
 
 
+COLUMN_MEANINGS = {
+    "count": "tasks in the row",
+    "success_rate": "tasks that arrived (declared within the arrival threshold) / tasks",
+    "sr_new": "tasks that arrived with fewer path collisions than the collision threshold / tasks",
+    "spl_new": "mean over tasks of sr_new x shortest / max(travelled, shortest) (path lengths in metres)",
+    "tcr_new": "mean over tasks of sr_new x (steps - colliding steps) / steps: the collision-free share of steps",
+    "dcr_new": "mean over tasks of sr_new x (metres travelled - metres in collision) / metres travelled",
+    "avg_steps": "mean steps (agent calls) per task",
+    "spl": "mean over tasks of success x effective shortest / max(travelled, effective shortest), the shortest "
+           "path less the arrival radius",
+    "collision_task_rate": "tasks with at least one collision / tasks run with collision checks",
+    "total": "tasks asking for the POI", "success": "of them, tasks that arrived",
+    "avg_spl": "mean SPL over the POI's tasks", "collision_count": "of them, tasks with a collision",
+}
+
+
 def format_table(title: str, columns: list[str], rows: list[tuple[str, dict[str, Any]]]) -> str:
-    """Return a plain-text table: one row per (label, values), rates as percentages, '-' for missing values."""
+    """Return a plain-text table: one row per (label, values), rates as percentages, '-' for missing values, and
+    beneath it a legend line per column (``COLUMN_MEANINGS``; '-': no task had a value)."""
     lines = [title, f"{'':<16}" + "".join(f"{c[:11]:>12}" for c in columns)]
     for label, values in rows:
         cells = []
@@ -141,4 +158,5 @@ def format_table(title: str, columns: list[str], rows: list[tuple[str, dict[str,
             else:
                 cells.append(f"{v:>12.2f}")
         lines.append(f"{label[:16]:<16}" + "".join(cells))
+    lines += [f"  {c}: {COLUMN_MEANINGS[c]}" for c in columns if c in COLUMN_MEANINGS]
     return "\n".join(lines)

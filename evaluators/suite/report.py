@@ -15,6 +15,7 @@ from maze_envs.report import (
     Trace,
     escape,
     html_page,
+    legend,
     maze_svg,
     png_data_uri,
     rate_html,
@@ -139,6 +140,34 @@ def _number(value: float | None) -> str:
     return "&ndash;" if value is None else f"{value:.2f}"
 
 
+LEADERBOARD_LEGEND = (
+    ("player, kind", "who played (a model, an agent, a generator) and its kind"),
+    ("a modality column", "the share of mazes the player solved in that modality; a maze counts as solved when at "
+                          "least half its trials succeed (the modalities are listed below)"),
+    ("mean", "the mean of the player's modality columns, the modalities it did not play left out"),
+    ("tokens / solve", "the player's prompt + completion tokens over every modality / its successful trials; – "
+                       "with no success or no model"),
+)
+SUCCESS_LEGEND = (
+    ("a size or all sizes", "success rate = trials that succeeded / trials, with its 95% Wilson interval and "
+                            "(succeeded/trials)"),
+)
+USAGE_LEGEND = (
+    ("items, solves", "trials played and trials that succeeded (a solve)"),
+    ("requests, tokens", "chat requests sent and their prompt + completion tokens"),
+    ("tokens / solve, cost / solve", "tokens or cost divided by solves; – with no solve"),
+    ("cost USD", "(prompt tokens x price_prompt + completion tokens x price_completion) / 1e6, prices per million "
+                 "tokens from the model's config (0 where none is set)"),
+    ("latency s", "seconds spent waiting on the model"),
+)
+AGREEMENT_LEGEND = (
+    ("n", "generated images that both the pixel evaluator and the judge scored"),
+    ("matrix", "[[both fail, pixel fail and judge pass], [pixel pass and judge fail, both pass]]"),
+    ("agreement", "(both fail + both pass) / n"),
+    ("Cohen's kappa", "(agreement - chance agreement) / (1 - chance agreement); 1 = perfect, 0 = chance"),
+)
+
+
 def agreement_table(summary: Mapping[str, Any]) -> str:
     """Return the pixel evaluator vs judge agreement per player, or a line saying there was no judge."""
     if not summary["agreement"]:
@@ -147,7 +176,7 @@ def agreement_table(summary: Mapping[str, Any]) -> str:
                    f'<td>{_number(a["agreement"])}</td><td>{_number(a["cohen_kappa"])}</td></tr>'
                    for p, a in summary["agreement"].items())
     return ('<table><tr><th class="l">player</th><th>n</th><th>matrix (rows pixel 0/1, columns judge 0/1)</th>'
-            f"<th>agreement</th><th>Cohen's kappa</th></tr>{rows}</table>")
+            f"<th>agreement</th><th>Cohen's kappa</th></tr>{rows}</table>{legend(AGREEMENT_LEGEND, 'agreement')}")
 
 
 def maze_picture(m: SuiteMaze, attempts: list[tuple[str, list]], cell: int) -> str:
@@ -263,10 +292,11 @@ def write_site(out: Path, manifest: Mapping[str, Any], summary: Mapping[str, Any
         "95% Wilson intervals. A size names the benchmark grid (MazeBench's HxW, no outer wall ring) and the cells it "
         "holds.</p>"
         f"<h2>Leaderboard</h2><p>Click a column to sort.</p>{wide(leaderboard(manifest, summary))}"
+        f"{legend(LEADERBOARD_LEGEND, 'leaderboard')}"
         f"<h2>Modalities</h2><ul>{modalities}</ul>"
-        f"<h2>Success per modality and size</h2>{success_tables(summary, sizes)}"
+        f"<h2>Success per modality and size</h2>{success_tables(summary, sizes)}{legend(SUCCESS_LEGEND, 'success')}"
         f"<h2>Cross-modal matrix</h2>{matrix_tables(summary, mazes)}"
-        f"<h2>Tokens per solve</h2>{wide(usage_table(summary))}"
+        f"<h2>Tokens per solve</h2>{wide(usage_table(summary))}{legend(USAGE_LEGEND, 'usage')}"
         f"<h2>Generations: pixel evaluator and judge</h2>{agreement_table(summary)}"
         f"<h2>Sections</h2><ul>{links or '<li>none</li>'}</ul><h2>Mazes</h2><ul>{maze_links}</ul>")
     path = out / "index.html"

@@ -10,6 +10,7 @@ from dataclasses import fields
 from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.cli.run_flags import DeprecatedFlag, add_run_flags, run_options
 from maze_envs.core.generators import GENERATORS
+from maze_envs.core.words import counted
 from maze_envs.evaluators.bench.config import MODES, START_GOAL, BenchConfig
 from maze_envs.evaluators.bench.scores import SCORINGS
 from maze_envs.protocols import load, protocol
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     for model, sizes in result.summary["models"].items():
         for size, stats in sizes.items():
             print(f"{model} {size}: success {stats['success']['mean']:.1f}% total {stats['total']['mean']:.2f} "
-                  f"over {stats['trials']} trials ({stats['errors']} errors)")
+                  f"over {counted(stats['trials'], 'trial')} ({counted(stats['errors'], 'error')})")
     local = " [answers from the local embedded server, not a hosted model]" \
         if result.summary["local_embedded_server"] else ""
     headline = protocol(config.protocol, "bench").bench.headline

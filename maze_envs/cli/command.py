@@ -10,6 +10,7 @@ from typing import Sequence
 
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
 from maze_envs.core.secrets import redact_text
+from maze_envs.core.words import closest, did_you_mean
 
 OUTPUT_ERRORS = "maze-envs-escape"
 
@@ -47,8 +48,32 @@ class OneLineErrorParser(argparse.ArgumentParser):
         itself, so the error names that subcommand and its ``--help`` (not the top-level one)."""
         namespace, extras = super().parse_known_args(args, namespace)
         if extras and self._subparsers is None:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
+            self.error(self.unrecognized(extras))
         return namespace, extras
+
+    def parse_args(self, args=None, namespace=None):
+        """Parse like argparse; arguments nobody knows end in a one-line error suggesting the closest flag."""
+        namespace, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.error(self.unrecognized(extras))
+        return namespace
+
+    def unrecognized(self, extras: Sequence[str]) -> str:
+        """Return the error message for the arguments ``extras`` this parser does not know, suggesting the flag
+        closest to the first unknown one."""
+        flags = {flag.lstrip("-"): flag for action in self._actions for flag in action.option_strings}
+        first = next((extra.split("=", 1)[0] for extra in extras if extra.startswith("-")), None)
+        match = closest(first.lstrip("-"), flags) if first else None
+        hint = f" (did you mean {flags[match]!r}?)" if match is not None else ""
+        return f"unrecognized arguments: {' '.join(extras)}{hint}"
+
+    def _check_value(self, action, value):
+        """Reject a value outside ``action.choices`` naming the closest choice, as argparse would otherwise."""
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(repr, action.choices))
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}"
+                                                 f"{did_you_mean(str(value), map(str, action.choices))} "
+                                                 f"(choose from {choices})")
 
     def error(self, message: str):
         """Print ``PROG: error: MESSAGE (see PROG --help)`` to stderr and exit with status 2."""

@@ -7,6 +7,7 @@ import argparse
 from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.cli.run_flags import run_options
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
+from maze_envs.core.words import counted
 from maze_envs.tasks.spec import DIFFICULTIES, VARIANTS
 
 from . import minari_data, nav, openings
@@ -69,8 +70,8 @@ def _run_tasks(args: argparse.Namespace) -> int:
     specs = task_specs(args.algos, args.difficulties, args.count, args.seed, args.variants)
     summary = generate_tasks(specs, args.output_dir, style=style, image_px=args.image_px,
                              options=run_options(args), overwrite=args.overwrite)
-    print(f"wrote {summary.written} tasks ({summary.resumed} already there) and {summary.indexes[0]}")
-    return report_failures(summary, "tasks")
+    print(f"wrote {counted(summary.written, 'task')} ({summary.resumed} already there) and {summary.indexes[0]}")
+    return report_failures(summary, "task")
 
 
 def _run_text(args: argparse.Namespace) -> int:
@@ -79,5 +80,5 @@ def _run_text(args: argparse.Namespace) -> int:
     summary = generate_text_mazes(args.sizes, args.count, args.seed, args.output_dir, algorithm=args.algorithm,
                                   placement=args.start_goal, options=run_options(args),
                                   overwrite=args.overwrite, protocol=args.protocol)
-    print(f"wrote {summary.written} mazes ({summary.resumed} already there) under {args.output_dir}")
-    return report_failures(summary, "mazes")
+    print(f"wrote {counted(summary.written, 'maze')} ({summary.resumed} already there) under {args.output_dir}")
+    return report_failures(summary, "maze")

@@ -6,6 +6,7 @@ import argparse
 
 from maze_envs.cli.run_flags import add_run_flags, run_options
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.words import counted
 
 from .model_flags import add_model_flags, model_client
 
@@ -62,9 +63,9 @@ def run(args: argparse.Namespace) -> int:
     local = " [answers from the local embedded server, not a hosted model]" \
         if result.summary["endpoint"]["local_embedded_server"] else ""
     print(f"judge {task.name}: {overall['n_judged']}/{overall['n']} judged, accuracy ({task.primary}) {accuracy}, "
-          f"{overall['parse_errors']} parse errors, {overall['errors']} errors; "
-          f"{result.summary['usage']['total_tokens']} tokens{local}; summary: {result.summary_path}, report: "
-          f"{result.report_path}")
+          f"{counted(overall['parse_errors'], 'parse error')}, {counted(overall['errors'], 'error')}; "
+          f"{counted(result.summary['usage']['total_tokens'], 'token')}{local}; summary: "
+          f"{result.summary_path}, report: {result.report_path}")
     if "agreement" in result.summary:
         agree = result.summary["agreement"]["success"]
         print(f"agreement with pixel evaluator on success: n={agree['n']} kappa={agree['cohen_kappa']}")

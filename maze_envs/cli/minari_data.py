@@ -10,6 +10,7 @@ from typing import Any
 
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError, message_for_flags
 from maze_envs.core.validate import positive_int
+from maze_envs.core.words import counted
 
 POLICIES = ("oracle", "explorer", "random")
 
@@ -115,8 +116,9 @@ def _run(args: argparse.Namespace) -> int:
                 failures += 1
                 print(f"maze-envs generate minari: {name} failed: {one_line(exc)}", file=sys.stderr)
                 continue
-            print(f"{done.dataset_id}: {done.episodes} episodes, {done.steps} steps of {policy} in {env_id}")
+            print(f"{done.dataset_id}: {counted(done.episodes, 'episode')}, {counted(done.steps, 'step')} of {policy} "
+                  f"in {env_id}")
     if failures:
-        print(f"maze-envs generate minari: {failures} dataset(s) not recorded ({kept} kept); the others are "
-              "published", file=sys.stderr)
+        print(f"maze-envs generate minari: {counted(failures, 'dataset')} not recorded ({kept} kept); the others "
+              "are published", file=sys.stderr)
     return 1 if failures else 0

@@ -6,6 +6,7 @@ import argparse
 
 from maze_envs.cli.run_flags import run_options
 from maze_envs.core.generators import GENERATORS
+from maze_envs.core.words import counted
 
 from .server_flags import access_options, add_access_flags
 from .writer_flags import add_writer_flags, report_failures
@@ -48,9 +49,9 @@ def _run_generate(args: argparse.Namespace) -> int:
                                   overwrite=args.overwrite)
     total = sum(s["num_gaussians"] for s in summary.records)
     tasks = sum(len(s["trajectories"]) for s in summary.records)
-    print(f"wrote {summary.written} scenes ({summary.resumed} already there; {total} Gaussians, {tasks} "
-          f"trajectories in all) under {args.output_dir}")
-    return report_failures(summary, "scenes")
+    print(f"wrote {counted(summary.written, 'scene')} ({summary.resumed} already there; "
+          f"{counted(total, 'Gaussian')}, {counted(tasks, 'trajectory')} in all) under {args.output_dir}")
+    return report_failures(summary, "scene")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

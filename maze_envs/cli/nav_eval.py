@@ -11,6 +11,7 @@ from typing import Sequence
 from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.core.errors import MazeEnvsError, message_for_flags
 from maze_envs.core.validate import flag_type, positive_int, size
+from maze_envs.core.words import counted
 from maze_envs.envs.nav.config import build_eval_config, camera_for_size
 from maze_envs.evaluators.nav.loop import EvalOutcome, agent_spec, ensure_procedural_scenes, new_run_dir, run_evaluation
 from maze_envs.evaluators.nav.report import MetricsSettings, report
@@ -163,7 +164,7 @@ def run_eval(args: argparse.Namespace) -> EvalOutcome:
                          resume=args.resume_dir is not None, retry_errors=args.retry_errors)
     print(f"run directory: {run_dir}", flush=True)
     outcome = run_evaluation(agent, config, data_dir, map_dir=args.map_dir, run_dir=run_dir, options=options)
-    print(f"{outcome.total} tasks: {outcome.skipped} already finished, {outcome.played} played now "
+    print(f"{counted(outcome.total, 'task')}: {outcome.skipped} already finished, {outcome.played} played now "
           f"({outcome.errors} ended in error or render_error)")
     if not args.skip_metrics:
         report(run_dir, metrics_settings(args))

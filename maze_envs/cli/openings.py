@@ -6,6 +6,7 @@ import argparse
 
 from maze_envs.cli.run_flags import run_options
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.words import counted
 from maze_envs.openings.dataset import VARIANTS
 
 from .writer_flags import add_writer_flags
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         margin=args.margin, label_padding=args.label_padding, font=args.font)
     summary = write_openings_dataset(config, args.output_dir, options=run_options(args),
                                      overwrite=args.overwrite)
-    print(f"wrote {summary.written} samples ({summary.resumed} already there, {len(summary.failures)} errors) "
+    print(f"wrote {counted(summary.written, 'sample')} ({summary.resumed} already there, "
+          f"{counted(len(summary.failures), 'error')}) "
           f"and {summary.indexes[0]}")
     return 0

@@ -15,6 +15,7 @@ from maze_envs.cli.command import OneLineErrorParser, run_command
 from maze_envs.cli.run_flags import add_run_flags, run_options
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.validate import number, positive_int
+from maze_envs.core.words import counted
 from maze_envs.evaluators.pixel.batch import BatchConfig, Kind, batch_files, evaluate_batch, setup_logging
 from maze_envs.evaluators.pixel.colours import ColourThresholds
 from maze_envs.evaluators.pixel.image import ImageParams
@@ -155,8 +156,9 @@ def _evaluate(args: argparse.Namespace, kind: Kind, single: Path | None, output_
         status = 1 if "error" in record else 0
     else:
         overall = summary["overall"]
-        print(f"{kind}s: {summary['evaluated']} evaluated, {summary['errors']['count']} errors; "
-              f"mean overall {overall['mean_score']:.3f}, wall crossings {summary['wall_crossing']['count']}, "
+        print(f"{kind}s: {summary['evaluated']} evaluated, {counted(summary['errors']['count'], 'error')}; "
+              f"mean overall {overall['mean_score']:.3f}, "
+              f"{counted(summary['wall_crossing']['count'], 'wall crossing')}, "
               f"mean target achievement {summary['path_matching']['mean_target_achievement']:.3f}")
         if "gated_metrics" in summary:
             print(f"overall_score_gated rate {summary['gated_metrics']['overall_score_gated_rate']:.3f}")

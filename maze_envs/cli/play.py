@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from maze_envs.core.generators import GENERATORS, PLACEMENTS
+from maze_envs.core.words import counted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,5 +47,6 @@ def run(args: argparse.Namespace) -> int:
     from maze_envs.play.human import play_env
 
     result = play_env(args.env_id, seed=args.seed, fps=args.fps, **env_kwargs(args))
-    print(f"played {result.episodes} episode(s), reached the goal {result.successes} time(s) in {result.moves} moves")
+    print(f"played {counted(result.episodes, 'episode')}, reached the goal {counted(result.successes, 'time')} in "
+          f"{counted(result.moves, 'move')}")
     return 0

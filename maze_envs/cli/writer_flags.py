@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from maze_envs.cli.run_flags import add_run_flags
+from maze_envs.core.words import counted
 from maze_envs.datasets import WriteSummary
 
 
@@ -21,10 +22,10 @@ def add_writer_flags(parser: argparse.ArgumentParser, out_help: str = "output di
 
 def report_failures(summary: WriteSummary, what: str) -> int:
     """Return the exit status of a writer's run: 0 when every sample was made, else 1 after saying on stderr how
-    many failed, the first message and where the rest are."""
+    many failed (``what`` names one sample), the first message and where the rest are."""
     if not summary.failures:
         return 0
     first = summary.failures[0]
-    print(f"maze-envs generate: {len(summary.failures)} {what} failed ({first['id']}: {first['error']}); all are in "
-          f"{summary.log}; --resume makes them again", file=sys.stderr)
+    print(f"maze-envs generate: {counted(len(summary.failures), what)} failed ({first['id']}: {first['error']}); "
+          f"all are in {summary.log}; --resume makes them again", file=sys.stderr)
     return 1

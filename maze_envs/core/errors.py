@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import reprlib
 import warnings
 from typing import Any, Mapping
+
+from .words import closest, plural
 
 MESSAGE_VALUE_CHARS = 80
 MESSAGE_PATH_CHARS = 200
@@ -124,14 +127,33 @@ class UnknownArgumentError(MazeConfigError, TypeError):
     optional argument on that error (TorchRL's ``frameskip``) works on our envs too."""
 
 
-def reject_unknown_arguments(owner: str, unknown: Mapping[str, Any]) -> None:
+def keyword_parameters(cls: type) -> list[str]:
+    """Return the keyword arguments the constructors of ``cls`` and its bases take by name (``**kwargs`` and
+    positional-only parameters left out)."""
+    names: list[str] = []
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        try:
+            parameters = inspect.signature(init).parameters.values()
+        except (TypeError, ValueError):
+            continue
+        names.extend(p.name for p in parameters if p.name != "self" and p.name not in names
+                     and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+    return names
+
+
+def reject_unknown_arguments(owner: type, unknown: Mapping[str, Any]) -> None:
     """Return None when ``unknown`` is empty; else raise ``UnknownArgumentError`` naming each unknown argument of
-    ``owner``."""
+    the class ``owner`` and the argument it takes that is closest to the first one."""
     if unknown:
         names = sorted(unknown)
-        listed = ", ".join(repr(name) for name in names)
-        raise UnknownArgumentError(f"{owner}.__init__() got an unexpected keyword argument {names[0]!r} (unknown "
-                                   f"argument(s) {listed}; see help({owner}) for the arguments)")
+        name, match = owner.__name__, closest(names[0], keyword_parameters(owner))
+        listed = f"{plural('unknown argument', len(names))} {', '.join(repr(n) for n in names)}"
+        hint = f"did you mean {match!r}? See" if match is not None else "see"
+        raise UnknownArgumentError(f"{name}.__init__() got an unexpected keyword argument {names[0]!r} "
+                                   f"({listed}; {hint} help({name}) for the arguments)")
 
 
 class FatalRunError(MazeEnvsError):

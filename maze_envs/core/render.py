@@ -17,6 +17,9 @@ GOAL = (255, 0, 0)
 PATH = (0, 0, 255)
 AGENT = (255, 160, 0)
 MASKED = (128, 128, 128)
+SIGHT = (255, 236, 140)  # a free block in the agent's line of sight, in the partial-view picture
+WINDOW_EDGE = (30, 110, 255)  # the frame around the agent's window, in the partial-view picture
+UNSEEN_SHADE, SEEN_SHADE = 0.45, 0.8  # how much of a block's colour is left (the rest is MASKED grey)
 
 
 LEGEND_LABELS = {"wall": "wall", "path": "passage", "start": "start", "goal": "goal", "agent": "agent",
@@ -174,6 +177,36 @@ def block_colours(layout: Maze | Grid, *, route: Sequence[Cell] = (), agent: Cel
     if visible is not None:
         img[~np.asarray(visible, dtype=bool)] = MASKED
     return img
+
+
+def partial_view_colours(layout: Maze | Grid, *, agent: Cell, seen: np.ndarray, window: np.ndarray,
+                         sight: np.ndarray, route: Sequence[Cell] = ()) -> np.ndarray:
+    """Return the ``(H, W, 3)`` block colours of what a partial-view agent sees, over the whole maze: blocks never
+    ``seen`` dimmed toward grey (walls still darker than passages), seen ones a little dimmed, the agent's
+    ``window`` (a mask of blocks) in full colour and the free blocks in its line of ``sight`` tinted ``SIGHT``."""
+    img = block_colours(layout, route=route, agent=agent).astype(np.float32)
+    grey = np.array(MASKED, np.float32)
+    shade = np.where(np.asarray(seen, bool), SEEN_SHADE, UNSEEN_SHADE)
+    shade[np.asarray(window, bool)] = 1.0
+    img = img * shade[..., None] + grey * (1.0 - shade[..., None])
+    free_sight = np.asarray(sight, bool) & (as_grid(layout).blocks == 0)
+    plain = np.all(img == np.array(FREE, np.float32), axis=-1)
+    img[free_sight & plain] = SIGHT
+    return np.rint(img).astype(np.uint8)
+
+
+def frame_box(img: np.ndarray, box: tuple[int, int, int, int], colour: tuple[int, int, int] = WINDOW_EDGE,
+              width: int = 2) -> np.ndarray:
+    """Return ``img`` with a ``width``-pixel frame of ``colour`` drawn just inside the pixel ``box`` (top, left,
+    bottom, right; bottom and right exclusive), clipped to the image."""
+    out = img.copy()
+    top, left = max(box[0], 0), max(box[1], 0)
+    bottom, right = min(box[2], img.shape[0]), min(box[3], img.shape[1])
+    out[top:top + width, left:right] = colour
+    out[bottom - width:bottom, left:right] = colour
+    out[top:bottom, left:left + width] = colour
+    out[top:bottom, right - width:right] = colour
+    return out
 
 
 def upscale(blocks_rgb: np.ndarray, cell_px: int, wall_px: int, margin: int = 0) -> np.ndarray:

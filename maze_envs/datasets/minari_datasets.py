@@ -34,6 +34,7 @@ import numpy as np
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.validate import positive_int
+from maze_envs.core.words import counted
 
 from ..envs.agent import Agent
 
@@ -214,9 +215,9 @@ def _record(collector: Any, env_id: str, kwargs: dict[str, Any], make_agent: Age
                 if terminated or truncated:
                     break
             else:
-                raise MazeConfigError(f"episode {i} of {env_id} did not end within {max_steps} steps",
+                raise MazeConfigError(f"episode {i} of {env_id} did not end within {counted(max_steps, 'step')}",
                                       parameter="max_steps")
-        description = (f"{episodes} episodes of the {policy} policy in {env_id} with kwargs "
+        description = (f"{counted(episodes, 'episode')} of the {policy} policy in {env_id} with kwargs "
                        f"{json.dumps(kwargs, sort_keys=True)}, episode i reset with seed {seed} + i "
                        "(recorded by maze_envs.datasets.minari_datasets.record_dataset)")
         dataset = env.create_dataset(dataset_id, algorithm_name=policy, description=description,

@@ -19,6 +19,7 @@ from maze_envs.report import (
     figure,
     html_page,
     interval_text,
+    legend,
     line_chart,
     png_img,
     size_label,
@@ -74,6 +75,38 @@ def baseline_table(rows: Sequence[BaselineRow], label: str = "baselines") -> str
                    "–" if r.spl is None else f"{r.spl:.2f}") for r in rows], label)
 
 
+BASELINE_LEGEND = (
+    ("episodes, reached", "episodes played (one per seed) and how many reached the goal (Maze-Openings-v0: gave the "
+                          "right answer)"),
+    ("success %", "100 x reached / episodes"),
+    ("95% interval", "Wilson's 95% interval of the success rate, in percent"),
+    ("path efficiency [95%]", "per episode, shortest path length / moves taken on success and 0 on failure; the "
+                              "mean over episodes with a bootstrap 95% interval (grid envs)"),
+    ("mean actions", "actions per episode, averaged over episodes. An episode ends at the goal, at the step limit "
+                     "(4 x rows x cols: 400 on a 10x10 maze) or, on the partial view, after 20 actions in a row "
+                     "that reveal nothing new: so a random agent's partial-view episodes stop after a few dozen "
+                     "actions while its full-view ones run to 400. One action answers an openings puzzle."),
+    ("SPL", "success weighted by path length (navigation): success x shortest / max(shortest, travelled), "
+            "averaged; SPL_NEW for point goals, SPL for POI goals"),
+    ("–", "the metric does not apply to the env"),
+)
+BENCH_LEGEND = (
+    ("trials", "mazes played at the size, each once per presentation"),
+    ("success %", "100 x trials whose answer is a valid path from start to goal / trials"),
+    ("total score", "the benchmark's weighted score (0 to 100), e.g. v2 = 0.3 S + 0.25 Q + 0.25 O + 0.2 P; the "
+                    "benchmark report defines each part"),
+)
+PIXEL_LEGEND = (
+    ("scored", "generations the pixel evaluator read"),
+    ("gated passes", "videos passing the overall gate: wall IoU > 0.8, target achievement > 0.95 and no wall "
+                     "crossed; – for images, which have no gates"),
+    ("wall crossings", "generations whose drawn path crosses a wall"),
+    ("mean target reached", "the target achievement (0 to 1) averaged over generations"),
+    ("pixel \\ judge", "rows: the pixel evaluator's verdict, columns: the judge's; Cohen's kappa = (observed - "
+                      "chance agreement) / (1 - chance agreement)"),
+)
+
+
 @singledispatch
 def section(result: object) -> str:
     """Return the report section of one step's ``result`` (one function per result type)."""
@@ -96,7 +129,7 @@ def _(result: BaselinesResult) -> str:
             "evaluate()</code>; Maze-Openings-v0 counts right answers. The oracle reads the true layout; the frontier "
             "explorer builds its map from the partial view. Path efficiency: shortest over actual moves on success, "
             "0 on failure.</p>"
-            f'{baseline_table(result.rows)}<div class="trials">{views}</div>')
+            f'{baseline_table(result.rows)}{legend(BASELINE_LEGEND)}<div class="trials">{views}</div>')
 
 
 @section.register
@@ -108,7 +141,7 @@ def _(result: PPOResult) -> str:
             "<code>evaluate()</code> beside random and oracle, sampling its actions (a policy this young loops when "
             "greedy). A short run: the README's RL table trains the same setting for 1,000,000 steps to 98% "
             f"success.</p>{figure(learning_curve(result.curve), 'learning curve')}"
-            f"{baseline_table(result.evaluation, 'ppo evaluation')}")
+            f"{baseline_table(result.evaluation, 'ppo evaluation')}{legend(BASELINE_LEGEND)}")
 
 
 @section.register
@@ -120,7 +153,7 @@ def _(result: NavResult) -> str:
     return ("<h2>GaussianNav: navigation baselines (nav-eval)</h2><p>Procedural splat scenes drawn by the "
             "embedded CPU renderer; the random agent walks blind, the oracle follows A* on the occupancy map. "
             "SPL: SPL_NEW for point goal, SPL for POI.</p>"
-            f"{baseline_table(result.rows)}<div class=\"trials\">"
+            f"{baseline_table(result.rows)}{legend(BASELINE_LEGEND)}<div class=\"trials\">"
             f"{figure(png_img(result.view.image, result.view.caption), result.view.caption)}{pictures}</div>")
 
 
@@ -131,7 +164,7 @@ def _(result: BenchResult) -> str:
     link = html.escape(f"{result.report_path.parent.name}/{result.report_path.name}")
     return (f"<h2>LLM benchmark ({html.escape(result.mode)})</h2><p>Answers from {who}, through the openai "
             f'client; <a href="{link}">{link}</a> is the benchmark\'s own report, with every trial\'s path.'
-            f"</p>{table(('size', 'trials', 'success %', 'total score'), rows, 'benchmark')}")
+            f"</p>{table(('size', 'trials', 'success %', 'total score'), rows, 'benchmark')}{legend(BENCH_LEGEND)}")
 
 
 @section.register
@@ -153,7 +186,7 @@ def _(result: GenerationsResult) -> str:
             "stand-in judge on the local server that knows each image's case (it shows the agreement report, "
             "not how good a real judge is).</p>"
             f"<h3>Pixel metrics</h3>{pixel}<h3>Agreement on success</h3><p>n = {result.agreement_n}, "
-            f"Cohen's kappa {result.kappa}</p>{agreement}<div class=\"trials\">{gallery}</div>")
+            f"Cohen's kappa {result.kappa}</p>{agreement}{legend(PIXEL_LEGEND)}<div class=\"trials\">{gallery}</div>")
 
 
 @section.register

@@ -11,6 +11,7 @@ import numpy as np
 
 from maze_envs.agents.evaluate import EvaluationTable
 from maze_envs.core.stats import MetricSummary
+from maze_envs.core.words import counted
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,9 @@ class DatasetsResult:
     @property
     def line(self) -> str:
         """Return the one-line summary."""
-        return (f"datasets: {self.task_pairs} task image pairs in {self.tasks_dir}, {self.benchmark_mazes} benchmark "
-                f"mazes in {self.mazes_dir}, {self.openings_samples} openings samples in {self.openings_dir}")
+        return (f"datasets: {counted(self.task_pairs, 'task image pair')} in {self.tasks_dir}, "
+                f"{counted(self.benchmark_mazes, 'benchmark maze')} in {self.mazes_dir}, "
+                f"{counted(self.openings_samples, 'openings sample')} in {self.openings_dir}")
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ class BenchResult:
     def line(self) -> str:
         """Return the one-line summary."""
         where = "the local embedded server's oracle" if self.local_server else "a hosted model"
-        per_size = ", ".join(f"{s.size} success {s.success:.0f}% over {s.trials} trials" for s in self.sizes)
+        per_size = ", ".join(f"{s.size} success {s.success:.0f}% over {counted(s.trials, 'trial')}" for s in self.sizes)
         return f"bench {self.mode} ({where}): {per_size}{failed(self.errors)}; report {self.report_path}"
 
 
@@ -193,9 +195,11 @@ class GenerationsResult:
     @property
     def line(self) -> str:
         """Return the one-line summary."""
-        scored = " and ".join(f"{p.evaluated} {p.kind}s ({p.wall_crossings} wall crossings)" for p in self.pixel)
-        return (f"generations: pixel evaluator scored {scored}; judge agreement on {self.agreement_n} images, "
-                f"Cohen's kappa {self.kappa}{failed(self.errors)}; results in {self.root}")
+        scored = " and ".join(f"{counted(p.evaluated, p.kind)} ({counted(p.wall_crossings, 'wall crossing')})"
+                             for p in self.pixel)
+        return (f"generations: pixel evaluator scored {scored}; judge agreement on "
+                f"{counted(self.agreement_n, 'image')}, Cohen's kappa {self.kappa}{failed(self.errors)}; "
+                f"results in {self.root}")
 
 
 @dataclass(frozen=True)
@@ -233,7 +237,7 @@ class SuiteResult:
     def line(self) -> str:
         """Return the one-line summary."""
         gap = self.patterns.get("local:text-only", {}).get("perception gap")
-        return (f"suite: {self.mazes} maze{'s' if self.mazes != 1 else ''} in every modality; local:text-only "
+        return (f"suite: {counted(self.mazes, 'maze')} in every modality; local:text-only "
                 f"perception gap on {gap} of {self.mazes}{failed(self.errors)}; report {self.report}")
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.errors import InvalidActionError, MazeConfigError, MazeEnvsError, brief_repr
+from maze_envs.core.words import plural
 
 
 class ResetNeededError(MazeEnvsError, gym.error.ResetNeeded):
@@ -61,8 +62,9 @@ def _fault(space: spaces.Space, action: Any) -> str | None:
             return f"expected a dict with the fields {', '.join(space.spaces)}"
         if set(action) != set(space.spaces):
             missing, extra = sorted(set(space.spaces) - set(action)), sorted(map(str, set(action) - set(space.spaces)))
-            return "; ".join(([f"missing field(s) {', '.join(missing)}"] if missing else [])
-                             + ([f"unknown field(s) {brief_repr(', '.join(extra))}"] if extra else []))
+            lacking = [f"{plural('missing field', len(missing))} {', '.join(missing)}"] if missing else []
+            unknown = [f"{plural('unknown field', len(extra))} {brief_repr(', '.join(extra))}"] if extra else []
+            return "; ".join(lacking + unknown)
         for key, sub in space.spaces.items():
             fault = _fault(sub, action[key])
             if fault is not None:

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.validate import choice, integer, number, reject
+from maze_envs.core.words import did_you_mean, plural
 from maze_envs.core.yamlfiles import read_yaml
 
 from .environment import DEFAULT_KEY_ENV, read_variable
@@ -144,5 +145,6 @@ def read_model_file(path: str | os.PathLike) -> dict[str, Any]:
     unknown = sorted(set(doc) - known)
     if unknown:
         names = ", ".join(brief_repr(name, 40) for name in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
-        raise MazeConfigError(f"{path}: unknown field(s) {names}; known: {', '.join(sorted(known))}")
+        raise MazeConfigError(f"{path}: {plural('unknown field', len(unknown))} {names}"
+                              f"{did_you_mean(unknown[0], known)}; known: {', '.join(sorted(known))}")
     return dict(doc)

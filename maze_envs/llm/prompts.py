@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.words import plural
 
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
@@ -46,7 +47,8 @@ class PromptTemplate:
         missing = [n for n in names if n not in self.fields]
         if missing:
             raise MazeConfigError(
-                f"template {self.path} lacks placeholder(s) {', '.join('{' + n + '}' for n in missing)}"
+                f"template {self.path} lacks {plural('placeholder', len(missing))} "
+                f"{', '.join('{' + n + '}' for n in missing)}"
             )
         return self
 

@@ -10,6 +10,7 @@ from .page import (
     figure,
     html_page,
     interval_text,
+    legend,
     rate_html,
     statistic_html,
     table,
@@ -19,5 +20,5 @@ from .page import (
 from .sizes import cells_label, size_area, size_label
 
 __all__ = ["DASH", "PALETTE", "Axis", "Bar", "Section", "Series", "Trace", "bar_chart", "cells_label", "escape",
-           "figure", "html_page", "interval_text", "line_chart", "maze_svg", "png_data_uri", "png_img", "rate_html",
-           "size_area", "size_label", "statistic_html", "table", "wide", "write_page"]
+           "figure", "html_page", "interval_text", "legend", "line_chart", "maze_svg", "png_data_uri", "png_img",
+           "rate_html", "size_area", "size_label", "statistic_html", "table", "wide", "write_page"]

@@ -25,6 +25,8 @@ figcaption{font-size:.85em;overflow-wrap:anywhere}.trials figcaption{font-size:.
 .key span{display:inline-block;margin-right:1em}
 .key i{display:inline-block;width:1em;height:.35em;vertical-align:middle;margin-right:.3em}
 img.gen{width:160px;border:1px solid #999;image-rendering:pixelated}
+dl.legend{font-size:.9em;display:grid;grid-template-columns:max-content auto;gap:.2em 1em;margin:.5em 0 1.5em}
+dl.legend dt{font-weight:600}dl.legend dd{margin:0}
 """
 SORT_SCRIPT = """
 document.querySelectorAll("table.sortable").forEach(function (table) {
@@ -73,6 +75,13 @@ def table(head: Sequence[str], rows: Sequence[Sequence[object]], label: str, *, 
         return "".join(f'<{tag}{" class=l" if i < left else ""}>{escape(v)}</{tag}>' for i, v in enumerate(values))
     body = "".join(f"<tr>{cells('td', row)}</tr>" for row in rows)
     return f'<table aria-label="{escape(label)}"><tr>{cells("th", head)}</tr>{body}</table>'
+
+
+def legend(entries: Sequence[tuple[str, str]], label: str = "columns") -> str:
+    """Return the legend of a table: a ``<dl class="legend">`` defining each column or abbreviation (``entries``
+    of term and definition, formulas included, both escaped); ``label`` names it for assistive tech."""
+    items = "".join(f"<dt>{escape(term)}</dt><dd>{escape(meaning)}</dd>" for term, meaning in entries)
+    return f'<dl class="legend" aria-label="{escape(label)}">{items}</dl>'
 
 
 def wide(fragment: str) -> str:

@@ -15,9 +15,11 @@ from .envpages import write_env_pages
 
 def generate(app: Sphinx) -> None:
     """Write the generated pages and pictures under the source folder's ``_generated`` (ignored by git)."""
-    out = Path(app.srcdir) / "_generated"
+    out, root = Path(app.srcdir) / "_generated", Path(app.confdir).parent
     write_env_pages(out)
-    write_cli_reference(out)
+    sources = [root / "README.md", *(p for p in sorted(Path(app.srcdir).rglob("*.md"))
+                                     if not {"_generated", "_build"} & set(p.parts))]
+    write_cli_reference(out, [p for p in sources if p.is_file()], root)
     write_benchmarks_page(out, Path(app.confdir).parent / "benchmarks" / "results")
 
 

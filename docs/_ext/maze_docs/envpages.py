@@ -15,6 +15,8 @@ import numpy as np
 from PIL import Image
 
 import maze_envs
+from maze_envs.core.codes import NUM_CODES, PALETTE
+from maze_envs.envs.grid.base import MazeEnvBase
 from maze_envs.envs.grid.maze import MazeEnv
 from maze_envs.envs.grid.partial import PartialObsMazeEnv
 from maze_envs.envs.nav.env import PoiGoalNavEnv, PointGoalNavEnv
@@ -24,7 +26,7 @@ from .files import write_if_changed
 
 # What the build passes to envs that would otherwise render large views: the pictures stay small and quick.
 PICTURE_KWARGS = {PointGoalNavEnv: {"view_width": 96, "view_height": 96, "scenes": 1}}
-ANIMATED = {MazeEnv: {"rows": 5, "cols": 5}, PartialObsMazeEnv: {"rows": 5, "cols": 5}}
+ANIMATED = {MazeEnv: {"rows": 5, "cols": 5}, PartialObsMazeEnv: {"rows": 8, "cols": 8, "visibility": 2}}
 
 
 @dataclass(frozen=True)
@@ -76,9 +78,66 @@ def docstring_markdown(cls: type) -> str:
 
 
 def _picture_kwargs(env_id: str) -> dict[str, Any]:
-    """Return the small-picture arguments of ``env_id``'s family (by the name its entry point gives)."""
-    entry = gym.spec(env_id).entry_point
-    return dict(PICTURE_KWARGS[PointGoalNavEnv]) if "nav" in entry.lower() else {}
+    """Return the small-picture arguments of ``env_id``'s family (the navigation ids' names start GaussianNav-)."""
+    return dict(PICTURE_KWARGS[PointGoalNavEnv]) if env_id.startswith("GaussianNav-") else {}
+
+
+PICTURE_NOTE = (
+    "Each picture is the id made with its registered arguments and reset with `seed=0`: on the left its "
+    "`render()` (for a partial view the whole maze, dimmed where the agent has not looked, its window framed in "
+    "blue and the passages in its line of sight yellow), on the right the observation the agent is given: an "
+    "image at its own size, a grid of observation codes in the envs' palette, numbers as grey pixels "
+    "(lowest black, highest white; a long vector wrapped into a square), text left out."
+)
+GAP = 8  # white pixels between the render and the observation's tiles, and between tiles
+
+
+def _tile(value: np.ndarray, height: int) -> np.ndarray | None:
+    """Return an RGB picture of one observation array: an image at its own size; else, scaled by a whole factor
+    to at most ``height`` pixels, a grid of observation codes in the envs' palette, numbers as grey pixels (lowest
+    black, highest white), a long vector wrapped into a square; None for text."""
+    if value.dtype.kind not in "biuf":
+        return None
+    if value.ndim == 3 and value.shape[-1] == 3 and value.dtype == np.uint8:
+        return value  # an image observation at its own size
+    if value.ndim == 2 and value.dtype.kind in "iu" and value.min() >= 0 and value.max() < NUM_CODES:
+        rgb = PALETTE[value]
+    else:
+        flat = value.astype(np.float64).ravel()
+        width = int(np.ceil(np.sqrt(flat.size))) if flat.size > 16 else flat.size
+        grid = np.full(width * int(np.ceil(flat.size / width)), np.nan)
+        grid[:flat.size] = flat
+        low, high = np.nanmin(flat), np.nanmax(flat)
+        grey = np.where(np.isnan(grid), 255.0, 40 + 215 * (grid - low) / (high - low) if high > low else 160.0)
+        rgb = np.repeat(grey.reshape(-1, width)[..., None], 3, axis=-1).astype(np.uint8)
+    scale = max(1, min(height // max(rgb.shape[:2]), 16))
+    return np.repeat(np.repeat(rgb, scale, axis=0), scale, axis=1)
+
+
+def _arrays(observation: Any) -> list[np.ndarray]:
+    """Return the arrays of an observation, a ``Dict`` one's in its keys' order, nested ones flattened."""
+    if isinstance(observation, dict):
+        return [a for key in observation for a in _arrays(observation[key])]
+    return [np.asarray(observation)]
+
+
+def _side_by_side(pictures: list[np.ndarray]) -> np.ndarray:
+    """Return ``pictures`` set left to right, top-aligned, ``GAP`` white pixels apart, on white."""
+    height = max(p.shape[0] for p in pictures)
+    width = sum(p.shape[1] for p in pictures) + GAP * (len(pictures) - 1)
+    canvas = np.full((height, width, 3), 255, dtype=np.uint8)
+    left = 0
+    for p in pictures:
+        canvas[:p.shape[0], left:left + p.shape[1]] = p[..., :3]
+        left += p.shape[1] + GAP
+    return canvas
+
+
+def agent_picture(frame: np.ndarray, observation: Any) -> np.ndarray:
+    """Return the env's render ``frame`` with, to its right, what the agent is given: each array of
+    ``observation`` drawn by ``_tile`` (text left out)."""
+    tiles = [t for t in (_tile(a, frame.shape[0]) for a in _arrays(observation)) if t is not None]
+    return _side_by_side([np.asarray(frame, dtype=np.uint8), *tiles])
 
 
 def _png(frame: np.ndarray) -> bytes:
@@ -103,9 +162,27 @@ class IdFacts:
     family: Family
     observation_space: str
     action_space: str
-    max_episode_steps: int | None
+    step_limit: str
     kwargs: dict[str, Any]
     picture: bytes
+
+
+def step_limit(env: gym.Env) -> str:
+    """Return the step limit of a made env in numbers: its registered TimeLimit, else its own ``max_steps`` with
+    the rule it comes from, and the no-exploration cutoff where there is one; one step for a single answer."""
+    spec, base = env.spec, env.unwrapped
+    if spec is not None and spec.max_episode_steps:
+        return f"{spec.max_episode_steps} steps (TimeLimit)"
+    if isinstance(base, OpeningsEnv):
+        return "1 step (one answer)"
+    limit = f"{base.max_steps} steps"
+    if isinstance(base, MazeEnvBase):
+        rows, cols = base.source.cell_shape
+        limit += f" (4 x {rows} x {cols} cells)"
+    idle = getattr(base, "max_no_exploration_steps", None)
+    if idle:
+        limit += f", or {idle} steps in a row that reveal nothing new"
+    return limit
 
 
 def id_facts(env_id: str) -> IdFacts:
@@ -113,11 +190,10 @@ def id_facts(env_id: str) -> IdFacts:
     kwargs = _picture_kwargs(env_id)
     env = gym.make(env_id, render_mode="rgb_array", disable_env_checker=True, **kwargs)
     try:
-        env.reset(seed=0)
-        frame = env.render()
+        observation, _ = env.reset(seed=0)
         spec = gym.spec(env_id)
         return IdFacts(env_id, family_of(env), str(env.observation_space), str(env.action_space),
-                       spec.max_episode_steps, dict(spec.kwargs), _png(frame))
+                       step_limit(env), dict(spec.kwargs), _png(agent_picture(env.render(), observation)))
     finally:
         env.close()
 
@@ -157,17 +233,17 @@ def family_page(family: Family, ids: list[IdFacts]) -> str:
     for facts in ids:
         kwargs = ", ".join(f"`{k}={v!r}`" for k, v in facts.kwargs.items()) or "-"
         lines.append(f"| [`{facts.env_id}`](#{facts.env_id.lower()}) | `{_space_text(facts.observation_space)}` | "
-                     f"`{_space_text(facts.action_space)}` | {facts.max_episode_steps or 'its own'} | {kwargs} |")
+                     f"`{_space_text(facts.action_space)}` | {facts.step_limit} | {kwargs} |")
     lines += ["", "```python", "import gymnasium as gym", "import maze_envs", "",
               f'env = gym.make("{ids[0].env_id}")', "obs, info = env.reset(seed=0)", "```", "",
               "## Reference", "", docstring_markdown(family.env_class), ""]
     for other in family.also:
         lines += [f"## {other.__name__}", "", docstring_markdown(other), ""]
-    lines += ["## Each id", ""]
+    lines += ["## Each id", "", PICTURE_NOTE, ""]
     for facts in ids:
         lines += [f"### {facts.env_id}", "", f"![{facts.env_id} after reset(seed=0)](img/{facts.env_id}.png)", "",
                   f"- observation space: `{facts.observation_space}`", f"- action space: `{facts.action_space}`",
-                  ""]
+                  f"- step limit: {facts.step_limit}", ""]
     return "\n".join(lines)
 
 

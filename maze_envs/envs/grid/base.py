@@ -55,7 +55,7 @@ class MazeEnvBase(gym.Env):
         """``pad`` (set by each env, not an argument) is the wall border around the layout in the flat grid.
 
         Rewards left at None take the ``protocol``'s (``maze_envs.envs.protocol``)."""
-        reject_unknown_arguments(type(self).__name__, unknown)
+        reject_unknown_arguments(type(self), unknown)
         self.protocol = grid_rules(protocol)
         goal_reward = self.protocol.goal_reward if goal_reward is None else goal_reward
         step_reward = self.protocol.step_reward if step_reward is None else step_reward

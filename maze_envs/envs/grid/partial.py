@@ -11,6 +11,8 @@ from gymnasium import spaces
 
 from maze_envs.core.codes import MASKED, WALL
 from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.maze import Cell
+from maze_envs.core.render import frame_box, partial_view_colours, upscale
 from maze_envs.core.validate import choice, positive_int
 
 from ..actions import checked_action, reset_needed
@@ -208,3 +210,20 @@ class PartialObsMazeEnv(MazeEnvBase):
 
     def _visible_for_render(self) -> np.ndarray:
         return self.board.inner(self._seen)
+
+    def render_frame(self, route: list[Cell] | tuple = ()) -> np.ndarray:
+        """Return the RGB frame of what the agent sees, over the whole maze (``core.render.partial_view_colours``):
+        unseen blocks dimmed, its window in full colour and framed, its line of sight tinted; ``cell_px`` per
+        block."""
+        self._check_frame_budget()
+        _, shown, visible = self._view()
+        window = np.zeros(self._codes.size, dtype=bool)
+        window[shown] = True
+        sight = np.zeros(self._codes.size, dtype=bool)
+        sight[shown[visible]] = True
+        blocks = partial_view_colours(self.layout, agent=self.agent_position, seen=self.board.inner(self._seen),
+                                      window=self.board.inner(window), sight=self.board.inner(sight), route=route)
+        row, col = self.agent_position
+        px = self.cell_px
+        box = ((row - self.k) * px, (col - self.k) * px, (row + self.k + 1) * px, (col + self.k + 1) * px)
+        return frame_box(upscale(blocks, px, px), box, width=max(1, px // 8))

@@ -122,7 +122,7 @@ class OpeningsEnv(gym.Env):
                  cols: int | tuple[int, int] = (8, 20), openings: int | tuple[int, int] = (3, 6),
                  opposite_sides: bool = False, balance: bool = True, cell_size: int = 32, wall_width: int = 5,
                  margin: int = 8, label_padding: int = 20, render_mode: str | None = None, **unknown: Any):
-        reject_unknown_arguments(type(self).__name__, unknown)
+        reject_unknown_arguments(type(self), unknown)
         choice(question, QUESTION_FORMS, parameter="question")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise MazeConfigError(
