@@ -11,6 +11,7 @@ from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
 from maze_envs import protocols
+from maze_envs.core.loops import LOOP_TAIL
 from maze_envs.report import (
     PALETTE,
     Axis,
@@ -34,6 +35,10 @@ SCORE_COLUMNS = (("success", "success %"), ("total", "total"), ("S", "S"), ("Q",
 COST_COLUMNS = (("api_calls", "API calls"), ("cell_moves", "cell moves"), ("wall_collisions", "wall hits"),
                 ("invalid_outputs", "invalid outputs"), ("exploration_rate", "explored"), ("tokens", "tokens"),
                 ("cost_usd", "cost USD"), ("latency_s", "latency s"))
+TOOLS_COLUMNS = (("calls", "function calls"), ("invalid_calls", "invalid calls"),
+                 ("path_efficiency", "path efficiency"), ("revisits_per_cell", "revisits per cell"),
+                 ("max_cell_visits", "most visits of a cell"), ("longest_revisit_run", "longest revisit run"),
+                 ("ended_in_loop", "ended in a loop %"))
 COLUMNS = SCORE_COLUMNS + COST_COLUMNS
 
 
@@ -129,7 +134,18 @@ def protocol_section(summary: Mapping[str, Any]) -> str:
     return protocols.load(section)(summary) if section is not None else ""
 
 
-SECTIONS: tuple[Section, ...] = (protocol_section,)
+def tools_section(summary: Mapping[str, Any]) -> str:
+    """Return the tools mode's section: function calls, invalid calls, path efficiency and the loop measures per
+    model and size ('' in the other modes)."""
+    if summary.get("mode") != "tools":
+        return ""
+    return ("<h2>Function calls and loops</h2><p>Path efficiency is the shortest path's cells over the cells moved "
+            "(0 without the goal); a revisit enters a cell visited before; a trial ended in a loop when it missed "
+            f"the goal and its last {LOOP_TAIL} cells entered were revisits.</p>"
+            + summary_table(summary["models"], TOOLS_COLUMNS, counts=False, consistency=False))
+
+
+SECTIONS: tuple[Section, ...] = (protocol_section, tools_section)
 """The sections a report adds below the header (each ``summary -> HTML``, '' when it does not apply)."""
 
 

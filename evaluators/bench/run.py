@@ -27,6 +27,7 @@ from .mazes import BenchMaze
 from .oneshot import one_shot_trial
 from .players import Players, baseline_name, check_players, require_players
 from .summary import COUNTERS, summarise
+from .tools import drive, tools_trial
 from .trials import BenchTrial, Trial, bench_trials, play, record_head, shared_settings, trial_seed
 
 __all__ = ["Trial", "default_trial", "run_bench", "run_trial", "shared_settings", "trial_budgets", "trial_seed"]
@@ -62,6 +63,9 @@ def default_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial:
                   players: Players | None = None) -> dict[str, Any]:
     """Return the body of a trial by this benchmark's rules: the maze under the trial's presentation, read with
     the protocol's reading rule, graded and scored here (the default protocol's ``BenchRules.trial``)."""
+    if config.mode == "tools":
+        client = clients[trial.model]
+        return drive(tools_trial(config, trial, trial_budgets(config, trial), client.config), client)
     rng = np.random.default_rng(trial.seed)
     presentation = choose_presentation(rng) if config.anti_cheat else identity_presentation()
     if config.mode in MODE_ENVS:

@@ -1,4 +1,5 @@
-"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d, image2d, ai and partial-observe modes) for
+"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d, image2d, ai and partial-observe modes, and the
+tools mode, where the model moves by function calls) for
 several models (or baselines), sizes and trials on the run engine, with a summary and an HTML report."""
 
 from __future__ import annotations
@@ -13,22 +14,24 @@ from maze_envs.protocols import load, protocol
 
 from .model_flags import add_model_flags, model_client
 
-MODES = ("text2d", "image2d", "ai", "partial-observe")
+MODES = ("text2d", "image2d", "ai", "partial-observe", "tools")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``bench`` subcommand."""
     parser = sub.add_parser(
-        "bench", help="benchmark chat models on mazes (text2d, image2d, ai, partial-observe)",
+        "bench", help="benchmark chat models on mazes (text2d, image2d, ai, partial-observe, tools)",
         description="Run every model on every maze of every size, TRIALS times, each trial under its own random "
                     "presentation (symmetry, symbols, nonce). In the ai and partial-observe modes a model plays "
                     "the maze move by move, and the models baseline:oracle, baseline:random and "
-                    "baseline:explorer (partial-observe) play without a model. "
+                    "baseline:explorer (partial-observe) play without a model. In the tools mode the model moves "
+                    "by function calls (move, and look in --variant partial); --local-policy oracle, explorer or "
+                    "random play it offline. "
                     "Settings: flags > environment > config/local.yaml "
                     "> config/config.yaml (MazeBench's keys). Writes OUTPUT_DIR/results.jsonl (one line per trial, "
                     "--resume continues), summary.json and report.html.")
-    parser.add_argument("--mode", choices=MODES, help="text2d (default), image2d, ai (full map, move by move) "
-                                                      "or partial-observe")
+    parser.add_argument("--mode", choices=MODES, help="text2d (default), image2d, ai (full map, move by move), "
+                                                      "partial-observe or tools (function calls)")
     parser.add_argument("--models", nargs="+", metavar="MODEL", help="model names (config: model/models; "
                                                                      "env MAZE_ENVS_MODEL)")
     parser.add_argument("--sizes", nargs="+", metavar="HxW", help="benchmark grid sizes, e.g. 5x5 9x9 15x15")
@@ -45,14 +48,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="show the published mazes as they are (no symmetry, symbols or nonce)")
     parser.add_argument("--temperature", type=float, help="sampling temperature (default 0.1)")
     parser.add_argument("--max-tokens", dest="max_tokens", type=int, help="reply token limit (default 1000)")
-    play = parser.add_argument_group("ai and partial-observe budgets")
-    play.add_argument("--max-calls", dest="max_calls", type=int, help="API calls per trial (default 50)")
+    play = parser.add_argument_group("ai, partial-observe and tools budgets")
+    play.add_argument("--max-calls", dest="max_calls", type=int, help="API calls per trial; function calls in the "
+                                                                      "tools mode (default 50)")
     play.add_argument("--max-steps", dest="max_calls", type=int, action=DeprecatedFlag, new="--max-calls")
     play.add_argument("--max-moves", dest="max_moves", type=int,
                       help="cells moved per trial, counted apart from API calls (default 4 x the grid's cells)")
     play.add_argument("--max-no-exploration-steps", dest="max_no_exploration_steps", type=int,
                       help="stop (failed) after this many decisions in a row reach no new cell (default 20)")
     play.add_argument("--visibility", type=int, help="partial-observe sight radius k in cells (default 3)")
+    play.add_argument("--variant", choices=("full", "partial"),
+                      help="tools mode: full (the maze drawn once; default) or partial (line-of-sight windows)")
     play.add_argument("--memory", type=int, help="past turns recalled in each prompt, with their feedback "
                                                  "(0 none, -1 all; default 5)")
     play.add_argument("--explored-map", dest="explored_map", action="store_const", const=True,
@@ -75,7 +81,7 @@ SETTINGS = ("mode", "protocol", "models", "sizes", "trials", "mazes_dir", "outpu
             "temperature",
             "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
             "cell_px", "workers", "base_url", "provider", "max_calls", "max_moves", "max_no_exploration_steps",
-            "visibility", "memory", "explored_map")
+            "visibility", "memory", "explored_map", "variant")
 
 
 @contextlib.contextmanager

@@ -3,7 +3,9 @@
 It implements ``POST /v1/chat/completions`` (also Azure's ``/openai/deployments/<name>/chat/completions``),
 OpenAI's Responses API ``POST /v1/responses`` (text and image input parts, ``maze_envs.llm.responses``; the
 request's ``ChatRequest.api`` says which) and ``GET /v1/models``, well enough for the official ``openai``
-client, without streaming. Every reply carries ``system_fingerprint = "maze-envs-local-embedded"`` and the
+client, without streaming. A policy may answer with function calls (``PolicyReply.tool_calls``): they go out as the
+message's ``tool_calls`` (finish reason ``tool_calls``) or as Responses ``function_call`` items. Every reply
+carries ``system_fingerprint = "maze-envs-local-embedded"`` and the
 model listing says it is the local embedded server, so results produced through it say so. It runs on
 uvicorn + Starlette through ``maze_envs.serving.app``; a request that is not a well-formed chat request gets
 HTTP 400 with an OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}``: so does an image part
@@ -33,6 +35,7 @@ from starlette.routing import Route
 
 from maze_envs.core.errors import MazeFormatError, brief_repr
 from maze_envs.core.images import MAX_DECODED_PIXELS, check_pixels, image_size
+from maze_envs.core.maze_tools import ToolCall
 from maze_envs.serving.app import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -103,6 +106,13 @@ class ChatRequest:
             elif isinstance(content, list):
                 chunks += [p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"]
         return "\n".join(chunks)
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        """Return the names of the functions the request offers (``tools``, Chat Completions format), in order."""
+        tools = self.params.get("tools")
+        return tuple(t["function"]["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("function"), dict)
+                     and isinstance(t["function"].get("name"), str)) if isinstance(tools, list) else ()
 
     def media_count(self) -> int:
         """Return how many image or video parts the messages carry."""
@@ -180,12 +190,13 @@ def _check_image_pixels(data: bytes, at: str) -> None:
 
 @dataclass(frozen=True)
 class PolicyReply:
-    """A policy's answer: reply ``text``, or an HTTP error ``status`` with ``text`` as its message;
-    ``delay`` seconds to wait first (to exercise client timeouts)."""
+    """A policy's answer: reply ``text`` and function calls ``tool_calls`` (in order), or an HTTP error ``status``
+    with ``text`` as its message; ``delay`` seconds to wait first (to exercise client timeouts)."""
 
     text: str = ""
     status: int = 200
     delay: float = 0.0
+    tool_calls: tuple[ToolCall, ...] = ()
 
 
 Policy = Callable[[ChatRequest], Union[PolicyReply, str]]
@@ -207,11 +218,15 @@ def _models(owner: "ModelServer") -> dict[str, Any]:
 
 def _completion(request: ChatRequest, reply: PolicyReply) -> dict[str, Any]:
     prompt_tokens = _estimate_tokens(request.text(last_user_only=False)) + 85 * request.media_count()
-    completion_tokens = _estimate_tokens(reply.text)
+    completion_tokens = _estimate_tokens(reply.text) + sum(_estimate_tokens(c.name + c.arguments)
+                                                           for c in reply.tool_calls)
+    message: dict[str, Any] = {"role": "assistant", "content": reply.text}
+    if reply.tool_calls:
+        message.update(content=reply.text or None, tool_calls=[c.to_message_part() for c in reply.tool_calls])
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion", "created": int(time.time()),
         "model": request.model, "system_fingerprint": LOCAL_FINGERPRINT,
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply.text}}],
+        "choices": [{"index": 0, "finish_reason": "tool_calls" if reply.tool_calls else "stop", "message": message}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens}}
 
@@ -241,7 +256,7 @@ def _app(owner: "ModelServer") -> Starlette:
             completion = _completion(chat, reply)
             if api == "responses":
                 return json_response(response_object(chat.model, reply.text, completion["usage"], LOCAL_FINGERPRINT,
-                                                     chat.params))
+                                                     chat.params, reply.tool_calls))
             return json_response(completion)
         finally:
             owner._leave()
