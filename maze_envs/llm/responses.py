@@ -67,8 +67,9 @@ def _chat_messages(items: list[Any]) -> list[dict[str, Any]]:
         if kind == "function_call":
             call = ToolCall(_string_field(item, "call_id", at), _string_field(item, "name", at),
                             _string_field(item, "arguments", at)).to_message_part()
-            if out and out[-1]["role"] == "assistant" and "tool_calls" in out[-1]:
-                out[-1]["tool_calls"].append(call)
+            if out and out[-1]["role"] == "assistant" and (i and items[i - 1].get("type") == "function_call"
+                                                           or "tool_calls" not in out[-1]):
+                out[-1].setdefault("tool_calls", []).append(call)
             else:
                 out.append({"role": "assistant", "content": None, "tool_calls": [call]})
         elif kind == "function_call_output":
