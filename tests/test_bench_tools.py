@@ -53,11 +53,11 @@ def test_the_oracle_solves_every_maze_by_tool_calls_through_either_api(tmp_path,
         assert record["success"] and record["outcome"] == "goal" and record["scores"]["total"] == 100.0
         assert record["invalid_calls"] == 0 and record["path_efficiency"] == 1.0 and record["revisits"] == 0
         assert not record["ended_in_loop"] and record["local_server"]
-        assert record["calls"] == len(record["actions"]) >= record["api_calls"]
+        assert record["function_calls"] == len(record["actions"]) >= record["api_calls"]
         last = record["actions"][-1]["result"]
         assert last["goal_reached"] and last["done"] and ("window" in last) == (variant == "partial")
     if variant == "full":  # the whole path goes as parallel calls in one reply, played in order
-        assert all(r["api_calls"] == 1 for r in records) and any(r["calls"] > 1 for r in records)
+        assert all(r["api_calls"] == 1 for r in records) and any(r["function_calls"] > 1 for r in records)
 
 
 def looping(request: ChatRequest) -> PolicyReply:
@@ -73,7 +73,7 @@ def looping(request: ChatRequest) -> PolicyReply:
 def test_a_looping_policy_is_reported_with_its_revisits_and_ended_in_a_loop(tmp_path, mazes):
     records, _ = run_tools(tmp_path, looping, max_calls=30)
     for record in records:
-        assert not record["success"] and record["outcome"] == "max_calls" and record["calls"] == 30
+        assert not record["success"] and record["outcome"] == "max_calls" and record["function_calls"] == 30
         assert record["cell_moves"] == 30 and record["revisits"] == 29 and record["max_cell_visits"] == 16
         assert record["revisits_per_cell"] == 14.5 and record["longest_revisit_run"] == 29
         assert record["ended_in_loop"] and record["path_efficiency"] == 0.0
@@ -94,7 +94,7 @@ def mistakes(request: ChatRequest) -> PolicyReply:
 def test_replies_without_a_call_and_bad_calls_get_errors_and_count_as_invalid(tmp_path, mazes):
     records, server = run_tools(tmp_path, mistakes, max_calls=8)
     record = records[0]
-    assert record["calls"] == 8 and record["invalid_calls"] == 6 and record["outcome"] == "max_calls"
+    assert record["function_calls"] == 8 and record["invalid_calls"] == 6 and record["outcome"] == "max_calls"
     errors = [a["result"].get("error", "") for a in record["actions"]]
     assert "called no function" in errors[0] and "unknown function 'jump'" in errors[1]
     assert "direction must be one of" in errors[2] and errors[3] == ""

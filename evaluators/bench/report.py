@@ -35,7 +35,7 @@ SCORE_COLUMNS = (("success", "success %"), ("total", "total"), ("S", "S"), ("Q",
 COST_COLUMNS = (("api_calls", "API calls"), ("cell_moves", "cell moves"), ("wall_collisions", "wall hits"),
                 ("invalid_outputs", "invalid outputs"), ("exploration_rate", "explored"), ("tokens", "tokens"),
                 ("cost_usd", "cost USD"), ("latency_s", "latency s"))
-TOOLS_COLUMNS = (("calls", "function calls"), ("invalid_calls", "invalid calls"),
+TOOLS_COLUMNS = (("function_calls", "function calls"), ("invalid_calls", "invalid calls"),
                  ("path_efficiency", "path efficiency"), ("revisits_per_cell", "revisits per cell"),
                  ("max_cell_visits", "most visits of a cell"), ("longest_revisit_run", "longest revisit run"),
                  ("ended_in_loop", "ended in a loop %"))

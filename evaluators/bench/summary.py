@@ -14,7 +14,8 @@ from .anticheat import consistency
 SCORE_NAMES = ("total", "S", "Q", "O", "P", "A")
 ZEROS_INCLUDED = "mean over every trial, zeros and failed trials included (this benchmark's rule)"
 COUNTERS = ("api_calls", "cell_moves", "wall_collisions", "invalid_outputs", "exploration_rate", "latency_s",
-            "calls", "invalid_calls", "path_efficiency", "revisits_per_cell", "max_cell_visits", "longest_revisit_run")
+            "function_calls", "invalid_calls", "path_efficiency", "revisits_per_cell", "max_cell_visits",
+            "longest_revisit_run")
 RATES = ("success", "ended_in_loop")  # yes/no per trial, as percentages with Wilson intervals
 
 

@@ -16,7 +16,7 @@ that are answered "the episode is over" and not counted.
 ``tools_trial`` is the trial as a generator: it yields each question (``Ask``: the conversation so far and the
 request parameters, the function definitions in ``params["tools"]``), receives each ``Reply`` and returns the
 record body. The record holds the walk graded as in the ai mode (validation, scores), success, why it stopped, the
-replies (``api_calls``), ``calls``, ``invalid_calls``, ``cell_moves``, ``wall_collisions``, ``path_efficiency``
+replies (``api_calls``), ``function_calls``, ``invalid_calls``, ``cell_moves``, ``wall_collisions``, ``path_efficiency``
 (shortest path over cells moved, 0 without the goal) and the loop measures (``maze_envs.core.loops``).
 """
 
@@ -115,10 +115,14 @@ class ToolsEpisode:
         self.log.append({"call": None, "text": text, "result": json.loads(message)})
         return message
 
+    def count_reply(self) -> None:
+        """Count a reply of the model (while the episode runs)."""
+        self.replies += not self.over
+
     def answer(self, reply: Reply) -> list[dict[str, Any]]:
         """Play ``reply`` (its calls in order); return the messages that answer it (a ``tool`` message per call, or
         a user message with the error when it called nothing)."""
-        self.replies += 1
+        self.count_reply()
         if not reply.tool_calls:
             return [{"role": "user", "content": self.no_call(reply.text)}]
         return [{"role": "tool", "tool_call_id": call.id, "content": self.call(call)} for call in reply.tool_calls]
@@ -127,7 +131,7 @@ class ToolsEpisode:
         """Return the episode's counters and loop measures (``shortest_moves``: the optimal path's cell count)."""
         tools = self.tools
         efficiency = round(shortest_moves / tools.moves, 4) if tools.reached and tools.moves else 0.0
-        return {"api_calls": self.replies, "calls": self.calls, "invalid_calls": self.invalid_calls,
+        return {"api_calls": self.replies, "function_calls": self.calls, "invalid_calls": self.invalid_calls,
                 "cell_moves": tools.moves, "wall_collisions": tools.blocked_moves, "path_efficiency": efficiency,
                 **loop_measures(tools.path, tools.reached).to_dict()}
 

@@ -71,7 +71,8 @@ class ToolState:
         known = np.zeros(task.shape, dtype=bool)
         free = np.zeros(task.shape, dtype=bool)
         order = np.full(task.shape, -1, dtype=np.int64)
-        state = cls(task, drawn, known, free, order, task.start, False, _max_steps(request), request.tool_names)
+        state = cls(task, drawn, known, free, order, task.start, False, _max_steps(request, max(task.shape)),
+                    request.tool_names)
         state._see(task.start, True, 0)
         for index, result in enumerate(_results(request), start=1):
             state._learn(result, index)
@@ -123,7 +124,9 @@ class ToolState:
         return explore_route(self.known, self.free, self.position, self.task.goal, recency=self.order)
 
 
-def _max_steps(request: ChatRequest) -> int:
+def _max_steps(request: ChatRequest, default: int) -> int:
+    """Return the ``maximum`` of ``move``'s ``steps`` parameter, else ``default`` (the grid's longer side, the
+    bench's own limit)."""
     for tool in request.params.get("tools") or ():
         function = tool.get("function") if isinstance(tool, dict) else None
         if isinstance(function, dict) and function.get("name") == MOVE:
@@ -131,7 +134,7 @@ def _max_steps(request: ChatRequest) -> int:
             maximum = steps.get("maximum") if isinstance(steps, dict) else None
             if isinstance(maximum, int) and maximum >= 1:
                 return maximum
-    return 1
+    return default
 
 
 def _results(request: ChatRequest) -> list[dict[str, Any]]:
