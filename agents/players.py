@@ -28,11 +28,11 @@ class AgentPlayers:
             return RandomAgent(env.action_space, seed=seed)
         return FrontierExplorer(env.action_space)
 
-    def model(self, env: gym.Env, client: ChatClient, *, memory: int, explored_map: bool, max_calls: int,
+    def model(self, env: gym.Env, client: ChatClient | None, *, memory: int, explored_map: bool, max_calls: int,
               params: dict[str, Any]) -> LLMAgent:
         """Return a fresh ``LLMAgent`` of the model behind ``client`` for ``env`` (it reminds the model of its last
         ``memory`` turns, shows the map explored so far with ``explored_map``, makes at most ``max_calls`` calls
-        and sends ``params`` with each)."""
+        and sends ``params`` with each; with ``client`` None it is driven through its ``decide`` steps)."""
         return LLMAgent(env, client, memory=memory, explored_map=explored_map, max_calls=max_calls, params=params)
 
 

@@ -25,7 +25,7 @@ from maze_envs.evaluators.bench.config import resolve_config  # noqa: E402
 from maze_envs.evaluators.bench.mazes import prepare_mazes  # noqa: E402
 from maze_envs.evaluators.bench.oneshot import one_shot_trial, prompt_for, show  # noqa: E402
 from maze_envs.evaluators.bench.run import run_bench  # noqa: E402
-from maze_envs.llm import ModelServer, OraclePolicy, PolicyReply, local_client  # noqa: E402
+from maze_envs.llm import ModelServer, OraclePolicy, PolicyReply, answer, local_client  # noqa: E402
 from maze_envs.runs import RunOptions  # noqa: E402
 
 PARAMS = {"temperature": 0.1, "max_tokens": 1000}
@@ -66,8 +66,8 @@ def main() -> None:
             client = local_client(server.base_url, "local")   # no cache
             bare_s = per_call(lambda: bare.chat.completions.create(
                 model="local", messages=[{"role": "user", "content": prompt}], **PARAMS), args.calls)
-            harness_s = per_call(lambda: one_shot_trial(client, maze, presentation, mode="text2d", scoring="v2",
-                                                        params=PARAMS), args.calls)
+            harness_s = per_call(lambda: answer(one_shot_trial(client, maze, presentation, mode="text2d",
+                                                               scoring="v2", params=PARAMS), client), args.calls)
         print(f"{args.size} text2d, median per call over {args.calls}: bare openai {bare_s * 1e3:.2f} ms, "
               f"harness {harness_s * 1e3:.2f} ms, overhead {100 * (harness_s / bare_s - 1):+.1f}% (target <= 10%)")
 

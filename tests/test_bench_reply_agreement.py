@@ -15,7 +15,7 @@ from maze_envs.evaluators.bench.episode import Budgets
 from maze_envs.evaluators.bench.interactive import interactive_trial
 from maze_envs.evaluators.bench.mazes import BenchMaze
 from maze_envs.evaluators.bench.oneshot import one_shot_trial
-from maze_envs.llm import ModelServer, PolicyReply, ScriptedPolicy
+from maze_envs.llm import ModelServer, PolicyReply, ScriptedPolicy, answer
 from maze_envs.llm.policies import ScriptEntry
 
 # S . #
@@ -54,10 +54,11 @@ def test_text2d_grading_and_the_agent_agree_on_every_reply_style(style):
     policy = ScriptedPolicy([ScriptEntry(PolicyReply(reply))], cycle=True)
     with ModelServer(policy) as server:
         client = client_for(server)
-        graded = one_shot_trial(client, MAZE, identity_presentation(), mode="text2d", scoring="v2", params={})
-        played = interactive_trial(lambda env: LLMAgent(env, client, max_calls=1), MAZE, identity_presentation(),
-                                   mode="ai", scoring="v2", budgets=Budgets(max_calls=1), visibility=3, seed=0,
-                                   client=client)
+        graded = answer(one_shot_trial(client, MAZE, identity_presentation(), mode="text2d", scoring="v2",
+                                       params={}), client)
+        played = answer(interactive_trial(lambda env: LLMAgent(env, client, max_calls=1), MAZE,
+                                          identity_presentation(), mode="ai", scoring="v2",
+                                          budgets=Budgets(max_calls=1), visibility=3, seed=0, meter=client), client)
     assert graded["success"] is played["success"] is solves
     first = played["calls"][0]
     assert first["raw_reply"] == graded["raw_reply"] == reply

@@ -20,7 +20,7 @@ from maze_envs.evaluators.bench.mazebench.sandbox import (
     partial_view,
 )
 from maze_envs.evaluators.bench.mazes import load_bench_maze
-from maze_envs.llm import ModelServer, ScriptedPolicy
+from maze_envs.llm import ModelServer, ScriptedPolicy, answer
 from maze_envs.llm.policies import script_entry
 
 # A serpentine 5x5 maze, 17 free cells; the goal (2, 2) is mid-corridor, so a path can run past it.
@@ -53,9 +53,11 @@ def strict_agent(env, replay, max_calls):
 def play(maze, replies, mode="ai", max_steps=50, visibility=2):
     policy = ScriptedPolicy([script_entry(r) for r in replies])
     with ModelServer(policy) as server:
-        record = mazebench_interactive_trial(client_for(server), maze, mode=mode, scoring="v1",
-                                             budgets=Budgets(max_steps, 1000, 20), memory=5, visibility=visibility,
-                                             seed=0, params={"temperature": 0.1}, make_agent=strict_agent)
+        client = client_for(server)
+        record = answer(mazebench_interactive_trial(client, maze, mode=mode, scoring="v1",
+                                                    budgets=Budgets(max_steps, 1000, 20), memory=5,
+                                                    visibility=visibility, seed=0, params={"temperature": 0.1},
+                                                    make_agent=strict_agent), client)
     return record
 
 

@@ -24,7 +24,7 @@ from maze_envs.evaluators.bench.mazebench.text2d import (
     perturbed_grid,
 )
 from maze_envs.evaluators.bench.mazes import load_bench_maze
-from maze_envs.llm import ModelServer, ScriptedPolicy
+from maze_envs.llm import ModelServer, ScriptedPolicy, answer
 from maze_envs.llm.policies import script_entry
 
 # A 5x5 maze with a loop: the shortest path runs along the top row, a 12-move detour goes round the bottom.
@@ -148,7 +148,7 @@ def test_reply_styles_score_as_mazebench_scores_them(tmp_path):
     with ModelServer(policy) as server:
         client = client_for(server)
         for name, reply, strict_valid in STYLES:
-            record = mazebench_one_shot_trial(client, maze, scoring="v1", params={"temperature": 0.1})
+            record = answer(mazebench_one_shot_trial(client, maze, scoring="v1", params={"temperature": 0.1}), client)
             assert record["raw_reply"] == reply, name
             filtered = expected_filter(reply)
             path = expected_parse(filtered)
@@ -172,8 +172,8 @@ def test_v2_crashes_on_every_valid_path_and_is_named(tmp_path):
     policy = ScriptedPolicy([script_entry(tuples(SHORT)), script_entry("no path")])
     with ModelServer(policy) as server:
         client = client_for(server)
-        valid = mazebench_one_shot_trial(client, maze, scoring="v2", params={})
-        invalid = mazebench_one_shot_trial(client, maze, scoring="v2", params={})
+        valid = answer(mazebench_one_shot_trial(client, maze, scoring="v2", params={}), client)
+        invalid = answer(mazebench_one_shot_trial(client, maze, scoring="v2", params={}), client)
     assert valid["scores"] == {"scoring": "mazebench-v2", "total": 0, "S": 0, "Q": 0, "O": 0, "A": 0}
     assert valid["defect"] == "v2_unhashable_crash" and valid["error_text"] == "unhashable type: 'list'"
     assert valid["strict"]["scores"]["total"] == 100 and valid["strict"]["scores"]["P"] == 100
@@ -193,7 +193,8 @@ def test_prompt_is_mazebench_s_and_shows_the_perturbed_grid(tmp_path):
         return PolicyReply(tuples(SHORT))
 
     with ModelServer(policy) as server:
-        record = mazebench_one_shot_trial(client_for(server), maze, scoring="v1", params={})
+        client = client_for(server)
+        record = answer(mazebench_one_shot_trial(client, maze, scoring="v1", params={}), client)
     system, user = seen[0]
     assert system == {"role": "system", "content": SYSTEM}
     assert user["content"] == f"迷宫大小 5x5。迷宫为{shown}。0为通路,1为墙壁。起点[0, 0]，终点[0, 4]。"
@@ -273,8 +274,9 @@ def test_image2d_sends_mazebench_s_picture_and_prompt(tmp_path):
         return PolicyReply(f"Goal path: {tuples(LONG)}")   # the filter deletes it: no trailing newline, kept
 
     with ModelServer(policy) as server:
-        record = mazebench_one_shot_trial(client_for(server), maze, scoring="v1", params={}, mode="image2d",
-                                          cell_px=4)
+        client = client_for(server)
+        record = answer(mazebench_one_shot_trial(client, maze, scoring="v1", params={}, mode="image2d", cell_px=4),
+                        client)
     user = seen[0][1]["content"]
     assert user[0]["text"] == ("请根据图片中的迷宫，从绿色起点到红色终点输出坐标路径列表。"
                                "白色单元格为通路，黑色为墙壁。"

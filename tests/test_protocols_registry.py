@@ -53,7 +53,7 @@ def toy():
     rule = register_rule(EveryPair())
     spec = protocols.register_protocol(protocols.Protocol(
         name="toy", description="a test's protocol", aliases=("toy-old",), reading_rule=rule.name,
-        bench=protocols.BenchRules(trial="maze_envs.evaluators.bench.run:default_trial", summary=toy_summary,
+        bench=protocols.BenchRules(trial="maze_envs.evaluators.bench.default.trial:default_trial", summary=toy_summary,
                                    section=toy_section, headline=toy_headline,
                                    about="reads every pair of the reply (a test's protocol)")))
     yield spec

@@ -39,7 +39,7 @@ from maze_envs.core.solve import path_faults
 from maze_envs.core.validate import choice, integer, positive_int
 from maze_envs.envs.agent import AgentStopped
 from maze_envs.envs.grid.partial import PartialObsMazeEnv
-from maze_envs.llm import ChatClient
+from maze_envs.llm import Asking, ChatClient, answer, ask
 from maze_envs.llm.prompts import PromptTemplate
 
 from ..explored import ExploredMaps
@@ -119,11 +119,13 @@ class LLMAgent:
     also show the map explored so far (the agent's own frame, no coordinates). ``max_calls``: model calls
     per episode. ``params`` go to the chat call (default ``temperature=0.1``, MazeBench's). ``reading_rule``:
     the name (or object) of the ``maze_envs.core.replies`` rule that reads replies (default ``strict``).
+    ``client``: the chat client ``act`` asks; None for an agent driven through ``decide`` alone (the benchmark's
+    trials hand its questions to whoever plays them).
     """
 
     template_name = "full_map"
 
-    def __init__(self, env: gym.Env, client: ChatClient, *, memory: int = 5, coordinates: bool = False,
+    def __init__(self, env: gym.Env, client: ChatClient | None, *, memory: int = 5, coordinates: bool = False,
                  explored_map: bool = False, invalid_output: InvalidOutputPolicy = InvalidOutputPolicy(),
                  max_calls: int = 50, params: dict[str, Any] | None = None,
                  reading_rule: str | ReadingRule = "strict") -> None:
@@ -162,7 +164,16 @@ class LLMAgent:
     # --- acting -----------------------------------------------------------------------------------
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
-        """Return the next env action: the next move of the current turn, else of a new model reply.
+        """Return the next env action: the next move of the current turn, else of a new reply of the model,
+        asked with ``client.chat`` (``decide``). Raises what ``decide`` raises and the client's errors."""
+        if self.client is None:
+            raise MazeConfigError("this agent has no chat client: drive its decide() steps instead",
+                                  parameter="client")
+        return answer(self.decide(observation, info), self.client)
+
+    def decide(self, observation: Any, info: dict[str, Any]) -> Asking[Any]:
+        """Return the steps of choosing the next env action: the next move of the current turn, else one of a new
+        model reply; each question to the model is yielded (an ``Ask``) and its ``Reply`` sent back.
 
         Raises ``AgentStopped`` when ``max_calls`` are spent or (``retry``) invalid outputs exceed the allowance.
         """
@@ -174,7 +185,7 @@ class LLMAgent:
             if len(self.calls) >= self.max_calls:
                 raise AgentStopped("max_calls", f"the model was called {len(self.calls)} times (max_calls)")
             messages = messages or [{"role": "user", "content": self._prompt(observation)}]
-            reply = self.client.chat(messages, images=self._images(observation), **self.params)
+            reply = yield ask(messages, images=self._images(observation), **self.params)
             moves, outcome, reason, parsed = self._interpret(reply.text, observation)
             turn = len(self.history) + 1
             self.calls.append(CallRecord(len(self.calls) + 1, turn, _sha256(messages), reply.text, parsed, outcome,
@@ -363,7 +374,7 @@ class VLMAgent(LLMAgent):
 
     template_name = "image"
 
-    def __init__(self, env: gym.Env, client: ChatClient, *, cell_px: int = 24, **options: Any) -> None:
+    def __init__(self, env: gym.Env, client: ChatClient | None, *, cell_px: int = 24, **options: Any) -> None:
         if isinstance(env.unwrapped, PartialObsMazeEnv):
             raise MazeConfigError("VLMAgent plays Maze-v0 (the full map); use LLMAgent for Maze-PartialObs-v0")
         self.cell_px = cell_px

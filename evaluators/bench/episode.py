@@ -27,6 +27,7 @@ from maze_envs.core.codes import draw_codes
 from maze_envs.core.maze import MOVE_NAMES, MOVES, Cell, Grid
 from maze_envs.envs.agent import AgentStopped
 from maze_envs.envs.grid.rules import idle_after_visit
+from maze_envs.llm import Asking, answer
 
 MODE_ENVS = {"ai": "Maze-v0", "partial-observe": "Maze-PartialObs-v0"}
 
@@ -150,13 +151,32 @@ REJECTED = {"wall_collision": "wall", "out_of_bounds": "wall", "invalid_jump": "
 
 def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed: int | None = None,
                  record_views: bool = False) -> Episode:
-    """Return the episode of ``agent`` in ``env`` (from ``bench_env``) within ``budgets``.
+    """Return the episode of ``agent`` in ``env`` (``episode_steps``), a model agent's questions answered by its
+    own ``client``."""
+    return answer(episode_steps(env, agent, budgets, seed=seed, record_views=record_views),
+                  getattr(agent, "client", None))
 
-    ``agent`` has ``reset()`` and ``act(observation, info)``; a model agent (``agents.llm.LLMAgent``) keeps its
-    API calls on ``agent.calls`` (one ``CallRecord`` each, whose ``outcome`` says whether the reply was used)
-    and enforces the API-call budget itself by raising ``AgentStopped``. ``record_views`` keeps each turn's
-    view as text (for transcripts). The agent sees no hidden coordinates in the partial-observe mode
-    (``position``/``goal``/``optimal_length`` are left out of its info)."""
+
+def decision(agent: Any, observation: Any, info: dict[str, Any]) -> Asking[Any]:
+    """Return the steps of the agent's next action: its ``decide`` steps (a model agent's questions), else its
+    ``act``."""
+    decide = getattr(agent, "decide", None)
+    if decide is None:
+        return agent.act(observation, info)
+    return (yield from decide(observation, info))
+
+
+def episode_steps(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed: int | None = None,
+                  record_views: bool = False) -> Asking[Episode]:
+    """Return the steps of the episode of ``agent`` in ``env`` (from ``bench_env``) within ``budgets``, yielding
+    each question a model agent asks.
+
+    ``agent`` has ``reset()`` and ``act(observation, info)``, or ``decide(observation, info)``, the steps of an
+    action; a model agent (``agents.llm.LLMAgent``) keeps its API calls on ``agent.calls`` (one ``CallRecord``
+    each, whose ``outcome`` says whether the reply was used) and enforces the API-call budget itself by raising
+    ``AgentStopped``. ``record_views`` keeps each turn's view as text (for transcripts). The agent sees no hidden
+    coordinates in the partial-observe mode (``position``/``goal``/``optimal_length`` are left out of its
+    info)."""
     base = env.unwrapped
     partial = hasattr(base, "k")
     hide = ("position", "goal", "optimal_length") if partial else ()
@@ -184,7 +204,7 @@ def play_episode(env: gym.Env, agent: Any, budgets: Budgets = Budgets(), *, seed
         view = _view(observation) if record_views else ""
         stopped = None
         try:
-            action = agent.act(observation, {k: v for k, v in info.items() if k not in hide})
+            action = yield from decision(agent, observation, {k: v for k, v in info.items() if k not in hide})
         except AgentStopped as stop:
             stopped, action = stop.reason, None
         new = list(range(made_before, len(calls))) if calls is not None else []

@@ -10,32 +10,52 @@ from typing import Any, Callable
 
 import gymnasium as gym
 
-from maze_envs.llm import ChatClient, Reply, RunStats, Usage
+from maze_envs.llm import Asking, Meter, Reply, RunStats, Usage
 
 from .anticheat import Presentation
-from .episode import Budgets, Episode, bench_env, play_episode
+from .config import BenchConfig
+from .episode import Budgets, Episode, bench_env, episode_steps
 from .mazes import BenchMaze
 from .oneshot import show
+from .players import Players, baseline_name
 from .scores import score
+from .trials import Trial
 from .validate import grade_path
 
 AgentFactory = Callable[[gym.Env], Any]
 
 
+def trial_budgets(config: BenchConfig, trial: Trial) -> Budgets:
+    """Return the budgets of an ai/partial-observe trial (moves default to 4 x the grid's cells)."""
+    return Budgets(config.max_calls, config.max_moves or 4 * trial.maze.grid.size, config.max_no_exploration_steps)
+
+
+def trial_agent(players: Players, config: BenchConfig, trial: Trial, env: gym.Env) -> Any:
+    """Return a fresh agent of ``trial.model`` for ``env`` from ``players``: its baseline, or the chat model's
+    agent, driven through its ``decide`` steps (its questions go to whoever plays the trial)."""
+    name = baseline_name(trial.model)
+    if name is not None:
+        return players.baseline(name, env, trial.seed)
+    return players.model(env, None, memory=config.memory, explored_map=config.explored_map,
+                         max_calls=config.max_calls,
+                         params={"temperature": config.temperature, "max_tokens": config.max_tokens})
+
+
 def interactive_trial(make_agent: AgentFactory, maze: BenchMaze, presentation: Presentation, *, mode: str,
                       scoring: str, budgets: Budgets, visibility: int, seed: int,
-                      client: ChatClient | None = None) -> dict[str, Any]:
-    """Return the record of one ai/partial-observe trial of the agent ``make_agent(env)`` builds (on ``client``
-    when it is a model's): the walk (as shown and mapped back), its validation and scores, success, why it
-    stopped, API calls, cell moves, wall collisions, invalid outputs, exploration rate, the actions with their
-    feedback, each API call (prompt hash, raw reply, parsed, outcome), usage and latency.
-    Raises the agent's errors (a chat client's included)."""
+                      meter: Meter | None = None) -> Asking[dict[str, Any]]:
+    """Return the steps of one ai/partial-observe trial of the agent ``make_agent(env)`` builds, yielding each
+    question a model's agent asks (``meter`` prices its replies: a ``ChatClient`` or a ``Tally``). They return
+    the record: the walk (as shown and mapped back), its validation and scores, success, why it stopped, API
+    calls, cell moves, wall collisions, invalid outputs, exploration rate, the actions with their feedback, each
+    API call (prompt hash, raw reply, parsed, outcome), usage and latency. Raise the agent's errors (a failed
+    call's included)."""
     shown = show(maze, presentation)
     env = bench_env(mode, shown.grid, shown.start, shown.goal, visibility=visibility)
     try:
         agent = make_agent(env)
         began = time.perf_counter()
-        episode = play_episode(env, agent, budgets, seed=seed)
+        episode = yield from episode_steps(env, agent, budgets, seed=seed)
         elapsed = time.perf_counter() - began
         calls = list(getattr(agent, "calls", ()))
     finally:
@@ -53,20 +73,20 @@ def interactive_trial(make_agent: AgentFactory, maze: BenchMaze, presentation: P
         **counters(episode),
         "actions": [{"action": t.action, "feedback": t.feedback} for t in episode.turns],
         "calls": [c.to_dict() for c in calls],
-        "usage": call_usage(calls, client),
+        "usage": call_usage(calls, meter),
         "latency_s": round(sum(c.latency_s for c in calls), 4),
-        "local_server": bool(client and client.stats.local_server),
+        "local_server": bool(meter and meter.stats.local_server),
         "elapsed_s": round(elapsed, 4),
     }
 
 
-def call_usage(calls: list, client: ChatClient | None) -> dict[str, Any]:
-    """Return the usage totals (``RunStats.to_dict()``) of an agent's call records, priced by ``client``."""
+def call_usage(calls: list, meter: Meter | None) -> dict[str, Any]:
+    """Return the usage totals (``RunStats.to_dict()``) of an agent's call records, priced by ``meter``."""
     stats = RunStats()
     for c in calls:
         usage = Usage(c.prompt_tokens, c.completion_tokens, c.prompt_tokens + c.completion_tokens)
-        stats.add(Reply(c.raw_reply, usage, c.latency_s, {}, cached=c.cached), client.config)
-    stats.local_server = bool(client and client.stats.local_server)
+        stats.add(Reply(c.raw_reply, usage, c.latency_s, {}, cached=c.cached), meter.config)
+    stats.local_server = bool(meter and meter.stats.local_server)
     return stats.to_dict()
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from maze_envs.core.maze import Grid
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import ReadingRule, read_path
-from maze_envs.llm import ChatClient, RunStats
+from maze_envs.llm import Asking, Meter, RunStats, ask
 from maze_envs.llm.prompts import PromptTemplate
 
 from .anticheat import Presentation
@@ -70,24 +70,24 @@ def prompt_for(mode: str, shown: ShownMaze, presentation: Presentation) -> str:
     return template(mode).fill(values)
 
 
-def one_shot_trial(client: ChatClient, maze: BenchMaze, presentation: Presentation, *, mode: str, scoring: str,
+def one_shot_trial(meter: Meter, maze: BenchMaze, presentation: Presentation, *, mode: str, scoring: str,
                    params: dict[str, Any], cell_px: int = 24,
-                   reading_rule: str | ReadingRule = "strict") -> dict[str, Any]:
-    """Return the record of one text2d/image2d trial: prompt hash, raw reply, the path ``reading_rule`` read (as
-    shown and mapped back to the published frame) with how it was read, validation on the grid shown, scores and
-    usage. Raises the client's errors."""
+                   reading_rule: str | ReadingRule = "strict") -> Asking[dict[str, Any]]:
+    """Return the steps of one text2d/image2d trial: one question, then the record (``meter`` prices the reply):
+    prompt hash, raw reply, the path ``reading_rule`` read (as shown and mapped back to the published frame) with
+    how it was read, validation on the grid shown, scores and usage. Raise a failed call's error."""
     shown = show(maze, presentation)
     prompt = prompt_for(mode, shown, presentation)
     images = [benchmark_picture(shown.layout, cell_px)] if mode == "image2d" else []
     began = time.perf_counter()
-    reply = client.chat(prompt, images=images, **params)
+    reply = yield ask(prompt, images=images, **params)
     latency = time.perf_counter() - began
     reading = read_path(reply.text, reading_rule)
     path = reading.cells
     verdict = grade_path(shown.grid, shown.start, shown.goal, path, shown.shortest_path)
     scores = score(verdict, path, shown.shortest_path, scoring)
     usage = RunStats()
-    usage.add(reply, client.config)
+    usage.add(reply, meter.config)
     return {
         "prompt_sha256": hashlib.sha256(prompt.encode("utf-8")).hexdigest(),
         "template_sha256": template(mode).sha256,

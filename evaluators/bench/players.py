@@ -51,11 +51,12 @@ class Players(Protocol):
     def baseline(self, name: str, env: gym.Env, seed: int) -> Agent:
         """Return a fresh agent of baseline ``name`` (one of ``BASELINES``) for ``env``, seeded with ``seed``."""
 
-    def model(self, env: gym.Env, client: ChatClient, *, memory: int, explored_map: bool, max_calls: int,
+    def model(self, env: gym.Env, client: ChatClient | None, *, memory: int, explored_map: bool, max_calls: int,
               params: dict[str, Any]) -> Agent:
         """Return a fresh agent of the model behind ``client`` for ``env``: it reminds the model of its last
         ``memory`` turns, shows the map explored so far with ``explored_map``, makes at most ``max_calls`` calls
-        (then raises ``AgentStopped``) and sends ``params`` with each."""
+        (then raises ``AgentStopped``) and sends ``params`` with each. Its ``decide(observation, info)`` yields
+        each question (the benchmark's trials drive it so, with ``client`` None); ``act`` asks ``client``."""
 
 
 def require_players(players: Players | None, mode: str, parameter: str = "players") -> Players:

@@ -9,9 +9,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Mapping
 
-import gymnasium as gym
-import numpy as np
-
 from maze_envs import protocols
 from maze_envs.core.jsonfiles import write_json_atomic
 from maze_envs.llm import SERVER_NOTE, ChatClient, sum_usage
@@ -19,18 +16,14 @@ from maze_envs.runs import Run, RunOptions, RunResult, WorkItem
 from maze_envs.runs.engine import entries_holding
 from maze_envs.runs.log import NUMBER, OPTIONAL_NUMBER, Check, RecordSchema
 
-from .anticheat import choose_presentation, identity_presentation
 from .config import BenchConfig
-from .episode import MODE_ENVS, Budgets
-from .interactive import interactive_trial
+from .episode import MODE_ENVS
 from .mazes import BenchMaze
-from .oneshot import one_shot_trial
-from .players import Players, baseline_name, check_players, require_players
+from .players import Players, check_players, require_players
 from .summary import COUNTERS, summarise
-from .tools import drive, tools_trial
 from .trials import BenchTrial, Trial, bench_trials, play, record_head, shared_settings, trial_seed
 
-__all__ = ["Trial", "default_trial", "run_bench", "run_trial", "shared_settings", "trial_budgets", "trial_seed"]
+__all__ = ["Trial", "run_bench", "run_trial", "shared_settings", "trial_seed"]
 
 LOG_NAME = "results.jsonl"
 SUMMARY_NAME = "summary.json"
@@ -53,47 +46,10 @@ BENCH_RECORD = RecordSchema(  # what the summary and the report read of a record
 
 def run_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
               players: Players | None = None) -> dict[str, Any]:
-    """Return the record of one trial (its fields, then what the protocol's trial measured, ``BenchRules.trial``,
-    played through the trial API: ``trials.play``); ``players`` build the agents of the ai and partial-observe
-    modes. Raises the client's errors."""
+    """Return the record of one trial (its fields, then what the protocol's trial measured, ``BenchRules.trial``),
+    played through the trial API (``trials.play``) with its model's client; ``players`` build the agents of the
+    ai and partial-observe modes. Raises the client's errors."""
     return play(BenchTrial(config, trial), clients.get(trial.model), players)
-
-
-def default_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
-                  players: Players | None = None) -> dict[str, Any]:
-    """Return the body of a trial by this benchmark's rules: the maze under the trial's presentation, read with
-    the protocol's reading rule, graded and scored here (the default protocol's ``BenchRules.trial``)."""
-    if config.mode == "tools":
-        client = clients[trial.model]
-        return drive(tools_trial(config, trial, trial_budgets(config, trial), client.config), client)
-    rng = np.random.default_rng(trial.seed)
-    presentation = choose_presentation(rng) if config.anti_cheat else identity_presentation()
-    if config.mode in MODE_ENVS:
-        return interactive_trial(partial(player, require_players(players, config.mode), clients, config, trial),
-                                 trial.maze, presentation, mode=config.mode, scoring=config.scoring,
-                                 budgets=trial_budgets(config, trial), visibility=config.visibility, seed=trial.seed,
-                                 client=clients.get(trial.model))
-    params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
-    return one_shot_trial(clients[trial.model], trial.maze, presentation, mode=config.mode, scoring=config.scoring,
-                          params=params, cell_px=config.cell_px,
-                          reading_rule=protocols.protocol(config.protocol).reading_rule)
-
-
-def trial_budgets(config: BenchConfig, trial: Trial) -> Budgets:
-    """Return the budgets of an ai/partial-observe trial (moves default to 4 x the grid's cells)."""
-    return Budgets(config.max_calls, config.max_moves or 4 * trial.maze.grid.size, config.max_no_exploration_steps)
-
-
-def player(players: Players, clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
-           env: gym.Env) -> Any:
-    """Return a fresh agent of ``trial.model`` for ``env`` from ``players``: its baseline, or the agent of the chat
-    model on its client."""
-    name = baseline_name(trial.model)
-    if name is not None:
-        return players.baseline(name, env, trial.seed)
-    return players.model(env, clients[trial.model], memory=config.memory, explored_map=config.explored_map,
-                       max_calls=config.max_calls,
-                       params={"temperature": config.temperature, "max_tokens": config.max_tokens})
 
 
 def _error_fields(config: BenchConfig):

@@ -13,18 +13,20 @@ result and count as invalid calls; every call, valid or not, counts against ``ma
 goal, when ``max_calls`` calls were made or when ``max_moves`` cells were moved; calls of the ending reply after
 that are answered "the episode is over" and not counted.
 
-``tools_trial`` is the trial as a generator: it yields each question (``Ask``: the conversation so far and the
-request parameters, the function definitions in ``params["tools"]``), receives each ``Reply`` and returns the
-record body. The record holds the walk graded as in the ai mode (validation, scores), success, why it stopped, the
-replies (``api_calls``), ``function_calls``, ``invalid_calls``, ``cell_moves``, ``wall_collisions``, ``path_efficiency``
-(shortest path over cells moved, 0 without the goal) and the loop measures (``maze_envs.core.loops``).
+``tools_trial`` is the trial as steps (``maze_envs.llm.Asking``): it yields each question (``Ask``: the conversation so
+far and the request parameters, the function definitions in ``params["tools"]``), is sent each ``Reply`` and returns
+the record body; the default protocol's trial rules run it for the ``tools`` mode, so ``maze-envs bench``, the trial
+API (``start``/``observe``) and the suite play the same steps. The record holds the walk graded as in the ai mode
+(validation, scores), success, why it stopped, the replies (``api_calls``), ``function_calls``, ``invalid_calls``,
+``cell_moves``, ``wall_collisions``, ``path_efficiency`` (shortest path over cells moved, 0 without the goal) and the
+loop measures (``maze_envs.core.loops``).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Any, Generator
+from typing import Any
 
 import numpy as np
 
@@ -41,14 +43,14 @@ from maze_envs.core.maze_tools import (
 )
 from maze_envs.core.render import text_rows
 from maze_envs.envs.grid.tools import MazeTools
-from maze_envs.llm import ModelConfig, Reply, RunStats
+from maze_envs.llm import Ask, Asking, Meter, Reply, RunStats
 
 from .anticheat import choose_presentation, identity_presentation
 from .config import BenchConfig
 from .episode import Budgets, bench_env
 from .oneshot import ShownMaze, show
 from .scores import score
-from .trials import Ask, Trial
+from .trials import Trial
 from .validate import grade_path
 
 NO_CALL = "your reply called no function: call move(direction, steps) to walk"
@@ -168,14 +170,15 @@ def tools_setup(config: BenchConfig, trial: Trial, budgets: Budgets) -> tuple[An
 
 
 def tools_record(config: BenchConfig, trial: Trial, presentation: Any, shown: ShownMaze, episode: ToolsEpisode,
-                 replies: list[Reply], pricing: ModelConfig | None = None) -> dict[str, Any]:
-    """Return the record body of a played ``tools`` trial (``replies``: the model's replies, priced by
-    ``pricing``)."""
+                 replies: list[Reply], meter: Meter | None = None) -> dict[str, Any]:
+    """Return the record body of a played ``tools`` trial (``replies``: the model's replies, priced by ``meter``;
+    none: unpriced)."""
     path = episode.tools.path
     verdict = grade_path(shown.grid, shown.start, shown.goal, path, shown.shortest_path, allow_revisits=True)
     usage = RunStats()
     for reply in replies:
-        usage.add(reply, pricing or ModelConfig(model=trial.model))
+        usage.add(reply, meter.config)
+    usage.local_server |= bool(meter and meter.stats.local_server)
     return {
         "presentation": presentation.to_dict(),
         "variant": config.variant,
@@ -193,11 +196,10 @@ def tools_record(config: BenchConfig, trial: Trial, presentation: Any, shown: Sh
     }
 
 
-def tools_trial(config: BenchConfig, trial: Trial, budgets: Budgets,
-                pricing: ModelConfig | None = None) -> Generator[Ask, Reply, dict[str, Any]]:
-    """Play a ``tools`` trial as a generator: yield each ``Ask`` (the conversation, and ``params`` with the
-    function definitions under ``tools``), receive the model's ``Reply``; return the record body
-    (``tools_record``)."""
+def tools_trial(meter: Meter, config: BenchConfig, trial: Trial, budgets: Budgets) -> Asking[dict[str, Any]]:
+    """Return the steps of a ``tools`` trial: they yield each ``Ask`` (the conversation, and ``params`` with the
+    function definitions under ``tools``), are sent the model's ``Reply`` and return the record body
+    (``tools_record``; ``meter`` prices the replies)."""
     presentation, shown, env, episode = tools_setup(config, trial, budgets)
     replies: list[Reply] = []
     try:
@@ -211,15 +213,4 @@ def tools_trial(config: BenchConfig, trial: Trial, budgets: Budgets,
             messages += episode.answer(reply)
     finally:
         env.close()
-    return tools_record(config, trial, presentation, shown, episode, replies, pricing)
-
-
-def drive(steps: Generator[Ask, Reply, dict[str, Any]], client: Any) -> dict[str, Any]:
-    """Return what the trial generator ``steps`` returns when each of its questions is answered by
-    ``client.chat`` (a chat client); raises what the client raises."""
-    try:
-        ask = next(steps)
-        while True:
-            ask = steps.send(client.chat(ask.messages, **ask.params))
-    except StopIteration as end:
-        return end.value
+    return tools_record(config, trial, presentation, shown, episode, replies, meter)

@@ -13,11 +13,13 @@ and takes the answers back:
 - ``start(trial, players)`` opens a ``Session``: its ``ask`` is the first question; ``observe(reply)`` gives the
   next ``Ask`` or the ``Outcome`` (multi-turn modes ask once per decision; one-shot modes once);
   ``fail(error)`` reports a model call that failed, which the protocol counts as its rules say;
-- ``play(trial, client, players)`` runs a session against a chat client and returns the record body the bench
-  writes (``run_bench`` calls it for every trial).
+- ``play(trial, client, players)`` answers the trial's questions with a chat client and returns the record the
+  bench writes (``run_bench`` calls it for every trial).
 
-A session runs the protocol's trial in a worker thread that stops at each model call until it is answered, so a
-trial played one reply at a time writes exactly the record that ``maze-envs bench`` writes for it.
+A protocol's trial rules are a generator that yields each question (``Ask``) and is sent each reply
+(``trial_steps``); a session drives that generator one reply at a time, and ``play`` is the loop that answers
+each question with a chat client, so a trial played one reply at a time writes exactly the record that
+``maze-envs bench`` writes for it.
 
 Example::
 
@@ -31,20 +33,17 @@ Example::
 from __future__ import annotations
 
 import hashlib
-import queue
-import threading
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Callable, Mapping, Union
 
 from maze_envs import protocols
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.llm import ModelConfig, Reply, RunStats, Usage, build_messages
+from maze_envs.llm import Ask, Asking, Meter, ModelConfig, Reply, RunStats, Tally, Usage, answer
+from maze_envs.llm.client import Message
 
 from .config import BenchConfig
 from .mazes import BenchMaze, prepare_mazes
 from .players import Players
-
-Message = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -142,15 +141,6 @@ def bench_trials(config: BenchConfig, mazes: Mapping[str, list[BenchMaze]] | Non
 
 
 @dataclass(frozen=True)
-class Ask:
-    """A question of a trial: the chat ``messages`` (images as ``image_url`` data-URL parts of the last user
-    message) and the request ``params`` (temperature, max_tokens) the bench sends them with."""
-
-    messages: list[Message]
-    params: dict[str, Any]
-
-
-@dataclass(frozen=True)
 class Outcome:
     """How a trial ended: ``record``, its ``results.jsonl`` record under its protocol (``record_head``'s fields,
     then what the protocol's trial measured)."""
@@ -180,88 +170,49 @@ class Outcome:
 Step = Union[Ask, Outcome]
 
 
-class _Abandoned(BaseException):
-    """Unwinds a session's worker when the session is closed before its trial ended."""
+def trial_steps(trial: BenchTrial, players: Players | None, meter: Meter) -> Asking[dict[str, Any]]:
+    """Return the steps of ``trial`` by its protocol's rules (``BenchRules.trial``), yielding each question; they
+    return the trial's record (``record_head``'s fields, then what the protocol's trial measured)."""
+    rules = protocols.load(protocols.protocol(trial.config.protocol, "bench").bench.trial)
+    body = yield from rules(meter, trial.config, trial.item, players)
+    return {**record_head(trial.config, trial.item), **body}
 
 
-class _Channel:
-    """The chat client a session's trial talks to: each ``chat`` hands its question to the session and waits."""
-
-    def __init__(self, session: "Session", config: ModelConfig, local_server: bool):
-        self.session = session
-        self.config = config
-        self.stats = RunStats(local_server=local_server)
-        self.base_url = "trial-api"
-
-    def messages(self, messages: str | Sequence[Message], *, images: Sequence[Any] = (),
-                 video: Any = None) -> list[Message]:
-        """Return ``messages`` with media attached (``build_messages``)."""
-        return build_messages(messages, images, video, video_frames=self.config.video_frames,
-                              native_video=self.config.video_mode == "native")
-
-    def chat(self, messages: str | Sequence[Message], *, images: Sequence[Any] = (), video: Any = None,
-             use_cache: bool = True, **params: Any) -> Reply:
-        """Return the reply the session is given to this question; raises what ``Session.fail`` reports."""
-        reply = self.session._exchange(Ask(self.messages(messages, images=images, video=video), dict(params)))
-        self.stats.add(reply, self.config)
-        return reply
+def trial_meter(trial: BenchTrial, model: ModelConfig | None, local_server: bool) -> Tally:
+    """Return the meter of one trial's replies: priced by ``model`` (default: no prices), its totals starting
+    from nothing but the ``local_server`` flag."""
+    return Tally(model or ModelConfig(model=trial.item.model), RunStats(local_server=local_server))
 
 
 class Session:
     """One trial being played a reply at a time (``start``): ``ask`` is the pending question (None once it ended
-    or for an agent without a model), ``outcome`` the end (None while it runs)."""
+    or for an agent without a model), ``outcome`` the end (None while it runs). Each reply is counted by
+    ``meter`` (the prices of ``model``), as the trial's usage and local-server flag read it."""
 
     def __init__(self, trial: BenchTrial, players: Players | None, model: ModelConfig | None,
                  local_server: bool = False):
         self.trial = trial
         self.ask: Ask | None = None
         self.outcome: Outcome | None = None
-        self._replies: queue.Queue = queue.Queue()
-        self._events: queue.Queue = queue.Queue()
-        config = model or ModelConfig(model=trial.item.model)
-        channel = _Channel(self, config, local_server)
-        play = protocols.load(protocols.protocol(trial.config.protocol, "bench").bench.trial)
+        self.meter = trial_meter(trial, model, local_server)
+        self._steps = trial_steps(trial, players, self.meter)
+        self._advance(lambda: next(self._steps))
 
-        def work() -> None:
-            try:
-                record = play({trial.item.model: channel}, trial.config, trial.item, players)
-            except _Abandoned:
-                return
-            except BaseException as exc:  # handed to the caller of observe/start
-                self._events.put(("raise", exc))
-                return
-            self._events.put(("done", {**record_head(trial.config, trial.item), **record}))
+    def _advance(self, resume: Callable[[], Ask]) -> Step:
+        try:
+            self.ask = resume()
+            return self.ask
+        except StopIteration as done:
+            self.ask = None
+            self.outcome = Outcome(done.value)
+            return self.outcome
+        except BaseException:
+            self.ask = None
+            raise
 
-        self._worker = threading.Thread(target=work, name=f"trial {trial.id}", daemon=True)
-        self._worker.start()
-        self._advance()
-
-    def _exchange(self, ask: Ask) -> Reply:
-        self._events.put(("ask", ask))
-        kind, value = self._replies.get()
-        if kind == "reply":
-            return value
-        raise value
-
-    def _advance(self) -> Step:
-        kind, value = self._events.get()
-        if kind == "ask":
-            self.ask = value
-            return value
-        self.ask = None
-        if kind == "raise":
-            self._worker.join()
-            raise value
-        self.outcome = Outcome(value)
-        self._worker.join()
-        return self.outcome
-
-    def _answer(self, kind: str, value: Any) -> Step:
+    def _pending(self) -> None:
         if self.ask is None:
             raise MazeConfigError(f"trial {self.trial.id} asks nothing now (it has ended)", parameter="reply")
-        self.ask = None
-        self._replies.put((kind, value))
-        return self._advance()
 
     def observe(self, reply: str | Reply) -> Step:
         """Answer the pending question with the model's ``reply`` (its text, or a chat ``Reply`` with usage);
@@ -271,19 +222,20 @@ class Session:
             reply = Reply(reply, Usage(), 0.0, {})
         if not isinstance(reply, Reply):
             raise MazeConfigError(f"a reply is a string or a Reply, got {type(reply).__name__}", parameter="reply")
-        return self._answer("reply", reply)
+        self._pending()
+        self.meter.count(reply)
+        return self._advance(lambda: self._steps.send(reply))
 
     def fail(self, error: Exception) -> Step:
         """Report that the model call for the pending question failed with ``error``; return the next step (the
         protocol's rules decide whether the trial ends as a failure or raises ``error``)."""
-        return self._answer("raise", error)
+        self._pending()
+        return self._advance(lambda: self._steps.throw(error))
 
     def close(self) -> None:
-        """Abandon the trial if it is still asking (its worker thread ends)."""
-        if self.ask is not None:
-            self.ask = None
-            self._replies.put(("raise", _Abandoned()))
-            self._worker.join()
+        """Abandon the trial if it is still asking."""
+        self.ask = None
+        self._steps.close()
 
     def __enter__(self) -> "Session":
         return self
@@ -322,17 +274,8 @@ def grade(trial: BenchTrial, reply: str | Reply) -> Outcome:
 
 def play(trial: BenchTrial, client: Any, players: Players | None = None) -> dict[str, Any]:
     """Return the record of ``trial`` played against the chat ``client`` (a ``ChatClient``; None for a
-    baseline's trial): each question is sent with ``client.chat``; a call that fails is reported with
-    ``Session.fail``. Raises what the protocol's trial raises."""
+    baseline's trial): each question is sent with ``client.chat`` (``maze_envs.llm.answer``); the protocol's
+    rules decide what a failed call means. Raises what the protocol's trial raises."""
     model = client.config if client is not None else None
-    local = bool(client is not None and client.stats.local_server)
-    with start(trial, players, model=model, local_server=local) as session:
-        step: Step = session.ask if session.ask is not None else session.outcome
-        while isinstance(step, Ask):
-            try:
-                reply = client.chat(step.messages, **step.params)
-            except Exception as exc:  # the protocol's rules decide what a failed call means
-                step = session.fail(exc)
-            else:
-                step = session.observe(reply)
-        return step.record
+    meter = trial_meter(trial, model, bool(client is not None and client.stats.local_server))
+    return answer(trial_steps(trial, players, meter), client, tally=meter)

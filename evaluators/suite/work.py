@@ -2,8 +2,8 @@
 benchmark's one-shot and interactive trials, nav-eval's evaluation loop, the pixel evaluator and the judge),
 and the outcome becomes one record.
 
-Agents come from a ``Toolkit`` the caller hands in (the CLI layer builds it from ``agents``), so this package
-never imports ``agents``. Every record has the same head (player, kind, modality, size, maze, trial, seed,
+Agents come from a ``Toolkit`` the caller hands in (``maze_envs.suite_toolkit`` builds it from ``agents``), so
+this package never imports ``agents``. Every record has the same head (player, kind, modality, size, maze, trial, seed,
 success, outcome, path, tokens, cost, latency, API calls) and the modality's own record under ``detail``.
 """
 
@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from maze_envs.core.jsonfiles import read_json
-from maze_envs.llm import ChatClient, sum_usage
+from maze_envs.llm import ChatClient, answer, sum_usage
 from maze_envs.runs import RunOptions
 from maze_envs.tasks.files import generated_name, media_of, solution_name, task_of
 
@@ -31,7 +31,7 @@ from ..bench.config import BenchConfig
 from ..bench.episode import Budgets, bench_env
 from ..bench.interactive import interactive_trial
 from ..bench.oneshot import one_shot_trial, show
-from ..bench.tools import drive, tools_trial
+from ..bench.tools import tools_trial
 from ..bench.trials import Trial
 from .config import Player, SuiteConfig
 from .mazes import GOAL_TASK, SuiteMaze, scene_dir, world_to_grid
@@ -136,8 +136,9 @@ def _params(config: SuiteConfig) -> dict[str, Any]:
 
 def _one_shot(ctx: Context, item: SuiteItem) -> dict[str, Any]:
     client = ctx.clients[item.player.name]
-    record = one_shot_trial(client, item.maze.bench, _presentation(ctx, item), mode=item.modality,
-                            scoring=ctx.config.scoring, params=_params(ctx.config), cell_px=ctx.config.cell_px)
+    record = answer(one_shot_trial(client, item.maze.bench, _presentation(ctx, item), mode=item.modality,
+                                   scoring=ctx.config.scoring, params=_params(ctx.config),
+                                   cell_px=ctx.config.cell_px), client)
     outcome = "solved" if record["success"] else (record["validation"].get("error") or "wrong path")
     return {"success": record["success"], "outcome": outcome, "path": record["published_path"],
             "usage": record["usage"], "detail": record}
@@ -158,8 +159,9 @@ def _interactive(ctx: Context, item: SuiteItem) -> dict[str, Any]:
         make = partial(_baseline, ctx.toolkit.baseline_agent, name, seed=item.seed)
         presentation = identity_presentation()
     budgets = Budgets(config.max_calls, 4 * maze.bench.grid.size, config.max_no_exploration)
-    record = interactive_trial(make, maze.bench, presentation, mode=mode, scoring=config.scoring, budgets=budgets,
-                               visibility=config.visibility, seed=item.seed, client=client)
+    record = answer(interactive_trial(make, maze.bench, presentation, mode=mode, scoring=config.scoring,
+                                      budgets=budgets, visibility=config.visibility, seed=item.seed, meter=client),
+                    client)
     usage = record["usage"] if client is not None else {}
     return {"success": record["success"], "outcome": "solved" if record["success"] else record["outcome"],
             "path": record["published_path"], "usage": usage, "detail": record}
@@ -176,7 +178,7 @@ def _tools(ctx: Context, item: SuiteItem) -> dict[str, Any]:
     client = ctx.clients[item.player.name]
     trial = Trial(item.player.name, maze.size, maze.bench, item.trial, item.seed)
     budgets = Budgets(config.max_calls, 4 * maze.bench.grid.size, config.max_no_exploration)
-    record = drive(tools_trial(bench, trial, budgets, client.config), client)
+    record = answer(tools_trial(client, bench, trial, budgets), client)
     return {"success": record["success"], "outcome": "solved" if record["success"] else record["outcome"],
             "path": record["published_path"], "usage": record["usage"], "detail": record}
 

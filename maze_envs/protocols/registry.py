@@ -88,7 +88,9 @@ class TextMazes:
 class BenchRules:
     """A protocol's parts of the LLM maze benchmark (entry points, see the module docstring).
 
-    ``trial(clients, config, trial, players) -> dict``: the body of one trial's record. ``summary(mode, records)
+    ``trial(meter, config, trial, players)``: the steps of one trial, a generator that yields each question
+    (``maze_envs.llm.Ask``), is sent each ``Reply`` and returns the body of the trial's record (``meter`` prices
+    the replies). ``summary(mode, records)
     -> dict``: the protocol's own figures, stored as ``summary.json[<protocol name>]`` (None: none).
     ``section(summary) -> str``: the report's HTML section of those figures (None: none). ``headline(summary)
     -> list[str]``: extra lines ``maze-envs bench`` prints (None: none). ``own_scores``: trials are scored by

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from maze_envs.envs.agent import AgentStopped
-from maze_envs.llm import ChatClient, Reply, RunStats
+from maze_envs.llm import Asking, Meter, Reply, RunStats, answer
 
 from ..anticheat import identity_presentation
 from ..episode import Budgets
@@ -30,10 +30,10 @@ from .text2d import strict_shortest
 class ReplayClient:
     """A chat client that answers with recorded replies, in order (its agent may make ``len(replies)`` calls)."""
 
-    def __init__(self, replies: list[Reply], client: ChatClient):
+    def __init__(self, replies: list[Reply], meter: Meter):
         self.replies = list(replies)
-        self.config = client.config
-        self.stats = RunStats(local_server=client.stats.local_server)
+        self.config = meter.config
+        self.stats = RunStats(local_server=meter.stats.local_server)
         self.used = 0
 
     def chat(self, messages: Any, **params: Any) -> Reply:
@@ -49,37 +49,31 @@ class ReplayClient:
 ModelAgent = Callable[[Any, Any, int], Any]
 
 
-def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: str, scoring: str, budgets: Budgets,
+def mazebench_interactive_trial(meter: Meter, maze: BenchMaze, *, mode: str, scoring: str, budgets: Budgets,
                                 memory: int, visibility: int, seed: int, params: dict[str, Any],
-                                make_agent: ModelAgent) -> dict[str, Any]:
-    """Return the record of one ai/partial-observe trial under ``--protocol mazebench``: MazeBench's outcome
-    (``success``, ``outcome`` = its stop label or ``goal``, ``cell_moves``, ``api_calls``, collisions, parse
-    errors, exploration) with the walk graded like a text2d path (revisits allowed), and ``strict``: this
-    benchmark's verdict on the same replies, played by ``make_agent(env, client, max_calls)`` (the benchmark's
-    model agent) on a client that replays them. Raises the client's errors."""
+                                make_agent: ModelAgent) -> Asking[dict[str, Any]]:
+    """Return the steps of one ai/partial-observe trial under ``--protocol mazebench``, yielding each question of
+    MazeBench's loop (``meter`` prices the replies). They return its record: MazeBench's outcome (``success``,
+    ``outcome`` = its stop label or ``goal``, ``cell_moves``, ``api_calls``, collisions, parse errors,
+    exploration) with the walk graded like a text2d path (revisits allowed), and ``strict``: this benchmark's
+    verdict on the same replies, played by ``make_agent(env, client, max_calls)`` (the benchmark's model agent)
+    on a client that replays them. Raise a fatal call's error."""
     log: list[dict[str, Any]] = []
-
-    def chat(prompt: str) -> str:
-        began = time.perf_counter()
-        reply = client.chat(prompt, **params)
-        log.append({"reply": reply, "latency_s": time.perf_counter() - began})
-        return reply.text
-
     began = time.perf_counter()
-    result = run_sandbox(maze, chat, mode=mode, max_steps=budgets.max_calls, memory=memory, visibility=visibility,
-                         max_no_exploration=budgets.max_no_exploration)
+    result = yield from run_sandbox(maze, mode=mode, params=params, max_steps=budgets.max_calls, memory=memory,
+                                    visibility=visibility, max_no_exploration=budgets.max_no_exploration, log=log)
     elapsed = time.perf_counter() - began
     walk = [tuple(c) for c in result.walk]
     verdict = grade_path(maze.grid, maze.start, maze.goal, walk, maze.shortest_path, allow_revisits=True)
     usage = RunStats()
     for entry in log:
-        usage.add(entry["reply"], client.config)
-    replay = ReplayClient([e["reply"] for e in log], client)
+        usage.add(entry["reply"], meter.config)
+    replay = ReplayClient([e["reply"] for e in log], meter)
     calls = min(len(log), budgets.max_calls)
     graded = replace(maze, shortest_path=tuple(strict_shortest(maze.grid, maze)))
-    strict = interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), graded, identity_presentation(),
-                               mode=mode, scoring=scoring, budgets=budgets, visibility=visibility, seed=seed,
-                               client=replay)
+    strict = answer(interactive_trial(lambda env: make_agent(env, replay, max(calls, 1)), graded,
+                                      identity_presentation(), mode=mode, scoring=scoring, budgets=budgets,
+                                      visibility=visibility, seed=seed, meter=replay), replay)
     if strict.get("outcome") == "max_calls" and calls < budgets.max_calls:
         strict["outcome"] = "replies_exhausted"
     keep = ("success", "outcome", "api_calls", "decisions", "cell_moves", "wall_collisions", "invalid_outputs",
@@ -109,6 +103,6 @@ def mazebench_interactive_trial(client: ChatClient, maze: BenchMaze, *, mode: st
         "strict": {k: strict[k] for k in keep if k in strict},
         "usage": usage.to_dict(),
         "latency_s": round(sum(e["latency_s"] for e in log), 4),
-        "local_server": bool(client.stats.local_server),
+        "local_server": bool(meter.stats.local_server),
         "elapsed_s": round(elapsed, 4),
     }

@@ -34,6 +34,7 @@ import numpy as np
 
 from maze_envs.core.errors import FatalRunError
 from maze_envs.core.replies import read_move, read_moves, read_path
+from maze_envs.llm import Asking, ask
 
 from ..mazes import BenchMaze
 
@@ -339,10 +340,12 @@ def _walk_partial(env: MazeBenchEnv, moves: list[tuple[str, int]]) -> tuple[list
     return tracked, moved, error, walked
 
 
-def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory: int = 5, visibility: int = 3,
-                max_no_exploration: int = 20, symbols: dict[str, str] | None = None) -> SandboxResult:
-    """Play one MazeBench sandbox episode of ``mode`` (``ai`` or ``partial-observe``) on ``maze``, asking
-    ``chat(prompt) -> str`` once per turn; return its result. ``walk`` holds every cell entered, start first."""
+def run_sandbox(maze: BenchMaze, *, mode: str, params: dict[str, Any], max_steps: int = 50, memory: int = 5,
+                visibility: int = 3, max_no_exploration: int = 20, symbols: dict[str, str] | None = None,
+                log: list[dict[str, Any]] | None = None) -> Asking[SandboxResult]:
+    """Return the steps of one MazeBench sandbox episode of ``mode`` (``ai`` or ``partial-observe``) on ``maze``:
+    one question a turn (its prompt, sent with ``params``), each reply with its latency appended to ``log``
+    (``{"reply", "latency_s"}``); they return its result. ``walk`` holds every cell entered, start first."""
     symbols = symbols or SANDBOX_SYMBOLS
     partial = mode == "partial-observe"
     env = MazeBenchEnv(maze)
@@ -356,8 +359,9 @@ def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory
         prompt = partial_prompt(env, visibility, _memory(remembered, memory), symbols) if partial else \
             ai_prompt(env, _memory(remembered, memory), symbols)
         result.api_calls += 1
+        began = time.perf_counter()
         try:
-            reply = chat(prompt)
+            answered = yield ask(prompt, **params)
         except FatalRunError:
             raise
         except Exception as exc:  # MazeBench ends the episode as failed, its steps and calls kept
@@ -365,6 +369,9 @@ def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory
             result.errors.append({"step": turn, "type": DECISION_ERROR,
                                   "error_message": f"{type(exc).__name__}: {exc}"})
             break
+        if log is not None:
+            log.append({"reply": answered, "latency_s": time.perf_counter() - began})
+        reply = answered.text
         result.replies.append(reply)
         if tracker.should_fail():
             break
@@ -431,12 +438,3 @@ def run_sandbox(maze: BenchMaze, chat, *, mode: str, max_steps: int = 50, memory
     result.exploration_rate = tracker.rate(env.grid)
     return result
 
-
-def timed_chat(client, params: dict[str, Any], log: list[dict[str, Any]]):
-    """Return ``chat(prompt) -> text`` over ``client`` that appends each call's latency and usage to ``log``."""
-    def chat(prompt: str) -> str:
-        began = time.perf_counter()
-        reply = client.chat(prompt, **params)
-        log.append({"reply": reply, "latency_s": time.perf_counter() - began})
-        return reply.text
-    return chat

@@ -32,7 +32,7 @@ import numpy as np
 
 from maze_envs.core.render import benchmark_picture
 from maze_envs.core.replies import read_path
-from maze_envs.llm import ChatClient, RunStats
+from maze_envs.llm import Asking, Meter, RunStats, ask
 from maze_envs.protocols.mazebench.generator import bfs_path
 from maze_envs.protocols.mazebench.reading import output_filter
 
@@ -176,26 +176,26 @@ def strict_verdict(reply: str, shown: np.ndarray, maze: BenchMaze, scoring: str)
             "scores": score(verdict, path, shortest, scoring).to_dict()}
 
 
-def mazebench_one_shot_trial(client: ChatClient, maze: BenchMaze, *, scoring: str, params: dict[str, Any],
-                           mode: str = "text2d", cell_px: int = 24) -> dict[str, Any]:
-    """Return the record of one text2d (or image2d) trial under ``--protocol mazebench``: MazeBench's prompt
-    and verdict (``scores``, ``success``, ``validation``, ``parsed_path`` as MazeBench reads the reply) and,
-    under ``strict``, this benchmark's verdict on the same reply. image2d sends MazeBench's picture of the
-    published maze (``cell_px`` a cell) with a prompt naming the size, start and goal. Raises the client's
-    errors."""
+def mazebench_one_shot_trial(meter: Meter, maze: BenchMaze, *, scoring: str, params: dict[str, Any],
+                             mode: str = "text2d", cell_px: int = 24) -> Asking[dict[str, Any]]:
+    """Return the steps of one text2d (or image2d) trial under ``--protocol mazebench``: one question, then the
+    record (``meter`` prices the reply): MazeBench's prompt and verdict (``scores``, ``success``, ``validation``,
+    ``parsed_path`` as MazeBench reads the reply) and, under ``strict``, this benchmark's verdict on the same
+    reply. image2d sends MazeBench's picture of the published maze (``cell_px`` a cell) with a prompt naming the
+    size, start and goal. Raise a failed call's error."""
     shown_grid = perturbed_grid(maze.grid, maze.nonce)
     prompt = messages(shown_grid, maze.start, maze.goal, mode)
     images = [benchmark_picture(maze.layout, cell_px)] if mode == "image2d" else []
     if mode == "image2d":
         shown_grid = maze.grid.tolist()      # the picture shows the published maze
     began = time.perf_counter()
-    reply = client.chat(prompt, images=images, **params)
+    reply = yield ask(prompt, images=images, **params)
     latency = time.perf_counter() - began
     read = read_path(reply.text, "mazebench")
     verdict = mazebench_scores(maze, read.cells, scoring)
     shown = np.asarray(shown_grid, dtype=np.uint8)
     usage = RunStats()
-    usage.add(reply, client.config)
+    usage.add(reply, meter.config)
     return {
         "prompt_sha256": hashlib.sha256(repr(prompt).encode("utf-8")).hexdigest(),
         "perturbed": not np.array_equal(shown, maze.grid),

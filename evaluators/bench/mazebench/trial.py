@@ -4,27 +4,30 @@ rules (MazeBench's loops ask a model)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 import gymnasium as gym
 
-from maze_envs.llm import ChatClient
+from maze_envs import protocols
+from maze_envs.llm import Asking, Meter
 
 from ..config import BenchConfig
 from ..episode import MODE_ENVS
+from ..interactive import trial_budgets
 from ..players import Players, baseline_name, require_players
-from ..run import Trial, default_trial, trial_budgets
+from ..trials import Trial
 from .interactive import mazebench_interactive_trial
 from .text2d import mazebench_one_shot_trial
 
 
-def mazebench_trial(clients: Mapping[str, ChatClient], config: BenchConfig, trial: Trial,
-                    players: Players | None = None) -> dict[str, Any]:
-    """Return the body of one trial's record under MazeBench's rules (a baseline's: ``default_trial``'s), played
-    by ``players``' chat-model agent in the ai and partial-observe modes."""
+def mazebench_trial(meter: Meter, config: BenchConfig, trial: Trial,
+                    players: Players | None = None) -> Asking[dict[str, Any]]:
+    """Return the steps of one trial under MazeBench's rules, yielding each question (``meter`` prices the
+    replies); they return the body of its record, played by ``players``' chat-model agent in the ai and
+    partial-observe modes. A baseline plays by the default protocol's rules (MazeBench's loops ask a model)."""
     if baseline_name(trial.model) is not None:
-        return default_trial(clients, config, trial, players)
-    client = clients[trial.model]
+        default = protocols.load(protocols.protocol(protocols.DEFAULT, "bench").bench.trial)
+        return (yield from default(meter, config, trial, players))
     params = {"temperature": config.temperature, "max_tokens": config.max_tokens}
     if config.mode in MODE_ENVS:
         model_players = require_players(players, config.mode)
@@ -32,9 +35,9 @@ def mazebench_trial(clients: Mapping[str, ChatClient], config: BenchConfig, tria
         def make_agent(env: gym.Env, replay: Any, max_calls: int) -> Any:
             return model_players.model(env, replay, memory=config.memory, explored_map=False, max_calls=max_calls,
                                        params=params)
-        return mazebench_interactive_trial(client, trial.maze, mode=config.mode, scoring=config.scoring,
-                                           budgets=trial_budgets(config, trial), memory=config.memory,
-                                           visibility=config.visibility, seed=trial.seed, params=params,
-                                           make_agent=make_agent)
-    return mazebench_one_shot_trial(client, trial.maze, scoring=config.scoring, params=params, mode=config.mode,
-                                    cell_px=config.cell_px)
+        return (yield from mazebench_interactive_trial(meter, trial.maze, mode=config.mode, scoring=config.scoring,
+                                                       budgets=trial_budgets(config, trial), memory=config.memory,
+                                                       visibility=config.visibility, seed=trial.seed,
+                                                       params=params, make_agent=make_agent))
+    return (yield from mazebench_one_shot_trial(meter, trial.maze, scoring=config.scoring, params=params,
+                                                mode=config.mode, cell_px=config.cell_px))

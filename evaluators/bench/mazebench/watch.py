@@ -7,6 +7,7 @@ import json
 from typing import TextIO
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.llm import answer
 
 from ..mazes import BenchMaze
 from ..players import Players, baseline_name
@@ -22,9 +23,10 @@ def watch_mazebench(maze: BenchMaze, settings: WatchSettings, players: Players, 
         raise MazeConfigError("the mazebench protocol plays chat models only (its loop asks a model)",
                               parameter="protocol")
     with open_client() as client:
-        result = run_sandbox(maze, lambda prompt: client.chat(prompt, temperature=0.1).text, mode=settings.mode,
-                             max_steps=settings.max_calls, memory=settings.memory, visibility=settings.visibility,
-                             max_no_exploration=settings.max_no_exploration_steps)
+        result = answer(run_sandbox(maze, mode=settings.mode, params={"temperature": 0.1},
+                                    max_steps=settings.max_calls, memory=settings.memory,
+                                    visibility=settings.visibility,
+                                    max_no_exploration=settings.max_no_exploration_steps), client)
     print(json.dumps({**result.to_dict(), "maze": maze.name, "model": settings.model, "max_calls": settings.max_calls},
                      ensure_ascii=False, indent=2), file=out)
     return 0 if result.success else 1

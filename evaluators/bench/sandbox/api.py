@@ -16,7 +16,6 @@ Every protocol's sandbox serves the one route table of ``service_app``: a protoc
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from maze_envs.core.errors import MazeEnvsError
 from maze_envs.core.mazebench_files import MAZEBENCH_NAME
 from maze_envs.core.paths import resolves_inside
 from maze_envs.serving.app import HTTPError, json_app, json_response, read_json_body, relative_names
+from maze_envs.serving.serial import OneAtATime
 
 from ..mazes import load_bench_maze
 from .game import ACTIONS, SandboxGame
@@ -49,7 +49,7 @@ def maze_files(mazes_dir: str | os.PathLike) -> dict[str, Path]:
 
 class SandboxService:
     """What the sandbox routes answer, for one game per server: subclasses build the game and its payloads.
-    Every method but ``names`` and ``check_action`` runs under the server's lock, in a worker thread."""
+    Every method but ``names`` and ``check_action`` runs in a worker thread, one call at a time (``serial``)."""
 
     missing_field = "{name} is required"
     loaded_before_body = False  # /step answers "No maze loaded" before it reads the body
@@ -57,7 +57,7 @@ class SandboxService:
     def __init__(self, mazes_dir: str | os.PathLike):
         self.mazes_dir = Path(mazes_dir)
         self.game: Any = None
-        self.lock = threading.Lock()
+        self.serial = OneAtATime()
 
     def loaded(self) -> Any:
         """Return the game; raises HTTP 400 when no maze is loaded."""
@@ -101,11 +101,7 @@ class SandboxService:
 
 def service_app(service: SandboxService) -> Starlette:
     """Return the sandbox API app of ``service``: the one route table every protocol's sandbox serves."""
-    def locked(work):
-        def run() -> Any:
-            with service.lock:
-                return work()
-        return run_in_threadpool(run)
+    locked = service.serial.run
 
     async def field(request: Request, name: str) -> Any:
         body = await read_json_body(request, max_bytes=MAX_BODY)

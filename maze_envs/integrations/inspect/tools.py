@@ -27,7 +27,7 @@ from inspect_ai.util import store
 
 from maze_envs.core.maze_tools import LOOK, MOVE, ToolCall
 from maze_envs.evaluators.bench.config import BenchConfig
-from maze_envs.evaluators.bench.run import trial_budgets
+from maze_envs.evaluators.bench.interactive import trial_budgets
 from maze_envs.evaluators.bench.tools import ToolsEpisode, tools_prompt, tools_record, tools_setup
 from maze_envs.evaluators.bench.trials import BenchTrial
 

@@ -2,7 +2,7 @@
 
 Grid envs: +1 at the goal, 0 a step, a wall bump paid like any step, steps counted as actions, play on after the
 goal. ``generate text``: this project's generators (``default.text``). Bench: the ``strict`` reading rule, this
-benchmark's grading and its means over every trial (``evaluators.bench.run.default_trial``). Sandbox: its
+benchmark's grading and its means over every trial (``evaluators.bench.default.trial``). Sandbox: its
 API, terminal game and watched loop (``evaluators.bench.sandbox``). Navigation: this project's documented
 choices (exact view poses, distances and means over finite values).
 
@@ -34,7 +34,7 @@ PROTOCOL = register_protocol(Protocol(
     grid=GridRules(goal_reward=1.0, step_reward=0.0, wall_reward=None, max_no_exploration_steps=None,
                    exploration="revealed", steps_in_cells=False, stop_after_goal=False),
     text_mazes=TextMazes(make=make_text_maze, about="this project's generators"),
-    bench=BenchRules(trial=f"{BENCH}.run:default_trial",
+    bench=BenchRules(trial=f"{BENCH}.default.trial:default_trial",
                      about="this benchmark's reading, grading and summaries",
                      modes=("text2d", "image2d", "ai", "partial-observe", "tools")),
     sandbox=SandboxRules(app=f"{BENCH}.sandbox.api:default_sandbox_app", terminal=f"{BENCH}.sandbox.terminal:play_maze",

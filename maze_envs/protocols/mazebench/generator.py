@@ -92,16 +92,16 @@ def bfs_path(grid: np.ndarray, start: Coord, goal: Coord) -> list[Coord]:
     """Return MazeBench's BFS path from ``start`` to ``goal`` on ``grid`` (neighbours down, up, right, left;
     both ends included), or [] when the goal is unreachable."""
     previous: dict[Coord, Coord | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
+    waiting = deque([start])
+    while waiting:
+        here = waiting.popleft()
         if here == goal:
             break
         for dr, dc in BFS_STEPS:
             nxt = (here[0] + dr, here[1] + dc)
             if _inside(nxt, grid.shape) and grid[nxt] == 0 and nxt not in previous:
                 previous[nxt] = here
-                queue.append(nxt)
+                waiting.append(nxt)
     if goal not in previous:
         return []
     path: list[Coord] = []
