@@ -129,3 +129,53 @@ def test_loop_measures_and_call_reading():
                                 ("move", "{", "full"), ("move", '{"direction": "up", "speed": 1}', "partial")):
         with pytest.raises(ToolArgumentError):
             read_call(ToolCall("a", name, args), variant, 4)
+
+
+def test_function_calls_cross_the_responses_api_and_bad_items_are_400():
+    from maze_envs.llm.responses import chat_body, responses_input, responses_params
+    from maze_envs.serving.app import HTTPError
+
+    calls = [ToolCall("c1", "move", '{"direction": "up"}'), ToolCall("c2", "look", "{}")]
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"},
+                {"role": "assistant", "content": "thinking", "tool_calls": [c.to_message_part() for c in calls]},
+                {"role": "tool", "tool_call_id": "c1", "content": "{}"}, {"role": "tool", "tool_call_id": "c2",
+                                                                           "content": "{}"}]
+    items = responses_input(messages)
+    assert [i.get("type", "message") for i in items] == ["message", "message", "message", "function_call",
+                                                         "function_call", "function_call_output",
+                                                         "function_call_output"]
+    params = responses_params({"tools": tool_definitions("partial", 3), "max_tokens": 5})
+    assert params["tools"][0]["name"] == "move" and params["max_output_tokens"] == 5
+    body = chat_body({"model": "m", "input": items, **params})
+    assert [m["role"] for m in body["messages"]] == ["system", "user", "assistant", "tool", "tool"]
+    assert [c["id"] for c in body["messages"][2]["tool_calls"]] == ["c1", "c2"]
+    assert body["tools"] == tool_definitions("partial", 3) and body["max_tokens"] == 5
+    for item, param in (({"type": "function_call", "name": "move", "arguments": "{}"}, "input[0].call_id"),
+                        ({"type": "function_call_output", "call_id": "c", "output": 3}, "input[0].output")):
+        with pytest.raises(HTTPError) as raised:
+            chat_body({"input": [item]})
+        assert raised.value.status == 400 and raised.value.param == param
+    with pytest.raises(HTTPError) as raised:
+        chat_body({"input": "hi", "tools": [{"type": "web_search"}]})
+    assert raised.value.param == "tools[0].type"
+
+
+def test_the_policies_do_not_play_a_task_line_too_large_or_a_report_that_lies():
+    tools = {"tools": tool_definitions("full", 5)}
+    huge = ChatRequest("m", [{"role": "user", "content": "The grid has 999999 rows and 999999 columns (coordinates "
+                                                         "are [row, col], [0, 0] at the top left); you start at [0, 0] "
+                                                         "and the goal is at [4, 4]."}], tools)
+    assert OraclePolicy()(huge).tool_calls == ()
+    lying = ChatRequest("m", [
+        {"role": "user", "content": "The grid has 5 rows and 5 columns (coordinates are [row, col], [0, 0] at the "
+                                    "top left); you start at [0, 0] and the goal is at [4, 4].\n\nStart report: "
+                                    '{"position": [0, 0], "distances": {"up": 0, "right": 10000000000, "down": 4, '
+                                    '"left": 0}}'},
+        {"role": "assistant", "content": None, "tool_calls": [ToolCall("a", "move", "{}").to_message_part()]},
+        {"role": "tool", "tool_call_id": "a", "content": '{"position": [99, -3], "distances": {"down": true}}'}],
+        tools)
+    from maze_envs.llm.policies import load_policy
+
+    for policy in ("oracle", "explorer", "random"):
+        reply = load_policy(policy)(lying)
+        assert reply.status == 200 and [c.name for c in reply.tool_calls] == ["move"], policy

@@ -35,6 +35,7 @@ from maze_envs.core.textmaze import TextMaze, legend_symbols, next_route, parse_
 from .server import ChatRequest, PolicyReply
 
 SUBMIT = "submit"
+MAX_CELLS = 1 << 20  # the largest grid a policy plays (a 1024 x 1024 grid); larger task lines are not played
 FREE_SYMBOLS = {TOOL_SYMBOLS.path, TOOL_SYMBOLS.start, TOOL_SYMBOLS.goal, TOOL_SYMBOLS.agent}
 
 
@@ -57,11 +58,20 @@ class ToolState:
 
     @classmethod
     def read(cls, request: ChatRequest) -> "ToolState | None":
-        """Return the state of a request that offers ``move`` and states a task line, else None."""
-        text = request.text(last_user_only=False)
-        task = TaskLine.find(text)
-        if task is None or MOVE not in request.tool_names:
+        """Return the state of a request that offers ``move`` and states a task line (a grid of at most
+        ``MAX_CELLS`` with its start and goal inside), else None. The maze drawing is read from the message that
+        states the task line, at most its last ``ORACLE_MAX_CHARS`` characters."""
+        if MOVE not in request.tool_names:
             return None
+        prompt = next((t for t in (_text(m) for m in request.messages if m.get("role") in ("system", "user"))
+                       if TaskLine.find(t) is not None), None)
+        task = TaskLine.find(prompt) if prompt is not None else None
+        if task is None or task.shape[0] * task.shape[1] > MAX_CELLS or not all(
+                0 <= cell[0] < task.shape[0] and 0 <= cell[1] < task.shape[1] for cell in (task.start, task.goal)):
+            return None
+        from .policies import ORACLE_MAX_CHARS, last_lines  # policies answers tool requests through this module
+
+        text = last_lines(prompt, ORACLE_MAX_CHARS)
         try:
             drawn = parse_text_maze(text, legend_symbols(text, TOOL_SYMBOLS))
         except MazeFormatError:
@@ -74,7 +84,7 @@ class ToolState:
         state = cls(task, drawn, known, free, order, task.start, False, _max_steps(request, max(task.shape)),
                     request.tool_names)
         state._see(task.start, True, 0)
-        for index, result in enumerate(_results(request), start=1):
+        for index, result in enumerate(_results(request, prompt), start=1):
             state._learn(result, index)
         return state
 
@@ -88,7 +98,8 @@ class ToolState:
     def _learn(self, result: dict[str, Any], index: int) -> None:
         self.done |= bool(result.get("done"))
         position = result.get("position")
-        if not (isinstance(position, list) and len(position) == 2 and all(isinstance(v, int) for v in position)):
+        if not (isinstance(position, list) and len(position) == 2 and all(isinstance(v, int) for v in position)
+                and self._inside((position[0], position[1]))):
             return
         self.position = (position[0], position[1])
         self._see(self.position, True, index)
@@ -102,7 +113,7 @@ class ToolState:
         if isinstance(distances, dict):
             for name, (dr, dc) in zip(MOVE_NAMES, MOVES, strict=True):
                 reach = distances.get(name)
-                if not isinstance(reach, int):
+                if not isinstance(reach, int) or isinstance(reach, bool) or not 0 <= reach < max(self.known.shape):
                     continue
                 for step in range(1, reach + 1):
                     self._see((self.position[0] + dr * step, self.position[1] + dc * step), True, index)
@@ -137,11 +148,17 @@ def _max_steps(request: ChatRequest, default: int) -> int:
     return default
 
 
-def _results(request: ChatRequest) -> list[dict[str, Any]]:
-    """Return the start's report (the prompt's ``START_REPORT`` line) and the JSON objects of the conversation's
-    tool results, in order (text that is no JSON object is skipped)."""
-    texts = [line[len(START_REPORT):] for line in request.text(last_user_only=False).split("\n")
-             if line.startswith(START_REPORT)][:1]
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(p.get("text", "") for p in content or () if isinstance(p, dict) and p.get("type") == "text")
+
+
+def _results(request: ChatRequest, prompt: str) -> list[dict[str, Any]]:
+    """Return the start's report (the ``START_REPORT`` line of the task's ``prompt``) and the JSON objects of the
+    conversation's tool results, in order (text that is no JSON object is skipped)."""
+    texts = [line[len(START_REPORT):] for line in prompt.split("\n") if line.startswith(START_REPORT)][:1]
     texts += [m["content"] for m in request.messages if m.get("role") == "tool" and isinstance(m.get("content"), str)]
     out = []
     for text in texts:
