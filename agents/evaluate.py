@@ -20,7 +20,7 @@ from maze_envs.core.stats import MetricSummary, summarise
 from maze_envs.envs.metrics import METRIC_KEYS, EpisodeMetricsWrapper
 
 from .base import Agent, run_episode
-from .rl.policy_file import TrainedEnv
+from .rl.trained import TrainedEnv
 
 AgentLike = Agent | Callable[[gym.Env], Agent]
 HIDDEN_INFO = ("position", "goal")

@@ -174,3 +174,15 @@ def test_every_render_mode_runs(env_id, mode, monkeypatch):
     else:
         assert out is None
     env.close()
+
+
+@pytest.mark.parametrize("env_id", ["Maze-v0", "Maze-PartialObs-v0"])
+def test_each_reset_plays_the_layout_it_is_given_even_when_a_freed_one_had_its_id(env_id):
+    # a fixed-layout env keeps per-layout work by the layout object's id; a layout given to one reset is not kept,
+    # so a fresh Grid that reuses a freed one's id is prepared anew (before, its start came from the stale entry)
+    blocks = np.zeros((5, 5), np.uint8)
+    env = gym.make(env_id, maze=Grid(blocks, (0, 0), (4, 4))).unwrapped
+    env.reset(seed=0)
+    starts = [(i % 5, (i * 3) % 5) for i in range(60) if (i % 5, (i * 3) % 5) != (4, 4)]
+    seen = [tuple(env.reset(options={"maze": Grid(blocks, start, (4, 4))})[1]["position"]) for start in starts]
+    assert seen == starts

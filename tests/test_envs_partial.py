@@ -21,7 +21,7 @@ def window(blocks, start, goal, k):
     return env.reset(seed=0)[0]
 
 
-def test_bresenham_lines_follow_the_benchmark_convention():
+def test_sight_lines_follow_the_benchmark_convention():
     assert bresenham_between((0, 0), (0, 1)) == []
     assert bresenham_between((0, 0), (3, 0)) == [(1, 0), (2, 0)]
     assert bresenham_between((0, 0), (2, 1)) == [(1, 0)]

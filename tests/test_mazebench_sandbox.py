@@ -286,3 +286,11 @@ def test_terminal_plays_mazebench_s_cli_loop(maze):
     assert "移动执行完毕" in text            # a move after the goal: Game ended, play goes on
     assert "可用动作: right" in text and "显示最短路径:\nS****\n####*\n  A**\n ####\n     " in text
     assert text.rstrip().endswith("感谢游玩！再见！")
+
+
+def test_the_sandbox_moves_on_the_grid_env_under_mazebench_rules(maze):
+    env = MazeBenchEnv(maze)
+    assert env.env.spec.id == "Maze-v0" and (env.env.goal_reward, env.env.step_reward, env.env.wall_reward) == \
+        (100.0, -0.1, -1.0)
+    env.step_path([(0, 1), (0, 2)])
+    assert env.env.agent_position == env.position == (0, 2)

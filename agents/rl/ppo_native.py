@@ -23,7 +23,7 @@ import csv
 import pickle
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,8 @@ from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMapVector
 from .flags import parse_dataclass_args
-from .policy_file import TrainedEnv
+from .ppo_args import PPOArgs
+from .trained import TrainedEnv
 
 LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_return",
                "charts/episodic_length", "charts/path_efficiency", "losses/value_loss", "losses/policy_loss",
@@ -52,29 +53,9 @@ LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_r
 
 # ---- arguments ------------------------------------------------------------------------------------------
 @dataclass
-class Args:
-    """Every setting of a run; each field is also a command-line flag."""
+class Args(PPOArgs):
+    """Every setting of a run (``PPOArgs``, then this trainer's own); each field is also a command-line flag."""
 
-    env_id: str = "Maze-PartialObs-v0"
-    env_kwargs: dict[str, Any] = field(default_factory=lambda: {"rows": 5, "cols": 5})
-    ego_map: bool = False
-    seed: int = 0
-    total_timesteps: int = 500_000
-    num_envs: int = 64
-    num_steps: int = 64
-    learning_rate: float = 2.5e-4
-    anneal_lr: bool = True
-    gamma: float = 0.99
-    gae_lambda: float = 0.95
-    num_minibatches: int = 4
-    update_epochs: int = 4
-    clip_coef: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    hidden: int = 64
-    network: str = "mlp"
-    reveal_bonus: float = 0.0
     torch_threads: int = 1
     out: str = "ppo_native_run"
 

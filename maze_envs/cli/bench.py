@@ -1,20 +1,25 @@
 """``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d, image2d, ai and partial-observe modes, and the
-tools mode, where the model moves by function calls) for
-several models (or baselines), sizes and trials on the run engine, with a summary and an HTML report."""
+tools mode, where the model moves by function calls) for several models (or baselines), sizes and trials on the run
+engine, with a summary and an HTML report."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+from dataclasses import fields
 
 from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.cli.run_flags import DeprecatedFlag, add_run_flags, run_options
 from maze_envs.core.generators import GENERATORS
+from maze_envs.evaluators.bench.config import MODES, START_GOAL, VARIANTS, BenchConfig
+from maze_envs.evaluators.bench.scores import SCORINGS
 from maze_envs.protocols import load, protocol
 
 from .model_flags import add_model_flags, model_client
 
-MODES = ("text2d", "image2d", "ai", "partial-observe", "tools")
+DEFAULTS = BenchConfig()
+# Every benchmark setting is a flag of the same name (None: not given, so the environment and config files decide).
+SETTINGS = tuple(f.name for f in fields(BenchConfig))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,58 +35,58 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "Settings: flags > environment > config/local.yaml "
                     "> config/config.yaml (MazeBench's keys). Writes OUTPUT_DIR/results.jsonl (one line per trial, "
                     "--resume continues), summary.json and report.html.")
-    parser.add_argument("--mode", choices=MODES, help="text2d (default), image2d, ai (full map, move by move), "
-                                                      "partial-observe or tools (function calls)")
+    parser.add_argument("--mode", choices=MODES, help=f"text2d, image2d, ai (full map, move by move), "
+                                                      f"partial-observe or tools (function calls; default "
+                                                      f"{DEFAULTS.mode})")
     parser.add_argument("--models", nargs="+", metavar="MODEL", help="model names (config: model/models; "
                                                                      "env MAZE_ENVS_MODEL)")
     parser.add_argument("--sizes", nargs="+", metavar="HxW", help="benchmark grid sizes, e.g. 5x5 9x9 15x15")
-    parser.add_argument("--trials", type=int, help="trials per model and maze (default 1)")
+    parser.add_argument("--trials", type=int, help=f"trials per model and maze (default {DEFAULTS.trials})")
     parser.add_argument("--mazes-dir", dest="mazes_dir",
-                        help="directory of <size>/maze_<H>x<W>_<i>.json (default mazes)")
-    parser.add_argument("--output-dir", dest="output_dir", help="where results go (default outputs)")
+                        help=f"directory of <size>/maze_<H>x<W>_<i>.json (default {DEFAULTS.mazes_dir})")
+    parser.add_argument("--output-dir", dest="output_dir", help=f"where results go (default {DEFAULTS.output_dir})")
     parser.add_argument("--config", help="YAML config (default config/config.yaml); config/local.yaml beside it "
                                          "overrides it")
     add_protocol_flag(parser, "bench", default=None)
-    parser.add_argument("--scoring", choices=("v1", "v2"), help="MazeBench's weighting: v1 (S,Q,O) or v2 "
-                                                               "(S,Q,O,P; default)")
+    parser.add_argument("--scoring", choices=SCORINGS, help=f"MazeBench's weighting: v1 (S,Q,O) or v2 (S,Q,O,P; "
+                                                           f"default {DEFAULTS.scoring})")
     parser.add_argument("--no-anti-cheat", dest="anti_cheat", action="store_const", const=False,
                         help="show the published mazes as they are (no symmetry, symbols or nonce)")
-    parser.add_argument("--temperature", type=float, help="sampling temperature (default 0.1)")
-    parser.add_argument("--max-tokens", dest="max_tokens", type=int, help="reply token limit (default 1000)")
+    parser.add_argument("--temperature", type=float, help=f"sampling temperature (default {DEFAULTS.temperature})")
+    parser.add_argument("--max-tokens", dest="max_tokens", type=int,
+                        help=f"reply token limit (default {DEFAULTS.max_tokens})")
     play = parser.add_argument_group("ai, partial-observe and tools budgets")
-    play.add_argument("--max-calls", dest="max_calls", type=int, help="API calls per trial; function calls in the "
-                                                                      "tools mode (default 50)")
+    play.add_argument("--max-calls", dest="max_calls", type=int,
+                      help=f"API calls per trial; function calls in the tools mode (default {DEFAULTS.max_calls})")
     play.add_argument("--max-steps", dest="max_calls", type=int, action=DeprecatedFlag, new="--max-calls")
     play.add_argument("--max-moves", dest="max_moves", type=int,
                       help="cells moved per trial, counted apart from API calls (default 4 x the grid's cells)")
     play.add_argument("--max-no-exploration-steps", dest="max_no_exploration_steps", type=int,
-                      help="stop (failed) after this many decisions in a row reach no new cell (default 20)")
-    play.add_argument("--visibility", type=int, help="partial-observe sight radius k in cells (default 3)")
-    play.add_argument("--variant", choices=("full", "partial"),
-                      help="tools mode: full (the maze drawn once; default) or partial (line-of-sight windows)")
+                      help="stop (failed) after this many decisions in a row reach no new cell "
+                           f"(default {DEFAULTS.max_no_exploration_steps})")
+    play.add_argument("--visibility", type=int,
+                      help=f"partial-observe sight radius k in cells (default {DEFAULTS.visibility})")
+    play.add_argument("--variant", choices=VARIANTS, help="tools mode: full (the maze drawn once) or partial "
+                                                          f"(line-of-sight windows; default {DEFAULTS.variant})")
     play.add_argument("--memory", type=int, help="past turns recalled in each prompt, with their feedback "
-                                                 "(0 none, -1 all; default 5)")
+                                                 f"(0 none, -1 all; default {DEFAULTS.memory})")
     play.add_argument("--explored-map", dest="explored_map", action="store_const", const=True,
                       help="partial-observe prompts also show the map explored so far")
     gen = parser.add_argument_group("maze generation")
     gen.add_argument("--generate-mazes", dest="generate_mazes", action="store_const", const=True,
                      help="generate MAZE_COUNT mazes per size first (into --maze-output-dir or --mazes-dir)")
     gen.add_argument("--maze-output-dir", dest="maze_output_dir", help="where generated mazes go")
-    gen.add_argument("--maze-count", dest="maze_count", type=int, help="mazes per size to generate (default 5)")
-    gen.add_argument("--seed", type=int, help="base seed: maze i uses SEED+i; trial seeds derive from it (default 42)")
-    gen.add_argument("--algorithm", choices=list(GENERATORS), help="generator (default dfs)")
-    gen.add_argument("--start-goal", dest="start_goal", choices=("corner", "random"), help="default corner")
-    gen.add_argument("--cell-px", dest="cell_px", type=int, help="image2d pixels per cell (default 24)")
+    gen.add_argument("--maze-count", dest="maze_count", type=int,
+                     help=f"mazes per size to generate (default {DEFAULTS.maze_count})")
+    gen.add_argument("--seed", type=int,
+                     help=f"base seed: maze i uses SEED+i; trial seeds derive from it (default {DEFAULTS.seed})")
+    gen.add_argument("--algorithm", choices=list(GENERATORS), help=f"generator (default {DEFAULTS.algorithm})")
+    gen.add_argument("--start-goal", dest="start_goal", choices=START_GOAL, help=f"default {DEFAULTS.start_goal}")
+    gen.add_argument("--cell-px", dest="cell_px", type=int,
+                     help=f"image2d pixels per cell (default {DEFAULTS.cell_px})")
     add_model_flags(parser)
     add_run_flags(parser, resume_help="keep the trials already in OUTPUT_DIR/results.jsonl and run the rest")
     parser.set_defaults(func=run, workers=None)
-
-
-SETTINGS = ("mode", "protocol", "models", "sizes", "trials", "mazes_dir", "output_dir", "scoring", "anti_cheat",
-            "temperature",
-            "max_tokens", "generate_mazes", "maze_output_dir", "maze_count", "seed", "algorithm", "start_goal",
-            "cell_px", "workers", "base_url", "provider", "max_calls", "max_moves", "max_no_exploration_steps",
-            "visibility", "memory", "explored_map", "variant")
 
 
 @contextlib.contextmanager

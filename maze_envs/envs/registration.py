@@ -24,7 +24,8 @@ class RegistrationConflictWarning(UserWarning):
     """Another package registered one of our ids first; ``gym.make`` of that id gives the other package's env."""
 
 
-# One line per environment id; versioned ids never change their observation semantics.
+# One line per environment id. A versioned id keeps its meaning: a change of default behaviour is a new version
+# (docs/howto/add-env.md), registered beside the old one, which stays reachable.
 # The grid envs are registered without a TimeLimit: they truncate themselves at their size-aware
 # ``max_steps`` (default 4 * rows * cols), as Minigrid's envs do. ``max_episode_steps`` passed to
 # ``gym.make`` still adds a TimeLimit that caps it. Maze-Openings-v0 episodes end on their one step. The

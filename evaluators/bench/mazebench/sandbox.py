@@ -1,11 +1,14 @@
 """MazeBench's sandbox reproduced for ``--protocol mazebench`` (https://github.com/Aileen-90/MazeBench,
 ``sandbox/env.py``, ``sandbox/ai.py``, ``sandbox/partial_observe.py``, ``sandbox/exploration.py``).
 
-``MazeBenchEnv`` is its ``MazeEnvironment``: ``step`` (a wall or the edge changes nothing, ``steps`` counts cells,
-after the goal every call answers ``Game ended``), the atomic ``step_path`` (each point checked for adjacency,
-bounds and wall before anything moves; only the LAST point reaching the goal ends the game, so a path through
-the goal walks past it), ``available_actions`` (moves into free in-bounds cells, [] after the goal) and its
-renderings. ``run_ai`` and ``run_partial`` are its two model loops:
+One grid engine: the agent moves on ``Maze-v0`` under ``protocol="mazebench"``, the partial view is the grid
+envs' line of sight (``maze_envs.envs.grid.visibility``) and the no-exploration counter their ``visited`` rule;
+this module keeps MazeBench's presentation. ``MazeBenchEnv`` gives the answers of its ``MazeEnvironment``:
+``step`` (a wall or the edge changes nothing, ``steps`` counts cells, after the goal every call answers ``Game
+ended``), the atomic ``step_path`` (each point checked for adjacency, bounds and wall before anything moves; only
+the LAST point reaching the goal ends the game, so a path through the goal walks past it),
+``available_actions`` (moves into free in-bounds cells, [] after the goal) and its renderings. ``run_sandbox``
+plays its two model loops, ai and partial-observe:
 
 - ``max_steps`` counts API calls; each loop turn makes one call, then checks the exploration rule (20 calls
   in a row without a new cell by default) before reading the reply, so a failing episode costs one call more;
@@ -27,15 +30,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from maze_envs.core.errors import FatalRunError
+from maze_envs.core.maze import MOVE_NAMES, Grid, move_index
 from maze_envs.core.replies import read_move, read_moves, read_path
+from maze_envs.envs.grid.rules import idle_after_visit
+from maze_envs.envs.grid.visibility import visible_mask
 from maze_envs.llm import Asking, ask
 
+from ..episode import bench_env
 from ..mazes import BenchMaze
 
 Cell = tuple[int, int]
@@ -47,19 +54,29 @@ RENDER_SYMBOLS = {"wall": "#", "path": " ", "start": "S", "goal": "G", "agent": 
 
 
 class MazeBenchEnv:
-    """MazeBench's ``MazeEnvironment`` on one benchmark maze: ``position``, ``done`` and ``steps``."""
+    """MazeBench's ``MazeEnvironment`` on one benchmark maze, played on ``Maze-v0`` under ``protocol="mazebench"``
+    (``episode.bench_env``): the env moves the agent; this class gives MazeBench's answers, ``position``, ``done``
+    and ``steps`` (cells moved)."""
 
     def __init__(self, maze: BenchMaze):
         self.maze = maze
         self.grid = np.asarray(maze.grid)
+        self.env = bench_env("ai", self.grid, maze.start, maze.goal).unwrapped
+        self.env.reset(seed=0)
+        self.layout: Grid = self.env.layout
         self.reset()
 
     def reset(self) -> dict[str, Any]:
         """Go back to the start; return the state."""
-        self.position: Cell = tuple(self.maze.start)
+        self._restart(tuple(self.maze.start))
         self.done = False
         self.steps = 0
         return self.state()
+
+    def _restart(self, cell: Cell) -> None:
+        """Start the env's episode with the agent on ``cell``."""
+        _, info = self.env.reset(seed=0, options={"maze": replace(self.layout, start=cell)})
+        self.position: Cell = tuple(info["position"])
 
     def state(self) -> dict[str, Any]:
         """Return ``{position, done, steps}``."""
@@ -68,6 +85,13 @@ class MazeBenchEnv:
     def _inside(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.grid.shape[0] and 0 <= cell[1] < self.grid.shape[1]
 
+    def _move(self, action: str) -> bool:
+        """Play one move on the env; return whether the agent moved."""
+        _, _, _, _, info = self.env.step(MOVE_NAMES.index(action))
+        moved = tuple(info["position"]) != self.position
+        self.position = tuple(info["position"])
+        return moved
+
     def step(self, action: str) -> dict[str, Any]:
         """Play one move; return MazeBench's info dict (``error``, ``success``/``position`` or ``message``)."""
         if self.done:
@@ -75,20 +99,20 @@ class MazeBenchEnv:
         if action not in MOVES:
             return {"error": f"Invalid action: {action}", "valid_actions": list(MOVES)}
         dr, dc = MOVES[action]
-        new = (self.position[0] + dr, self.position[1] + dc)
-        if not self._inside(new):
-            return {"error": "Wall collision: out of bounds", "position": list(self.position)}
-        if self.grid[new] == 1:
-            return {"error": "Wall collision: hit wall", "position": list(self.position)}
-        self.position = new
+        if not self._move(action):
+            outside = not self._inside((self.position[0] + dr, self.position[1] + dc))
+            return {"error": f"Wall collision: {'out of bounds' if outside else 'hit wall'}",
+                    "position": list(self.position)}
         self.steps += 1
-        if new == tuple(self.maze.goal):
+        if self.position == tuple(self.maze.goal):
             self.done = True
             return {"success": True, "message": f"Congratulations! Reached goal in {self.steps} steps"}
-        return {"success": True, "position": list(new)}
+        return {"success": True, "position": list(self.position)}
 
     def step_path(self, path: Sequence[Cell]) -> dict[str, Any]:
-        """Walk ``path`` atomically: the first bad point fails the call and nothing moves; return the info."""
+        """Walk ``path`` atomically: the first bad point fails the call and nothing moves; return the info. Only
+        the last point reaching the goal ends the game: a path through the goal walks on past it (the env, which
+        ends its episode at the goal, starts again where the path ends)."""
         if self.done:
             return {"info": "Game ended"}
         if not path:
@@ -103,9 +127,15 @@ class MazeBenchEnv:
             if self.grid[cell] == 1:
                 return {"error": f"Wall collision: position {cell} is a wall", "position": list(self.position)}
             here = cell
-        self.position = here
+        goal = tuple(self.maze.goal)
+        for cell in path:
+            if self.position == goal:  # the env's episode has ended at the goal
+                break
+            self._move(MOVE_NAMES[move_index(self.position, tuple(cell))])
+        if self.position != here:
+            self._restart(here)
         self.steps += len(path)
-        if here == tuple(self.maze.goal):
+        if here == goal:
             self.done = True
             return {"success": True, "message": f"Congratulations! Reached goal in {self.steps} steps",
                     "steps_moved": len(path)}
@@ -156,64 +186,33 @@ class MazeBenchEnv:
         return tensor
 
 
-def line_between(a: Cell, b: Cell) -> list[Cell]:
-    """Return the Bresenham cells strictly between ``a`` and ``b`` (MazeBench's sight line)."""
-    (y0, x0), (y1, x1) = a, b
-    if a == b:
-        return []
-    dx, dy = abs(x1 - x0), abs(y1 - y0)
-    sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
-    err, x, y, out = dx - dy, x0, y0, []
-    while True:
-        e2 = 2 * err
-        if e2 > -dy:
-            err -= dy
-            x += sx
-        if e2 < dx:
-            err += dx
-            y += sy
-        if (y, x) == (y1, x1):
-            return out
-        out.append((y, x))
-
-
 def partial_view(env: MazeBenchEnv, k: int, symbols: dict[str, str]) -> str:
-    """Return MazeBench's partial view: the bounding box of the visible cells (Manhattan <= k, no wall on the
-    sight line between), cells inside it that are not visible masked, rows joined."""
-    here = env.position
-
-    def visible(cell: Cell) -> bool:
-        distance = abs(cell[0] - here[0]) + abs(cell[1] - here[1])
-        return distance <= k and (distance == 0 or all(env.grid[p] != 1 for p in line_between(here, cell)))
-
-    cells = [(r, c) for r in range(env.grid.shape[0]) for c in range(env.grid.shape[1]) if visible((r, c))]
-    rows = [r for r, _ in cells]
-    cols = [c for _, c in cells]
-    box = env.render_tensor(symbols)[min(rows):max(rows) + 1, min(cols):max(cols) + 1].copy()
-    for r in range(min(rows), max(rows) + 1):
-        for c in range(min(cols), max(cols) + 1):
-            if not visible((r, c)):
-                box[r - min(rows), c - min(cols)] = symbols["masked"]
-    return "\n".join("".join(row) for row in box)
+    """Return MazeBench's partial view: the bounding box of the visible cells (the grid envs' line of sight,
+    ``maze_envs.envs.grid.visibility``: Manhattan <= k, no wall on the Bresenham line between), cells inside it
+    that are not visible masked, rows joined."""
+    visible = visible_mask(env.grid, env.position, k)
+    rows, cols = np.nonzero(visible)
+    box = (slice(rows.min(), rows.max() + 1), slice(cols.min(), cols.max() + 1))
+    shown = np.where(visible[box], env.render_tensor(symbols)[box], symbols["masked"])
+    return "\n".join("".join(row) for row in shown)
 
 
 class ExplorationTracker:
-    """MazeBench's no-exploration counter and explored set."""
+    """MazeBench's no-exploration counter, by the grid envs' ``visited`` rule
+    (``maze_envs.envs.grid.rules.idle_after_visit``), and its explored set."""
 
     def __init__(self, start: Cell, limit: int):
         self.explored = {tuple(start)}
         self.limit = limit
         self.count = 0
 
-    def update(self, cells: Sequence[Cell]) -> bool:
-        """Add ``cells``; reset the counter when one is new, else add 1. Return whether one was new."""
-        new = False
-        for cell in cells:
-            if tuple(cell) not in self.explored:
-                self.explored.add(tuple(cell))
-                new = True
-        self.count = 0 if new else self.count + 1
-        return new
+    def update(self, cells: Sequence[Cell], failed: bool = False) -> bool:
+        """Add the ``cells`` one call reached; reset the counter when one is new, else add 1, and 1 more when the
+        call ``failed`` without moving. Return whether one was new."""
+        fresh = {tuple(cell) for cell in cells} - self.explored
+        self.explored |= fresh
+        self.count = idle_after_visit(self.count, bool(fresh), failed)
+        return bool(fresh)
 
     def should_fail(self) -> bool:
         """Return whether the counter has reached the limit."""
@@ -414,14 +413,7 @@ def run_sandbox(maze: BenchMaze, *, mode: str, params: dict[str, Any], max_steps
             feedback = f"Successfully moved {moved} steps"
         else:
             feedback = f"Successfully moved {moved} steps" if cells else "Successfully moved"
-        if partial:
-            tracker.update(tracked)
-            if error and moved == 0:
-                tracker.count += 1
-        elif error:
-            tracker.count += 1
-        else:
-            tracker.update(tracked)
+        tracker.update(tracked if partial or not error else [], failed=partial and bool(error) and moved == 0)
         remembered.append({"action": action, "feedback": feedback})
         result.path.append(list(env.position))
         result.actions.append(action)

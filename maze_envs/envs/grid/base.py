@@ -122,7 +122,7 @@ class MazeEnvBase(gym.Env):
         ``MazeConfigError`` naming ``options`` unless they are None or a mapping."""
         options = checked_options(options)
         if options.get("maze") is not None:
-            self._set_layout(self.source.override(options["maze"]))
+            self._set_layout(self.source.override(options["maze"]), keep=False)
         elif self.source.tree_batches and compiled():
             self._set_tree_layout(self.source.next_trees([self.np_random]))
         else:
@@ -135,16 +135,18 @@ class MazeEnvBase(gym.Env):
         self.no_exploration_steps = 0
         self._visited_blocks = {self.board.index(grid.start)}
 
-    def _set_layout(self, grid: Grid) -> None:
-        """Load ``grid``; a layout that recurs (level set, dataset) is prepared once and kept."""
+    def _set_layout(self, grid: Grid, keep: bool = True) -> None:
+        """Load ``grid``; a layout of the source that recurs (level set, dataset) is prepared once and kept (one
+        given to a single ``reset`` is not: the key is the object's ``id``, which a later object may reuse)."""
         self.layout = grid
-        known = self._layouts.get(id(grid)) if self.source.recurring else None
+        keep = keep and self.source.recurring
+        known = self._layouts.get(id(grid)) if keep else None
         if known is None:
             codes = self.board.codes(grid)
             free = (codes != WALL).tolist()
             start, goal = self.board.index(grid.start), self.board.index(grid.goal)
             known = (codes, free, start, goal, path_length(free, self._deltas, start, goal), {})
-            if self.source.recurring:
+            if keep:
                 self._layouts[id(grid)] = known
         self._codes, self._free, self._pos, self._goal, self.optimal_length, self._layout_cache = known
 

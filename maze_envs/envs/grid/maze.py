@@ -81,20 +81,20 @@ class MazeEnv(MazeEnvBase):
       ``start_level + num_levels - 1`` (0 = unlimited), for train/test splits of layouts.
     - ``reset(options={"maze": layout})`` plays ``layout`` for one episode.
 
-    ``info`` holds ``position`` and ``goal`` (block coordinates), ``optimal_length`` (BFS moves from
-    the start), ``steps`` and ``wall_bumps``.
-
-    ## Version History
-    - v0: initial version. Later, with the same observations and rewards: ``render_mode="human"`` draws on every
-      ``reset`` and ``step`` (Gymnasium's convention); ``get_keys_to_action`` (arrow keys, WASD) for Gymnasium's
-      ``play``.
-      Unknown keyword arguments raise ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
+    - ``render_mode``: ``"rgb_array"``, ``"ansi"`` or ``"human"`` (a window drawn on every ``reset`` and ``step``,
+      Gymnasium's convention); ``get_keys_to_action`` (arrow keys, WASD) serves Gymnasium's ``play``.
+    - An unknown keyword argument raises ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
       worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
-      Registered variants (``maze_envs.envs.variants``): ``Maze-Flat-v0`` (flat float32 one-hot, for MLPs) and
-      ``Maze-Image-v0`` (``H*8 x W*8 x 3`` uint8, for CNNs).
-      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+    - Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
       reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
       naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
+
+    ``info`` holds ``position`` and ``goal`` (block coordinates), ``optimal_length`` (BFS moves from
+    the start), ``steps`` and ``wall_bumps``. Registered variants (``maze_envs.envs.variants``): ``Maze-Flat-v0``
+    (flat float32 one-hot, for MLPs) and ``Maze-Image-v0`` (``H*8 x W*8 x 3`` uint8, for CNNs).
+
+    ## Version History
+    - v0: initial version (maze-envs 0.1.0).
     """
 
     def __init__(self, *, max_no_exploration_steps: int | None | str = PROTOCOL_DEFAULT, **kwargs: Any) -> None:

@@ -75,21 +75,14 @@ class PartialObsMazeEnv(MazeEnvBase):
     ``max_no_exploration_steps=20`` (under both protocols) and ``explored_map=False``. ``info`` holds the hidden state
     for evaluation (``position``, ``goal``, ``optimal_length``), ``steps``, ``wall_bumps``, ``moved`` (blocks moved by
     the last action), ``revealed`` (blocks seen so far) and ``no_exploration_steps``. Agents that honour the partial
-    setting must not read coordinates from it.
+    setting must not read coordinates from it. ``action_mode`` follows the protocol so that stock code for
+    discrete actions (CleanRL's ``ppo.py``) trains on the id unchanged, while ``protocol="mazebench"`` keeps
+    MazeBench's multi-block move; ``render_mode`` and ``get_keys_to_action`` are ``Maze-v0``'s, and so are its
+    checks of unknown arguments, costs and ``reset`` options. Registered variants: ``Maze-PartialObs-Flat-v0``
+    (flat float32 one-hot) and ``Maze-PartialObs-Image-v0`` (``(2k+1)*8`` square RGB uint8).
 
     ## Version History
-    - v0: initial version, ``MultiDiscrete([4, k])`` by default. Changed since: ``action_mode`` defaults to the
-      protocol's, ``Discrete(4)`` under ``protocol="default"`` (so stock code for discrete actions, CleanRL's
-      ``ppo.py``, trains on the id unchanged) and MazeBench's multi-block move under ``protocol="mazebench"``;
-      pass ``action_mode="multi"`` for the old default. ``render_mode="human"`` draws on every ``reset`` and
-      ``step``; ``get_keys_to_action`` for Gymnasium's ``play``. Unknown keyword arguments raise
-      ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError`` worded as Python's ("got an
-      unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
-      Registered variants: ``Maze-PartialObs-Flat-v0`` (flat float32 one-hot) and ``Maze-PartialObs-Image-v0``
-      (``(2k+1)*8`` square RGB uint8).
-      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
-      reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
-      naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
+    - v0: initial version (maze-envs 0.1.0).
     """
 
     def __init__(self, *, visibility: int = 3, action_mode: str = PROTOCOL_DEFAULT,

@@ -89,16 +89,18 @@ class GaussianNavEnv(gym.Env):
       from ABot-Navigation"): its camera at every view size, request format, ground heights, waypoint
       arithmetic, collision lengths and statuses; ``waypoint_frame`` then defaults to ``right_front``
       (otherwise ``front_left``). Observations stay numpy arrays.
-
-    ## Version History
-    - v0: initial version. Later, same behaviour: the env pickles and deep-copies after ``reset``.
-      ``GaussianNav-PoiGoal-Numeric-v0`` registers the POI env under ``NumericObservation``: ``poi_name`` as a
-      ``Discrete`` index into the sorted POI names, for stable-baselines3's ``check_env``.
-      An action outside the action space (a missing or unknown field, a waypoint of another shape, not finite or
+    - An action outside the action space (a missing or unknown field, a waypoint of another shape, not finite or
       beyond ``max_waypoint_metres``, ``arrive`` not 0 or 1) raises ``InvalidActionError`` naming the field.
-      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+    - Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
       reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
       naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
+
+    The env pickles and deep-copies after ``reset``. ``GaussianNav-PoiGoal-Numeric-v0`` registers the POI env
+    under ``NumericObservation``: ``poi_name`` as a ``Discrete`` index into the sorted POI names, for
+    stable-baselines3's ``check_env``.
+
+    ## Version History
+    - v0: initial version (maze-envs 0.1.0).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}

@@ -103,16 +103,17 @@ class OpeningsEnv(gym.Env):
     (see ``maze_envs.openings.puzzle``). ``rows``, ``cols`` and ``openings`` take an int or an inclusive
     ``(low, high)`` range. ``render_mode="rgb_array"`` makes ``render()`` return the image.
 
-    ## Version History
-    - v0: initial version. Changed since: ``reset`` returns the answer keys too (their unanswered defaults), and
-      ``step`` every key of ``reset``.
-      Unknown keyword arguments raise ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
+    - An unknown keyword argument raises ``UnknownArgumentError``, a ``MazeConfigError`` that is also a ``TypeError``
       worded as Python's ("got an unexpected keyword argument 'x'"), so TorchRL's ``GymEnv`` drops its ``frameskip``.
-      ``Maze-Openings-Numeric-v0`` registers the same env under ``NumericObservation``: ``labels`` as
-      ``MultiBinary(K)``, no ``question`` text, so stable-baselines3 and ``FlattenObservation`` accept it.
-      Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
+    - Sizes and counts whose estimated cost passes the budget (2 GiB for one array, 1 s of work for one make,
       reset or step on one core; ``maze_envs.envs.costs``), products of them included, raise ``MazeConfigError``
       naming them at make; ``reset(options=...)`` takes None or a mapping (else ``MazeConfigError``).
+
+    ``Maze-Openings-Numeric-v0`` registers the same env under ``NumericObservation``: ``labels`` as
+    ``MultiBinary(K)``, no ``question`` text, so stable-baselines3 and ``FlattenObservation`` accept it.
+
+    ## Version History
+    - v0: initial version (maze-envs 0.1.0).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}
