@@ -30,7 +30,7 @@ from maze_envs.suite_toolkit import toolkit
 from maze_envs.tasks.files import generated_name
 
 REPO = Path(__file__).resolve().parents[1]
-TEXT_SOLVED = ("text2d", "ai-text", "partial-text")
+TEXT_SOLVED = ("text2d", "ai-text", "partial-text", "tools-full", "tools-partial")
 IMAGE_FAILED = ("image2d", "ai-image", "nav3d")
 CELL_TEXTS = "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
 

@@ -30,7 +30,8 @@ from maze_envs.llm.environment import model_settings
 
 from .scores import SCORINGS
 
-MODES = ("text2d", "image2d", "ai", "partial-observe")
+MODES = ("text2d", "image2d", "ai", "partial-observe", "tools")
+VARIANTS = ("full", "partial")  # of the tools mode (maze_envs.core.maze_tools)
 START_GOAL = ("corner", "random")
 # MazeBench keys this benchmark has no use for; they are accepted and ignored.
 IGNORED_KEYS = {"enable_thinking", "run_evaluation", "log_level", "log_file", "OPENAI_API_KEY", "AZURE_OPENAI_API_KEY",
@@ -47,9 +48,11 @@ class BenchConfig:
     moved (None: 4 x the grid's cell count), counted apart; ``max_no_exploration_steps`` ends a trial after
     that many decisions in a row without a new cell; ``memory`` is how many past actions the agent is reminded
     of (0 none, -1 all), ``explored_map`` whether partial-observe prompts also show the map explored so far,
-    ``visibility`` the partial-observe radius k. ``protocol`` names a registered protocol with bench rules
-    (``maze_envs.protocols``): ``default`` reads, grades and summarises by this benchmark's rules; ``mazebench`` by
-    MazeBench's (``evaluators.bench.mazebench``), with the strict verdict beside each. Maze generation
+    ``visibility`` the partial-observe radius k (and the ``tools`` mode's in its ``partial`` variant). ``variant``
+    is the ``tools`` mode's: ``full`` (the maze drawn once) or ``partial`` (line-of-sight windows); there
+    ``max_calls`` counts function calls (``evaluators.bench.tools``). ``protocol`` names a registered protocol with
+    bench rules (``maze_envs.protocols``): ``default`` reads, grades and summarises by this benchmark's rules;
+    ``mazebench`` by MazeBench's (``evaluators.bench.mazebench``), with the strict verdict beside each. Maze generation
     (``generate_mazes``) writes ``maze_count`` mazes per size into ``maze_output_dir`` (default: the mazes
     directory) with ``algorithm``, ``start_goal`` and seeds ``seed + i``.
     """
@@ -81,12 +84,17 @@ class BenchConfig:
     explored_map: bool = False
     visibility: int = 3
     max_no_exploration_steps: int = 20
+    variant: str = "full"
 
     def validated(self) -> "BenchConfig":
         """Return the settings after checking every field, with ``protocol`` under its canonical name; raises
         ``MazeConfigError`` naming the bad field."""
         choice(self.mode, MODES, parameter="mode")
         spec = protocols.protocol(self.protocol, "bench")
+        if self.mode not in spec.bench.modes:
+            raise MazeConfigError(f"the {spec.name} protocol plays the modes {', '.join(spec.bench.modes)}, not "
+                                  f"{self.mode}", parameter="mode")
+        choice(self.variant, VARIANTS, parameter="variant")
         choice(self.scoring, SCORINGS, parameter="scoring")
         choice(self.algorithm, GENERATORS, parameter="algorithm")
         choice(self.start_goal, START_GOAL, parameter="start_goal")

@@ -31,7 +31,8 @@ def baseline_name(model: str, parameter: str = "models") -> str | None:
 
 def check_players(models: tuple[str, ...] | list[str], mode: str, parameter: str = "models") -> None:
     """Raise ``MazeConfigError`` about ``parameter`` when one of ``models`` cannot play ``mode`` (baselines play
-    only ai and partial-observe, the explorer only partial-observe) or a baseline is unknown."""
+    only ai and partial-observe, the explorer only partial-observe; the tools mode is played by chat models, the
+    local server's oracle, explorer and random policies among them) or a baseline is unknown."""
     for model in models:
         name = baseline_name(model, parameter)
         if name is None:

@@ -11,6 +11,7 @@ from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
 from maze_envs import protocols
+from maze_envs.core.loops import LOOP_TAIL
 from maze_envs.core.words import counted
 from maze_envs.report import (
     PALETTE,
@@ -36,6 +37,10 @@ SCORE_COLUMNS = (("success", "success %"), ("total", "total"), ("S", "S"), ("Q",
 COST_COLUMNS = (("api_calls", "API calls"), ("cell_moves", "cell moves"), ("wall_collisions", "wall hits"),
                 ("invalid_outputs", "invalid outputs"), ("exploration_rate", "explored"), ("tokens", "tokens"),
                 ("cost_usd", "cost USD"), ("latency_s", "latency s"))
+TOOLS_COLUMNS = (("function_calls", "function calls"), ("invalid_calls", "invalid calls"),
+                 ("path_efficiency", "path efficiency"), ("revisits_per_cell", "revisits per cell"),
+                 ("max_cell_visits", "most visits of a cell"), ("longest_revisit_run", "longest revisit run"),
+                 ("ended_in_loop", "ended in a loop %"))
 COLUMNS = SCORE_COLUMNS + COST_COLUMNS
 INTERVALS = ("[low, high]", "the 95% interval under each mean: Wilson's for the success rate, a seeded bootstrap "
              "over trials for the rest")
@@ -64,6 +69,18 @@ COST_LEGEND = (
     ("cost USD", "(prompt tokens x price_prompt + completion tokens x price_completion) / 1e6, prices per million "
                  "tokens from the model's config, per trial (0 where no price is set)"),
     ("latency s", "seconds waiting on the model per trial"),
+    INTERVALS,
+)
+
+TOOLS_LEGEND = (
+    ("function calls", "function calls the model made per trial (a reply calling none counts one invalid call)"),
+    ("invalid calls", "calls of an unknown function, with bad arguments, or replies with no call, per trial"),
+    ("path efficiency", "shortest path's cells / cells moved, 0 without the goal"),
+    ("revisits per cell", "cells entered that had been visited before / distinct cells visited"),
+    ("most visits of a cell", "the largest number of times one cell was entered"),
+    ("longest revisit run", "the longest run of consecutive revisits"),
+    ("ended in a loop %", f"100 x (trials that missed the goal and whose last {LOOP_TAIL} cells entered were "
+                          "revisits) / trials"),
     INTERVALS,
 )
 
@@ -160,7 +177,19 @@ def protocol_section(summary: Mapping[str, Any]) -> str:
     return protocols.load(section)(summary) if section is not None else ""
 
 
-SECTIONS: tuple[Section, ...] = (protocol_section,)
+def tools_section(summary: Mapping[str, Any]) -> str:
+    """Return the tools mode's section: function calls, invalid calls, path efficiency and the loop measures per
+    model and size ('' in the other modes)."""
+    if summary.get("mode") != "tools":
+        return ""
+    return ("<h2>Function calls and loops</h2><p>Path efficiency is the shortest path's cells over the cells moved "
+            "(0 without the goal); a revisit enters a cell visited before; a trial ended in a loop when it missed "
+            f"the goal and its last {LOOP_TAIL} cells entered were revisits.</p>"
+            + summary_table(summary["models"], TOOLS_COLUMNS, counts=False, consistency=False)
+            + legend(TOOLS_LEGEND, "function-call columns"))
+
+
+SECTIONS: tuple[Section, ...] = (protocol_section, tools_section)
 """The sections a report adds below the header (each ``summary -> HTML``, '' when it does not apply)."""
 
 

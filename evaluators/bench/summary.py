@@ -1,6 +1,6 @@
 """The benchmark summary: per model x size, the mean, standard deviation and 95% interval of every score and
-counter over every trial (failed trials count as zero), the success rate (Wilson interval) and
-cross-presentation consistency."""
+counter over every trial (failed trials count as zero), the success rate and (tools mode) the rate of trials that
+ended in a loop (Wilson intervals) and cross-presentation consistency."""
 
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ from .anticheat import consistency
 
 SCORE_NAMES = ("total", "S", "Q", "O", "P", "A")
 ZEROS_INCLUDED = "mean over every trial, zeros and failed trials included (this benchmark's rule)"
-COUNTERS = ("api_calls", "cell_moves", "wall_collisions", "invalid_outputs", "exploration_rate", "latency_s")
+COUNTERS = ("api_calls", "cell_moves", "wall_collisions", "invalid_outputs", "exploration_rate", "latency_s",
+            "function_calls", "invalid_calls", "path_efficiency", "revisits_per_cell", "max_cell_visits",
+            "longest_revisit_run")
+RATES = ("success", "ended_in_loop")  # yes/no per trial, as percentages with Wilson intervals
 
 
 def _value(record: dict[str, Any], name: str) -> float | None:
@@ -23,6 +26,8 @@ def _value(record: dict[str, Any], name: str) -> float | None:
         return record["scores"].get(name)
     if name == "success":
         return 100.0 if record.get("success") else 0.0
+    if name in RATES:
+        return None if record.get(name) is None else 100.0 * bool(record[name])
     if name == "tokens":
         return record.get("usage", {}).get("total_tokens")
     if name == "cost_usd":
@@ -49,10 +54,10 @@ def summarise_group(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the statistics of one model x size group of trial records."""
     out: dict[str, Any] = {"trials": len(records), "errors": sum(r.get("status") != "ok" for r in records),
                            "rule": ZEROS_INCLUDED}
-    for name in ("success", *SCORE_NAMES, *COUNTERS, "tokens", "cost_usd"):
+    for name in (*RATES, *SCORE_NAMES, *COUNTERS, "tokens", "cost_usd"):
         values = [v for v in (_value(r, name) for r in records) if v is not None]
         if values or name in SCORE_NAMES or name == "success":
-            out[name] = estimate(values, percent_rate=name == "success")
+            out[name] = estimate(values, percent_rate=name in RATES)
     by_maze: dict[str, list] = defaultdict(list)
     for r in records:
         if r.get("status") == "ok":

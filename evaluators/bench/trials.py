@@ -101,14 +101,14 @@ class BenchTrial:
         return self.config.mode in MULTI_TURN
 
 
-MULTI_TURN = ("ai", "partial-observe")
+MULTI_TURN = ("ai", "partial-observe", "tools")
 
 
 def shared_settings(config: BenchConfig) -> dict[str, Any]:
     """Return the settings a trial's record must share with the run to be kept on resume: mode, scoring,
     anti-cheat, the protocol (unless it is one that does not stamp its records, ``Protocol.stamp``) and, in the
     ai/partial-observe modes, the budgets and the agent's memory (and the partial-observe visibility and explored
-    map)."""
+    map); in the tools mode the budgets, the variant and (partial variant) the visibility."""
     out: dict[str, Any] = {"mode": config.mode, "scoring": config.scoring, "anti_cheat": config.anti_cheat}
     if protocols.protocol(config.protocol).stamp:
         out["protocol"] = config.protocol
@@ -117,6 +117,9 @@ def shared_settings(config: BenchConfig) -> dict[str, Any]:
                           "max_no_exploration_steps": config.max_no_exploration_steps, "memory": config.memory}
         if config.mode == "partial-observe":
             out["budgets"].update(visibility=config.visibility, explored_map=config.explored_map)
+        if config.mode == "tools":
+            out["budgets"] = {"max_calls": config.max_calls, "max_moves": config.max_moves, "variant": config.variant,
+                              **({"visibility": config.visibility} if config.variant == "partial" else {})}
     return out
 
 

@@ -34,13 +34,16 @@ MODALITIES: dict[str, Modality] = {m.name: m for m in (
     Modality("ai-text", "interactive", "full map as text, played move by move (benchmark ai, LLMAgent)"),
     Modality("ai-image", "interactive", "full map as a picture, played move by move (benchmark ai, VLMAgent)"),
     Modality("partial-text", "interactive", "partial view as text, played move by move (benchmark partial-observe)"),
+    Modality("tools-full", "interactive", "the maze drawn once, moved by function calls (benchmark tools, full)"),
+    Modality("tools-partial", "interactive", "line-of-sight windows, moved by function calls (benchmark tools, "
+                                             "partial)"),
     Modality("grid", "grid", "an agent on the grid env of the maze, full map (Maze-v0)"),
     Modality("grid-partial", "grid", "an agent on the grid env of the maze, partial view (Maze-PartialObs-v0)"),
     Modality("nav3d", "3d", "the layout as a procedural Gaussian-splat scene, start to goal through nav-eval"),
     Modality("gen-image", "generation", "a generated solution image, scored by the pixel evaluator (and judge)"),
     Modality("gen-video", "generation", "a generated solution video, scored by the pixel evaluator (and judge)"),
 )}
-CHAT_MODALITIES = ("text2d", "image2d", "ai-text", "ai-image", "partial-text", "nav3d")
+CHAT_MODALITIES = ("text2d", "image2d", "ai-text", "ai-image", "partial-text", "tools-full", "tools-partial", "nav3d")
 GENERATION_MODALITIES = ("gen-image", "gen-video")
 BASELINES = {"random": ("grid", "grid-partial", "nav3d"), "explorer": ("grid-partial",),
              "policy": ("grid-partial",)}

@@ -31,7 +31,7 @@ from .summary import PATTERNS
 
 COLOURS = {"text2d": "#1f77b4", "image2d": "#d62728", "ai-text": "#2ca02c", "ai-image": "#9467bd",
            "partial-text": "#ff7f0e", "grid": "#8c564b", "grid-partial": "#e377c2", "nav3d": "#17becf",
-           "gen-image": "#bcbd22", "gen-video": "#7f7f7f"}
+           "gen-image": "#bcbd22", "gen-video": "#7f7f7f", "tools-full": "#393b79", "tools-partial": "#ad494a"}
 BENCH_FAMILIES = ("one-shot", "interactive", "grid")
 NAV_NOTE = ("A 3D walk is drawn where the agent flew, mapped onto the grid; point-goal navigation counts a "
             "collision rather than stopping the agent, so a walk that hits walls is drawn through them (and past "

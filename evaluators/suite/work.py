@@ -27,12 +27,16 @@ from maze_envs.runs import RunOptions
 from maze_envs.tasks.files import generated_name, media_of, solution_name, task_of
 
 from ..bench.anticheat import choose_presentation, identity_presentation
+from ..bench.config import BenchConfig
 from ..bench.episode import Budgets, bench_env
 from ..bench.interactive import interactive_trial
 from ..bench.oneshot import one_shot_trial, show
+from ..bench.tools import tools_trial
+from ..bench.trials import Trial
 from .config import Player, SuiteConfig
 from .mazes import GOAL_TASK, SuiteMaze, scene_dir, world_to_grid
 
+TOOLS = {"tools-full": "full", "tools-partial": "partial"}  # the bench's tools mode, by variant
 INTERACTIVE = {"ai-text": ("ai", False), "ai-image": ("ai", True), "partial-text": ("partial-observe", False),
                "grid": ("ai", False), "grid-partial": ("partial-observe", False)}
 NAV_STEP = 2.0  # metres: the longest waypoint of every 3D agent
@@ -106,6 +110,8 @@ def run_item(ctx: Context, item: SuiteItem) -> dict[str, Any]:
         body = _one_shot(ctx, item)
     elif item.modality in INTERACTIVE:
         body = _interactive(ctx, item)
+    elif item.modality in TOOLS:
+        body = _tools(ctx, item)
     elif item.modality == "nav3d":
         body = _nav3d(ctx, item)
     else:
@@ -159,6 +165,22 @@ def _interactive(ctx: Context, item: SuiteItem) -> dict[str, Any]:
     usage = record["usage"] if client is not None else {}
     return {"success": record["success"], "outcome": "solved" if record["success"] else record["outcome"],
             "path": record["published_path"], "usage": usage, "detail": record}
+
+
+def _tools(ctx: Context, item: SuiteItem) -> dict[str, Any]:
+    """Play the bench's ``tools`` trial of the item (its variant, the suite's budgets and sampling) on the player's
+    chat client."""
+    config, maze = ctx.config, item.maze
+    bench = BenchConfig(mode="tools", variant=TOOLS[item.modality], models=(item.player.name,), sizes=(maze.size,),
+                        anti_cheat=config.anti_cheat, scoring=config.scoring, temperature=config.temperature,
+                        max_tokens=config.max_tokens, max_calls=config.max_calls,
+                        visibility=config.visibility).validated()
+    client = ctx.clients[item.player.name]
+    trial = Trial(item.player.name, maze.size, maze.bench, item.trial, item.seed)
+    budgets = Budgets(config.max_calls, 4 * maze.bench.grid.size, config.max_no_exploration)
+    record = answer(tools_trial(client, bench, trial, budgets), client)
+    return {"success": record["success"], "outcome": "solved" if record["success"] else record["outcome"],
+            "path": record["published_path"], "usage": record["usage"], "detail": record}
 
 
 def check_policy_players(config: SuiteConfig, toolkit: Toolkit, items: list[SuiteItem]) -> None:

@@ -1,5 +1,6 @@
-"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d, image2d, ai and partial-observe modes) for
-several models (or baselines), sizes and trials on the run engine, with a summary and an HTML report."""
+"""``maze-envs bench``: the LLM maze benchmark (MazeBench's text2d, image2d, ai and partial-observe modes, and the
+tools mode, where the model moves by function calls) for several models (or baselines), sizes and trials on the run
+engine, with a summary and an HTML report."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from maze_envs.cli.protocol_flag import add_protocol_flag
 from maze_envs.cli.run_flags import DeprecatedFlag, add_run_flags, run_options
 from maze_envs.core.generators import GENERATORS
 from maze_envs.core.words import counted
-from maze_envs.evaluators.bench.config import MODES, START_GOAL, BenchConfig
+from maze_envs.evaluators.bench.config import MODES, START_GOAL, VARIANTS, BenchConfig
 from maze_envs.evaluators.bench.scores import SCORINGS
 from maze_envs.protocols import load, protocol
 
@@ -25,16 +26,19 @@ SETTINGS = tuple(f.name for f in fields(BenchConfig))
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``bench`` subcommand."""
     parser = sub.add_parser(
-        "bench", help="benchmark chat models on mazes (text2d, image2d, ai, partial-observe)",
+        "bench", help="benchmark chat models on mazes (text2d, image2d, ai, partial-observe, tools)",
         description="Run every model on every maze of every size, TRIALS times, each trial under its own random "
                     "presentation (symmetry, symbols, nonce). In the ai and partial-observe modes a model plays "
                     "the maze move by move, and the models baseline:oracle, baseline:random and "
-                    "baseline:explorer (partial-observe) play without a model. "
+                    "baseline:explorer (partial-observe) play without a model. In the tools mode the model moves "
+                    "by function calls (move, and look in --variant partial); --local-policy oracle, explorer or "
+                    "random play it offline. "
                     "Settings: flags > environment > config/local.yaml "
                     "> config/config.yaml (MazeBench's keys). Writes OUTPUT_DIR/results.jsonl (one line per trial, "
                     "--resume continues), summary.json and report.html.")
-    parser.add_argument("--mode", choices=MODES, help=f"text2d, image2d, ai (full map, move by move) or "
-                                                      f"partial-observe (default {DEFAULTS.mode})")
+    parser.add_argument("--mode", choices=MODES, help=f"text2d, image2d, ai (full map, move by move), "
+                                                      f"partial-observe or tools (function calls; default "
+                                                      f"{DEFAULTS.mode})")
     parser.add_argument("--models", nargs="+", metavar="MODEL", help="model names (config: model/models; "
                                                                      "env MAZE_ENVS_MODEL)")
     parser.add_argument("--sizes", nargs="+", metavar="HxW", help="benchmark grid sizes, e.g. 5x5 9x9 15x15")
@@ -52,9 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--temperature", type=float, help=f"sampling temperature (default {DEFAULTS.temperature})")
     parser.add_argument("--max-tokens", dest="max_tokens", type=int,
                         help=f"reply token limit (default {DEFAULTS.max_tokens})")
-    play = parser.add_argument_group("ai and partial-observe budgets")
+    play = parser.add_argument_group("ai, partial-observe and tools budgets")
     play.add_argument("--max-calls", dest="max_calls", type=int,
-                      help=f"API calls per trial (default {DEFAULTS.max_calls})")
+                      help=f"API calls per trial; function calls in the tools mode (default {DEFAULTS.max_calls})")
     play.add_argument("--max-steps", dest="max_calls", type=int, action=DeprecatedFlag, new="--max-calls")
     play.add_argument("--max-moves", dest="max_moves", type=int,
                       help="cells moved per trial, counted apart from API calls (default 4 x the grid's cells)")
@@ -63,6 +67,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                            f"(default {DEFAULTS.max_no_exploration_steps})")
     play.add_argument("--visibility", type=int,
                       help=f"partial-observe sight radius k in cells (default {DEFAULTS.visibility})")
+    play.add_argument("--variant", choices=VARIANTS, help="tools mode: full (the maze drawn once) or partial "
+                                                          f"(line-of-sight windows; default {DEFAULTS.variant})")
     play.add_argument("--memory", type=int, help="past turns recalled in each prompt, with their feedback "
                                                  f"(0 none, -1 all; default {DEFAULTS.memory})")
     play.add_argument("--explored-map", dest="explored_map", action="store_const", const=True,

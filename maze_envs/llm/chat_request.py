@@ -196,6 +196,13 @@ class ChatRequest:
                 chunks += [p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"]
         return "\n".join(chunks)
 
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        """Return the names of the functions the request offers (``tools``, Chat Completions format), in order."""
+        tools = self.params.get("tools")
+        return tuple(t["function"]["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("function"), dict)
+                     and isinstance(t["function"].get("name"), str)) if isinstance(tools, list) else ()
+
     def media_count(self) -> int:
         """Return how many image or video parts the messages carry."""
         return sum(1 for m in self.messages if isinstance(m.get("content"), list)

@@ -8,6 +8,8 @@ import time
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Iterable, Sequence
 
+from maze_envs.core.maze_tools import ToolCall
+
 from .cache import ResponseCache, cache_key
 from .config import ModelConfig
 from .errors import LLMAuthError, LLMConnectionError, LLMError, redact, redact_url
@@ -31,7 +33,8 @@ class Usage:
 @dataclass(frozen=True)
 class Reply:
     """A chat reply: ``text``, token ``usage``, ``latency`` in seconds, the ``raw`` response dict,
-    whether it came from the cache and how many HTTP attempts it took."""
+    whether it came from the cache, how many HTTP attempts it took and the function calls it made
+    (``tool_calls``, in order; a request that offers ``tools`` may get them instead of text)."""
 
     text: str
     usage: Usage
@@ -39,6 +42,15 @@ class Reply:
     raw: dict[str, Any]
     cached: bool = False
     attempts: int = 1
+    tool_calls: tuple[ToolCall, ...] = ()
+
+    def message(self) -> dict[str, Any]:
+        """Return the reply as the Chat Completions assistant message that continues a conversation (its text,
+        and its ``tool_calls`` when it made any)."""
+        if not self.tool_calls:
+            return {"role": "assistant", "content": self.text}
+        return {"role": "assistant", "content": self.text or None,
+                "tool_calls": [call.to_message_part() for call in self.tool_calls]}
 
     @property
     def local_server(self) -> bool:
@@ -191,8 +203,11 @@ class ChatClient:
              use_cache: bool = True, **params: Any) -> Reply:
         """Return the model's reply to ``messages`` with ``images`` / ``video`` attached.
 
-        ``params`` go to ``chat.completions.create`` (temperature, max_tokens, ...), or ``responses.create``
-        under their Responses names when ``config.api`` is ``responses``. With
+        ``params`` go to ``chat.completions.create`` (temperature, max_tokens, ``tools`` in the Chat Completions
+        format, ...), or ``responses.create`` under their Responses names and formats when ``config.api`` is
+        ``responses``; ``messages`` may continue a function-calling conversation (assistant messages with
+        ``tool_calls``, ``tool`` messages with their results) and the reply's ``tool_calls`` are read from either
+        API. With
         ``use_cache=False`` the cached reply is not read, and the fresh reply replaces it. Raises
         ``LLMAuthError`` when the key is rejected, ``LLMConnectionError`` when the endpoint stays
         unreachable or keeps timing out, ``LLMError`` for other failures.
@@ -202,13 +217,14 @@ class ChatClient:
         if self.cache is not None and use_cache:
             entry = self.cache.get(key)
             if entry is not None:
-                reply = Reply(entry["text"], Usage(**entry.get("usage", {})), 0.0, entry.get("raw", {}), cached=True)
+                reply = Reply(entry["text"], Usage(**entry.get("usage", {})), 0.0, entry.get("raw", {}), cached=True,
+                              tool_calls=tuple(ToolCall(**c) for c in entry.get("tool_calls", ())))
                 self.stats.add(reply, self.config)
                 return reply
         reply = self._request(msgs, params)
         if self.cache is not None:
             self.cache.put(key, {"model": self.config.model, "text": reply.text, "usage": asdict(reply.usage),
-                                 "raw": reply.raw})
+                                 "raw": reply.raw, "tool_calls": [c.to_dict() for c in reply.tool_calls]})
         self.stats.add(reply, self.config)
         return reply
 
@@ -242,8 +258,8 @@ class ChatClient:
                     continue
                 raise LLMError(redact(f"{where}: {failure}", self._secrets())) from None
             latency = time.perf_counter() - began
-            text, counts = API_CALLS[self.config.api][1](resp, where)
-            return Reply(text, counts, latency, resp.model_dump(mode="json"), attempts=attempt + 1)
+            text, counts, calls = API_CALLS[self.config.api][1](resp, where)
+            return Reply(text, counts, latency, resp.model_dump(mode="json"), attempts=attempt + 1, tool_calls=calls)
         kind = LLMConnectionError if unreachable else LLMError
         raise kind(redact(f"{where}: {failure} (gave up after {self.config.max_retries + 1} attempts)",
                           self._secrets()))
@@ -253,28 +269,35 @@ def _chat_create(client: Any, model: str, msgs: list[Message], params: dict[str,
     return client.chat.completions.create(model=model, messages=msgs, **params)
 
 
-def _chat_read(resp: Any, where: str) -> tuple[str, Usage]:
-    """Return the text and usage of a chat completion; raises ``LLMError`` naming ``where`` when it has no choice."""
+def _chat_read(resp: Any, where: str) -> tuple[str, Usage, tuple[ToolCall, ...]]:
+    """Return the text, usage and function calls of a chat completion; raises ``LLMError`` naming ``where`` when it
+    has no choice."""
     if not resp.choices:
         raise LLMError(f"{where}: reply has no choices")
     usage = resp.usage
     counts = Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0, usage.total_tokens or 0) \
         if usage is not None else Usage()
-    return resp.choices[0].message.content or "", counts
+    message = resp.choices[0].message
+    calls = tuple(ToolCall(c.id, c.function.name, c.function.arguments or "")
+                  for c in message.tool_calls or () if getattr(c, "function", None) is not None)
+    return message.content or "", counts, calls
 
 
 def _responses_create(client: Any, model: str, msgs: list[Message], params: dict[str, Any]) -> Any:
     return client.responses.create(model=model, input=responses_input(msgs), **responses_params(params))
 
 
-def _responses_read(resp: Any, where: str) -> tuple[str, Usage]:
-    """Return the text and usage of a Responses API response; raises ``LLMError`` naming ``where`` when it failed."""
+def _responses_read(resp: Any, where: str) -> tuple[str, Usage, tuple[ToolCall, ...]]:
+    """Return the text, usage and function calls of a Responses API response; raises ``LLMError`` naming ``where``
+    when it failed."""
     if getattr(resp, "error", None) is not None:
         raise LLMError(f"{where}: response failed: {resp.error.message}")
     usage = resp.usage
     counts = Usage(usage.input_tokens or 0, usage.output_tokens or 0, usage.total_tokens or 0) \
         if usage is not None else Usage()
-    return resp.output_text or "", counts
+    calls = tuple(ToolCall(item.call_id, item.name, item.arguments or "")
+                  for item in resp.output or () if getattr(item, "type", None) == "function_call")
+    return resp.output_text or "", counts, calls
 
 
 # ModelConfig.api -> (send the request, read the reply)

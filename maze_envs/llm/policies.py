@@ -1,6 +1,7 @@
 """Policies of the local model server: ``scripted`` (replies from a JSONL file), ``oracle`` (solves the
 text maze in the prompt), ``text-only`` (the oracle on text prompts, a wrong answer whenever the request
-carries an image or a video) and any ``module:callable`` taking a ``ChatRequest``."""
+carries an image or a video), ``explorer`` and ``random`` (which play the benchmark's ``tools`` mode only; the oracle
+plays it too, ``maze_envs.llm.tool_play``) and any ``module:callable`` taking a ``ChatRequest``."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from maze_envs.core.textmaze import (
 )
 
 from .server import ChatRequest, Policy, PolicyReply
+from .tool_play import ToolPlayPolicy, tool_reply
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ class OraclePolicy:
     map explored so far; a view without a map but with the history of its last moves is walked by the right-hand
     rule from its last heading, which solves a maze without loops from what the conversation shows. When the
     prompt allows runs ("steps between 1 and k") the whole known part of that route goes as ``direction n`` runs.
+    A request that offers the ``tools`` mode's functions is answered with ``move`` calls
+    (``maze_envs.llm.tool_play``).
 
     It reads at most the last ``max_chars`` characters of a prompt (whole lines), and a picture of at most
     ``ORACLE_MAX_CELLS`` cells (the size the prompt states is checked before the image is decoded), so a request of
@@ -154,6 +158,9 @@ class OraclePolicy:
             return PolicyReply(f"the maze in the prompt cannot be read: {exc.detail[:200]}", status=400)
 
     def _answer(self, request: ChatRequest) -> PolicyReply:
+        played = tool_reply(request, "oracle") if request.tool_names else None
+        if played is not None:
+            return played
         text = last_lines(request.text(), self.max_chars)
         try:
             maze = parse_text_maze(text, legend_symbols(text, self.symbols))
@@ -358,13 +365,13 @@ class TextOnlyPolicy:
         return self.oracle(request)
 
 
-POLICIES = ("scripted", "oracle", "text-only")
+POLICIES = ("scripted", "oracle", "text-only", "explorer", "random")
 
 
 def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str = "auto",
                 flag: str = "--policy", script_flag: str = "--script") -> Policy:
-    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, ``text-only`` or
-    ``module:callable``.
+    """Return the policy named ``spec``: ``scripted`` (needs ``script``), ``oracle``, ``text-only``, ``explorer``,
+    ``random`` (the last two play the ``tools`` mode only) or ``module:callable``.
 
     Errors are ``MazeConfigError`` naming the command-line flags ``flag`` and ``script_flag``.
     """
@@ -376,6 +383,8 @@ def load_policy(spec: str, *, script: str | os.PathLike | None = None, mode: str
         return OraclePolicy(mode)
     if spec == "text-only":
         return TextOnlyPolicy(mode)
+    if spec in ("explorer", "random"):
+        return ToolPlayPolicy(spec)
     if ":" not in spec:
         raise MazeConfigError(
             f"{flag}: unknown policy {brief_repr(spec)}; choose from {', '.join(POLICIES)} or module:callable"

@@ -4,7 +4,9 @@ It implements ``POST /v1/chat/completions`` (also Azure's ``/openai/deployments/
 Responses API ``POST /v1/responses`` (text and image input parts, ``maze_envs.llm.responses``; the request's
 ``ChatRequest.api`` says which) and ``GET /v1/models``, well enough for the official ``openai`` client. Chat
 completions stream when asked (``stream: true``: server-sent ``chat.completion.chunk`` events, as OpenAI sends them);
-the Responses API refuses ``stream`` with 400. Every reply carries ``system_fingerprint = "maze-envs-local-embedded"``
+the Responses API refuses ``stream`` with 400. A policy may answer with function calls
+(``PolicyReply.tool_calls``): they go out as the message's ``tool_calls`` (finish reason ``tool_calls``) or as
+Responses ``function_call`` items. Every reply carries ``system_fingerprint = "maze-envs-local-embedded"``
 and the model listing says it is the local embedded server, so results produced through it say so. It runs on uvicorn
 + Starlette through ``maze_envs.serving.app``; a request that is not a well-formed chat request gets HTTP 400 with an
 OpenAI-style error body ``{"error": {"message", "type", "param", "code"}}`` naming the field in the API's own terms
@@ -35,6 +37,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from maze_envs.core.images import MAX_DECODED_PIXELS
+from maze_envs.core.maze_tools import ToolCall
 from maze_envs.serving.app import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -64,12 +67,13 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class PolicyReply:
-    """A policy's answer: reply ``text``, or an HTTP error ``status`` with ``text`` as its message;
-    ``delay`` seconds to wait first (to exercise client timeouts)."""
+    """A policy's answer: reply ``text`` and function calls ``tool_calls`` (in order), or an HTTP error ``status``
+    with ``text`` as its message; ``delay`` seconds to wait first (to exercise client timeouts)."""
 
     text: str = ""
     status: int = 200
     delay: float = 0.0
+    tool_calls: tuple[ToolCall, ...] = ()
 
 
 Policy = Callable[[ChatRequest], Union[PolicyReply, str]]
@@ -91,11 +95,15 @@ def _models(owner: "ModelServer") -> dict[str, Any]:
 
 def _completion(request: ChatRequest, reply: PolicyReply) -> dict[str, Any]:
     prompt_tokens = _estimate_tokens(request.text(last_user_only=False)) + 85 * request.media_count()
-    completion_tokens = _estimate_tokens(reply.text)
+    completion_tokens = _estimate_tokens(reply.text) + sum(_estimate_tokens(c.name + c.arguments)
+                                                           for c in reply.tool_calls)
+    message: dict[str, Any] = {"role": "assistant", "content": reply.text}
+    if reply.tool_calls:
+        message.update(content=reply.text or None, tool_calls=[c.to_message_part() for c in reply.tool_calls])
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion", "created": int(time.time()),
         "model": request.model, "system_fingerprint": LOCAL_FINGERPRINT,
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply.text}}],
+        "choices": [{"index": 0, "finish_reason": "tool_calls" if reply.tool_calls else "stop", "message": message}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens}}
 
@@ -106,11 +114,13 @@ def _sse(doc: Any) -> bytes:
 
 def completion_chunks(request: ChatRequest, completion: dict[str, Any]) -> Iterator[bytes]:
     """Return the server-sent events of ``completion`` streamed as OpenAI does (``stream: true``): a
-    ``chat.completion.chunk`` with the role, one with the content, one with the finish reason, one with the usage
-    when ``stream_options.include_usage`` asks for it, then ``data: [DONE]``."""
+    ``chat.completion.chunk`` with the role, one with the content, one with the function calls (if any), one with
+    the finish reason, one with the usage when ``stream_options.include_usage`` asks for it, then
+    ``data: [DONE]``."""
     head = {key: completion[key] for key in ("id", "created", "model", "system_fingerprint")}
     head["object"] = "chat.completion.chunk"
-    content = completion["choices"][0]["message"]["content"]
+    choice = completion["choices"][0]
+    content, calls = choice["message"]["content"], choice["message"].get("tool_calls", [])
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
         return _sse({**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]})
@@ -118,7 +128,9 @@ def completion_chunks(request: ChatRequest, completion: dict[str, Any]) -> Itera
     yield chunk({"role": "assistant", "content": ""})
     if content:
         yield chunk({"content": content})
-    yield chunk({}, "stop")
+    if calls:
+        yield chunk({"tool_calls": [{"index": i, **call} for i, call in enumerate(calls)]})
+    yield chunk({}, choice["finish_reason"])
     options = request.params.get("stream_options") or {}
     if options.get("include_usage") is True:
         yield _sse({**head, "choices": [], "usage": completion["usage"]})
@@ -141,7 +153,7 @@ def _app(owner: "ModelServer") -> Starlette:
         completion = _completion(chat, reply)
         if api == "responses":
             return json_response(response_object(chat.model, reply.text, completion["usage"], LOCAL_FINGERPRINT,
-                                                 chat.params))
+                                                 chat.params, reply.tool_calls))
         if chat.params.get("stream"):
             return StreamingResponse(completion_chunks(chat, completion), media_type="text/event-stream",
                                      headers={"Cache-Control": "no-cache"})

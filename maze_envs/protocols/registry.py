@@ -97,7 +97,7 @@ class BenchRules:
     -> list[str]``: extra lines ``maze-envs bench`` prints (None: none). ``own_scores``: trials are scored by
     the protocol's own rules (the report says so above its table). ``stored_paths``: a maze file's
     ``shortest_path`` is used as stored, unchecked, and a missing one is empty (else a missing one is computed and a
-    given one must be a shortest path)."""
+    given one must be a shortest path). ``modes``: the benchmark modes its trial plays."""
 
     trial: EntryPoint
     summary: EntryPoint | None = None
@@ -106,6 +106,7 @@ class BenchRules:
     own_scores: bool = False
     stored_paths: bool = False
     about: str = ""
+    modes: tuple[str, ...] = ("text2d", "image2d", "ai", "partial-observe")
 
 
 @dataclass(frozen=True)

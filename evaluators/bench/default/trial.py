@@ -17,13 +17,17 @@ from ..episode import MODE_ENVS
 from ..interactive import interactive_trial, trial_agent, trial_budgets
 from ..oneshot import one_shot_trial
 from ..players import Players, require_players
+from ..tools import tools_trial
 from ..trials import Trial
 
 
 def default_trial(meter: Meter, config: BenchConfig, trial: Trial,
                   players: Players | None = None) -> Asking[dict[str, Any]]:
     """Return the steps of one trial, yielding each question to the model (``meter`` prices the replies); they
-    return the body of its record. ``players`` build the agents of the ai and partial-observe modes."""
+    return the body of its record. ``players`` build the agents of the ai and partial-observe modes; the tools mode
+    is ``evaluators.bench.tools``."""
+    if config.mode == "tools":
+        return (yield from tools_trial(meter, config, trial, trial_budgets(config, trial)))
     rng = np.random.default_rng(trial.seed)
     presentation = choose_presentation(rng) if config.anti_cheat else identity_presentation()
     if config.mode in MODE_ENVS:

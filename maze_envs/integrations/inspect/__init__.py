@@ -1,5 +1,6 @@
 """The LLM maze benchmark as Inspect tasks (https://inspect.aisi.org.uk/; extra ``inspect``: ``pip install
-maze-envs[inspect]``): ``text2d``, ``image2d``, ``ai`` and ``partial-observe`` (``partial_observe``), registered
+maze-envs[inspect]``): ``text2d``, ``image2d``, ``ai``, ``partial-observe`` (``partial_observe``) and ``tools`` (the
+model moves by calling Inspect tools, ``maze_envs.integrations.inspect.tools``), registered
 under the ``maze_envs`` package, so ``inspect eval maze_envs/text2d --model openai/<name>`` runs one.
 
 Each sample is one benchmark trial (``maze_envs.evaluators.bench.trials``) and keeps its trial id; the solver
@@ -12,5 +13,7 @@ maze, ``mazes_dir`` (default: a generated set under ``maze_envs_inspect_mazes`` 
 """
 
 from .tasks import ai, bench_scorer, bench_solver, bench_task, image2d, partial_observe, text2d
+from .tools import maze_continue, maze_scorer, maze_setup, maze_tools, tools
 
-__all__ = ["ai", "bench_scorer", "bench_solver", "bench_task", "image2d", "partial_observe", "text2d"]
+__all__ = ["ai", "bench_scorer", "bench_solver", "bench_task", "image2d", "maze_continue", "maze_scorer", "maze_setup",
+           "maze_tools", "partial_observe", "text2d", "tools"]

@@ -1,3 +1,3 @@
 """Inspect's entry point (``[project.entry-points.inspect_ai]``): importing it registers the tasks."""
 
-from . import tasks  # noqa: F401
+from . import tasks, tools  # noqa: F401
