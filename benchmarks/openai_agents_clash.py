@@ -2,8 +2,8 @@
 
 openai-agents' import name is ``agents``; maze-envs installs its ``agents/`` and ``evaluators/`` folders as
 ``maze_envs.agents`` and ``maze_envs.evaluators``, so neither breaks the other. The suite checks the same against
-a stand-in package offline (tests/test_package_layout.py); this script fetches openai-agents from the package index
-(network needed) and uses this Python's packages for maze-envs' dependencies::
+a stand-in package offline (tests/project/test_package_layout.py); this script fetches openai-agents from the
+package index (network needed) and uses this Python's packages for maze-envs' dependencies::
 
     python3 benchmarks/openai_agents_clash.py [--openai-agents "openai-agents==0.24.0"]
 """

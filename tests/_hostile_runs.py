@@ -2,7 +2,7 @@
 mistyped fields, unknown statuses) read back by each consumer, and records full of strings that could crash a
 writer or leak a credential (lone surrogates, undecodable path bytes, URLs with passwords and keys, headers).
 
-Shared by ``tests/test_runs_writers.py`` and ``benchmarks/fuzz_readers.py``. A resumed log is handled when the
+Shared by ``tests/runs/test_runs_writers.py`` and ``benchmarks/fuzz_readers.py``. A resumed log is handled when the
 consumer's resumed run returns (or stops with a ``MazeEnvsError``); a write is handled when it returns, its file
 is valid UTF-8 holding the record read back as written (credentials redacted) and no credential is in it.
 """

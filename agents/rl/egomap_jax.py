@@ -1,7 +1,7 @@
 """The dead-reckoned egocentric map (``egomap.py``) for the JAX twin of ``Maze-PartialObs-v0``, pure and jittable.
 
-The same map as ``EgocentricMapState`` keeps, computed the same way (tests/test_jax_egomap.py checks them equal
-step for step): a canvas fixed at the episode's start, sized so it never grows, each window written over it
+The same map as ``EgocentricMapState`` keeps, computed the same way (tests/agents/rl/test_jax_agents.py checks
+them equal step for step): a canvas fixed at the episode's start, sized so it never grows, each window written over it
 (the agent's block as free), the position advanced by the blocks a move covered as read from the window seen
 before it (``explored.steps_seen``), and the ``(2H - 1, 2W - 1)`` crop around the agent, the agent marked at the
 centre. ``EgoMap`` wraps a twin env (gymnax's same-step auto-reset: a new episode starts a new map); its

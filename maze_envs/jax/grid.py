@@ -8,7 +8,7 @@ info are the final step's). ``step_env`` is the step without that reset.
 The rules are the Gymnasium envs' (``maze_envs.envs.grid.rules``) on the same flat wall-padded board: the
 same moves, wall bumps, rewards, truncation (``max_steps``, the partial env's no-exploration limit),
 line-of-sight windows (``visibility.line_table``), observation codes and info fields, step for step
-(tests/test_jax_equality.py). Each env is made from its Gymnasium env (``template``), which validates every
+(tests/jax/test_jax_equality.py). Each env is made from its Gymnasium env (``template``), which validates every
 argument and reads the layouts. Rewards are ``float32`` and counters ``int32``.
 
 Layouts, by the Gymnasium arguments: ``maze``/``mazes_dir`` are cycled in order, one per episode, as the
