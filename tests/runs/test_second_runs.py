@@ -1,6 +1,7 @@
 """Every command that writes an output folder, run a second time into the same folder: without flags it is refused
 in one line naming --resume and --overwrite and changes nothing; with --resume it redoes nothing (its log is
-byte for byte the same); with --overwrite it does every item again, once each."""
+byte for byte the same); with --overwrite it does every item again, once each. (``generate minari``:
+tests/test_datasets_minari.py; the demo, whose suite redoes its nav items: tests/test_demo.py.)"""
 
 from __future__ import annotations
 
@@ -70,15 +71,3 @@ def test_a_second_run_into_the_same_folder_is_refused_resumed_or_overwritten(inp
     again = logs(out)
     assert {name: ids(log) for name, log in again.items()} == {name: ids(log) for name, log in first.items()}
 
-
-def test_the_suite_twice_into_one_folder_redoes_its_nav_items_without_a_full_folder_failure(tmp_path):
-    from maze_envs.evaluators.suite import SuiteConfig, run_suite
-    from maze_envs.runs import RunOptions
-    from maze_envs.suite_toolkit import toolkit
-
-    config = SuiteConfig(models=("oracle",), sizes=("5x5",), count=1, modalities=("nav3d",), nav_view=16,
-                         output_dir=str(tmp_path / "suite"))
-    run_suite(config, toolkit())
-    again = run_suite(config, toolkit(), options=RunOptions(overwrite=True))
-    assert again.summary["counts"]["errors"] == 0, [r.get("error") for r in again.records]
-    assert again.summary["success"]["oracle"]["nav3d"]["all"]["solved"] == 1
