@@ -20,6 +20,7 @@ sized ids' variants) a ``SyncVectorEnv``; code observations enter one-hot, other
 from __future__ import annotations
 
 import csv
+import io
 import pickle
 import random
 import time
@@ -37,12 +38,22 @@ from torch.distributions import Categorical
 import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.codes import NUM_CODES
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.validate import choice
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMapVector
 from .flags import parse_dataclass_args
+from .policy_archive import (
+    NETWORKS,
+    PolicyFileError,
+    check_finite,
+    checked_args,
+    checked_env_record,
+    mlp_parameters,
+    price_network,
+    read_policy_archive,
+)
 from .policy_file import TrainedEnv
 
 LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_return",
@@ -148,9 +159,6 @@ def encoder(space: spaces.Space):
 
 def _action_sizes(space: spaces.Space) -> list[int]:
     return [int(space.n)] if isinstance(space, spaces.Discrete) else [int(n) for n in space.nvec]
-
-
-NETWORKS = ("mlp", "cnn")
 
 
 class Channels(nn.Module):
@@ -388,26 +396,39 @@ class NativePolicyAgent:
 def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePolicyAgent, Args]:
     """Return the agent saved at ``path`` (a ``model.pt``) and the ``Args`` it was trained with.
 
-    The agent's ``trained`` record comes from the file (files older than the record: from the saved id and
-    kwargs). Raises ``PolicyMismatchError`` when the saved env no longer gives the spaces the file records."""
+    The file is read as data (``policy_archive``): its zip directory and recorded arguments are checked, the env
+    named only by a registered id, and the network priced, before any env or network is made. The agent's
+    ``trained`` record comes from the file (files older than the record: from the saved id and kwargs). Raises
+    ``PolicyFileError`` naming the file and field for a file that is not such a policy, and ``PolicyMismatchError``
+    when the saved env no longer gives the spaces the file records."""
     source = str(path)
+    data = read_policy_archive(path)
     try:
-        saved = torch.load(Path(path), map_location="cpu", weights_only=True)
-        args = Args(**saved["args"])
-        recorded = TrainedEnv.from_dict(saved["env"]) if "env" in saved else None
-    except (OSError, RuntimeError, KeyError, TypeError, pickle.UnpicklingError) as exc:
-        raise MazeConfigError(f"{source}: not a policy file of agents.rl.ppo_native ({exc})",
-                              parameter="policy") from exc
+        saved = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:  # torch's own message advises weights_only=False, which would run the file's code
+        raise PolicyFileError("holds Python objects beyond plain weights (refused: loading them could run code)",
+                              source=source) from None
+    except (RuntimeError, ValueError, EOFError, OSError, MemoryError) as exc:
+        raise PolicyFileError(f"not a policy file of agents.rl.ppo_native ({brief_repr(str(exc), 120)})",
+                              source=source) from None
+    if not isinstance(saved, dict) or not isinstance(saved.get("state_dict"), dict):
+        raise PolicyFileError("not a policy file of agents.rl.ppo_native (no state_dict)", source=source)
+    args = checked_args(Args, saved.get("args"), source)
+    recorded = TrainedEnv.from_dict(checked_env_record(saved["env"], source)) if "env" in saved else None
+    check_finite(saved["state_dict"].items(), source)
     made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
     trained = recorded or made
     trained.check(observation_space, action_space, source=source,
                   given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
+    if args.network == "mlp":
+        price_network(mlp_parameters(_input_size(observation_space), args.hidden,
+                                     sum(_action_sizes(action_space))), source)
     network = Agent(observation_space, action_space, args.hidden, args.network)
     try:
         network.load_state_dict(saved["state_dict"])
     except (KeyError, RuntimeError) as exc:
-        raise MazeConfigError(f"{source}: its weights do not fit the network its arguments describe",
-                              parameter="policy") from exc
+        raise PolicyFileError("its weights do not fit the network its arguments describe",
+                              source=source, field="state_dict") from exc
     network.eval()
     return NativePolicyAgent(network, deterministic, trained=trained, observation_space=observation_space,
                              action_space=action_space), args

@@ -23,7 +23,7 @@ import gymnasium as gym
 import numpy as np
 
 from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.validate import positive_int
+from maze_envs.core.validate import positive_int, registered_id
 
 from ..envs.agent import Agent
 
@@ -146,11 +146,40 @@ def _step(observations: Any, t: int) -> Any:
     return observations[t]
 
 
+_WRAPPER_PACKAGES = ("gymnasium", "maze_envs")
+
+
+def recover_env(dataset: Any) -> gym.Env:
+    """Return ``dataset.recover_environment()`` (Minari rebuilds the env from the ``env_spec`` its metadata
+    records) once that record names the env only by a registered id: the id without a ``module:`` prefix, the
+    entry point the id is registered with, wrappers only from Gymnasium or maze-envs. Raises ``MazeConfigError`` naming
+    the dataset and the field otherwise, before any module is imported or env made (the metadata is data, and
+    ``gym.make`` imports whatever module an entry point names)."""
+    spec = dataset.env_spec
+    source = f"Minari dataset {getattr(dataset.spec, 'dataset_id', '?')!r}"
+
+    def fail(message: str) -> Exception:
+        return MazeConfigError(f"{source}: metadata field {message}")
+
+    if spec is None:
+        raise fail("env_spec: missing, so no env can be recovered")
+    registered_id(spec.id, gym.registry, parameter="env_spec.id", error=fail)
+    if spec.entry_point != gym.registry[spec.id].entry_point:
+        raise fail(f"env_spec.entry_point: {spec.entry_point!r} is not the entry point {spec.id} is registered with "
+                   f"({gym.registry[spec.id].entry_point!r})")
+    for wrapper in spec.additional_wrappers:
+        if str(wrapper.entry_point).split(".")[0].split(":")[0] not in _WRAPPER_PACKAGES:
+            raise fail(f"env_spec.additional_wrappers: {wrapper.entry_point!r} is not a wrapper of "
+                       f"{' or '.join(_WRAPPER_PACKAGES)}")
+    return dataset.recover_environment()
+
+
 def replay_dataset(dataset: Any) -> list[bool]:
     """Return, per episode of the Minari ``dataset``, whether replaying its actions in the env
     ``dataset.recover_environment()`` rebuilds, reset with the episode's recorded seed, gives every recorded
-    observation exactly (and the recorded rewards)."""
-    env = dataset.recover_environment()
+    observation exactly (and the recorded rewards). Raises ``MazeConfigError`` before anything is made when the
+    dataset's metadata names its env by more than a registered id (``recover_env``)."""
+    env = recover_env(dataset)
     seeds = [m.get("seed") for m in dataset.storage.get_episode_metadata(dataset.episode_indices)]
     results = []
     try:
