@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -37,7 +38,7 @@ from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.validate import choice
 
 from .egomap_jax import EgoMap
-from .flags import parse_dataclass_args
+from .flags import parse_dataclass_args, run_script
 from .policy_archive import (
     NETWORKS,
     PolicyFileError,
@@ -347,9 +348,9 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
 # ---- the loop --------------------------------------------------------------------------------------------
 def train(args: Args) -> Path:
     """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.npz``."""
-    out = ensure_directory(args.out, "out")
     env, env_params = make_env(args)
     sizes = action_sizes(env, env_params)
+    out = ensure_directory(args.out, "out")  # only once the env is made: a refusal leaves no folder
     batch_size = args.num_steps * args.num_envs
     if batch_size % args.num_minibatches:
         raise MazeConfigError(f"num_envs * num_steps ({batch_size}) must divide into {args.num_minibatches} "
@@ -469,4 +470,4 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[JaxPolicy
 
 
 if __name__ == "__main__":
-    print(f"wrote {train(parse_args())}")
+    sys.exit(run_script(Args, __doc__.splitlines()[0], train))

@@ -23,6 +23,7 @@ import csv
 import io
 import pickle
 import random
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -39,11 +40,11 @@ import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.codes import NUM_CODES
 from maze_envs.core.errors import MazeConfigError, brief_repr
-from maze_envs.core.validate import choice
+from maze_envs.core.validate import choice, registered_id
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMapVector
-from .flags import parse_dataclass_args
+from .flags import parse_dataclass_args, run_script
 from .policy_archive import (
     NETWORKS,
     PolicyFileError,
@@ -107,6 +108,7 @@ def make_env(args: Args) -> gym.vector.VectorEnv:
     """Return the vector env of ``args`` under the metrics wrapper (and the ego map if asked): the id's native
     vector env where it registers one, else Gymnasium's ``SyncVectorEnv`` of ``gym.make`` envs (any id, such as
     the ``-Flat`` variants)."""
+    registered_id(args.env_id, gym.registry, parameter="env_id")
     native = gym.spec(args.env_id).vector_entry_point is not None
     env = gym.make_vec(args.env_id, num_envs=args.num_envs,
                        vectorization_mode="vector_entry_point" if native else "sync", **args.env_kwargs)
@@ -123,7 +125,15 @@ def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0
 
 
 def _boxes(space: spaces.Space) -> list[spaces.Box]:
-    return [space.spaces[k] for k in sorted(space.spaces)] if isinstance(space, spaces.Dict) else [space]
+    """Return the ``Box`` spaces of an observation space (a ``Dict``'s by sorted key); raises ``MazeConfigError``
+    about ``env_id`` when it holds another kind (text, sequences), which the network cannot read."""
+    boxes = [space.spaces[k] for k in sorted(space.spaces)] if isinstance(space, spaces.Dict) else [space]
+    other = next((box for box in boxes if not isinstance(box, spaces.Box)), None)
+    if other is not None:
+        raise MazeConfigError(f"PPO reads Box observations or a Dict of them; this env's observation holds "
+                              f"{brief_repr(str(other))} (the grid ids and their -Flat variants train)",
+                              parameter="env_id")
+    return boxes
 
 
 def _is_codes(box: spaces.Box) -> bool:
@@ -158,6 +168,11 @@ def encoder(space: spaces.Space):
 
 
 def _action_sizes(space: spaces.Space) -> list[int]:
+    """Return the choices of each action component; raises ``MazeConfigError`` about ``env_id`` unless the action
+    space is ``Discrete`` or ``MultiDiscrete``."""
+    if not isinstance(space, (spaces.Discrete, spaces.MultiDiscrete)):
+        raise MazeConfigError(f"PPO takes Discrete or MultiDiscrete actions, got {brief_repr(str(space))}",
+                              parameter="env_id")
     return [int(space.n)] if isinstance(space, spaces.Discrete) else [int(n) for n in space.nvec]
 
 
@@ -245,10 +260,10 @@ class Agent(nn.Module):
 
 def train(args: Args) -> Path:
     """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.pt``."""
-    out = ensure_directory(args.out, "out")
     seed_everything(args.seed, args.torch_threads)
     envs = make_env(args)
     agent = Agent(envs.single_observation_space, envs.single_action_space, args.hidden, args.network)
+    out = ensure_directory(args.out, "out")  # only once the env and network are made: a refusal leaves no folder
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 
     # ---- rollout storage ---------------------------------------------------------------------------
@@ -435,4 +450,4 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePol
 
 
 if __name__ == "__main__":
-    print(f"wrote {train(parse_args())}")
+    sys.exit(run_script(Args, __doc__.splitlines()[0], train))

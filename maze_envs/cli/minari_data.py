@@ -43,9 +43,6 @@ def _player(policy: str, env: Any, seed: int) -> Any:
         return OpeningsOracleAgent() if policy == "oracle" else OpeningsRandomAgent(seed)
     from maze_envs.agents.players import PLAYERS
 
-    if policy == "explorer" and not type(env.unwrapped).__name__.startswith("PartialObs"):
-        raise MazeConfigError(f"the explorer walks a partial view; {env.spec.id} shows the whole grid",
-                              parameter="policies")
     return PLAYERS.baseline(policy, env, seed)
 
 
@@ -74,6 +71,12 @@ def _run(args: argparse.Namespace) -> int:
 
     for env_id in _ids(args.envs, args.sizes):
         for policy in args.policies:
-            done = record_dataset(env_id, partial(_player, policy), policy, episodes=args.episodes, seed=args.seed)
+            try:
+                done = record_dataset(env_id, partial(_player, policy), policy, episodes=args.episodes,
+                                      seed=args.seed)
+            except MazeConfigError as exc:
+                if exc.parameter != "env_id":
+                    raise
+                raise MazeConfigError(exc.detail, parameter="envs") from None
             print(f"{done.dataset_id}: {done.episodes} episodes, {done.steps} steps of {policy} in {env_id}")
     return 0

@@ -22,8 +22,8 @@ from typing import Any, Callable
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.validate import positive_int, registered_id
+from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.validate import integer, positive_int, registered_id
 
 from ..envs.agent import Agent
 
@@ -41,6 +41,9 @@ class RecordedDataset:
     episodes: int
     steps: int
     seed: int
+
+
+MAX_SEED = 2 ** 63 - 1  # Minari stores each episode's seed as a signed 64-bit integer
 
 
 def dataset_name(env_id: str, policy: str, version: int = 0) -> str:
@@ -90,6 +93,25 @@ def _minari():
     return minari
 
 
+def storable_env(env_id: str, kwargs: dict[str, Any]) -> gym.Env:
+    """Return ``gym.make(env_id, **kwargs)`` when Minari can store its spaces; else close it and raise
+    ``MazeConfigError`` about ``env_id`` naming the space (and the ``-Numeric`` id that Minari can store, where
+    there is one)."""
+    from minari.serialization import serialize_space
+
+    env = gym.make(env_id, **kwargs)
+    for what, space in (("observation", env.observation_space), ("action", env.action_space)):
+        try:
+            serialize_space(space)
+        except NotImplementedError:
+            env.close()
+            numeric = env_id.replace("-v0", "-Numeric-v0")
+            hint = f"; record {numeric}, its numeric variant" if numeric in gym.registry else ""
+            raise MazeConfigError(f"Minari cannot store the {what} space of {env_id} ({brief_repr(str(space))})"
+                                  f"{hint}", parameter="env_id") from None
+    return env
+
+
 def record_dataset(env_id: str, make_agent: AgentFactory, policy: str, *, episodes: int, seed: int = 0,
                    env_kwargs: dict[str, Any] | None = None, dataset_id: str | None = None,
                    max_steps: int = 100_000) -> RecordedDataset:
@@ -98,19 +120,22 @@ def record_dataset(env_id: str, make_agent: AgentFactory, policy: str, *, episod
     what was written.
 
     ``policy`` names the agent in the metadata. Raises ``MazeConfigError`` naming ``minari`` without the extra,
-    ``dataset_id`` when a local dataset of that id exists, ``episodes`` below 1, and ``max_steps`` when an episode
-    runs that many steps without ending.
+    ``dataset_id`` when a local dataset of that id exists, ``episodes`` below 1, ``seed`` below 0 or with
+    ``seed + episodes - 1`` past ``MAX_SEED``, ``env_id`` when it is not a registered id or Minari cannot store its
+    spaces (``storable_env``), and ``max_steps`` when an episode runs that many steps without ending.
     """
     minari = _minari()
     from minari import DataCollector
 
     positive_int(episodes, parameter="episodes")
+    integer(seed, 0, MAX_SEED - episodes + 1, parameter="seed")
+    registered_id(env_id, gym.registry, parameter="env_id")
     kwargs = dict(env_kwargs or {})
     dataset_id = dataset_id or dataset_name(env_id, policy)
     if dataset_id in minari.list_local_datasets():
         raise MazeConfigError(f"a local Minari dataset {dataset_id!r} exists already; delete it with "
                               f"minari.delete_dataset({dataset_id!r}) or pick another id", parameter="dataset_id")
-    env = DataCollector(gym.make(env_id, **kwargs), step_data_callback=_step_callback(), record_infos=True,
+    env = DataCollector(storable_env(env_id, kwargs), step_data_callback=_step_callback(), record_infos=True,
                         jpeg_encoding=False)
     try:
         for i in range(episodes):
