@@ -31,6 +31,7 @@ from maze_envs.llm.policies import ScriptedPolicy
 from maze_envs.llm.prompts import PromptTemplate
 from maze_envs.nav.ply import read_ply
 from maze_envs.nav.scene import parse_meta
+from maze_envs.runs.log import ResultLog
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ READERS: tuple[PathReader, ...] = (
     PathReader("scene occ_map_meta.txt", "map/occ_map_meta.txt", parse_meta),
     PathReader("prompt template", "prompt.txt", PromptTemplate.load),
     PathReader("scripted replies", "replies.jsonl", ScriptedPolicy.from_jsonl),
+    PathReader("run log (--resume)", "results.jsonl", ResultLog),
 )
 
 
