@@ -33,6 +33,9 @@ from maze_envs.nav.ply import read_ply
 from maze_envs.nav.scene import parse_meta
 from maze_envs.runs.log import ResultLog
 
+# A module that data might name: imported, it leaves ran.txt next to itself.
+HOSTILE = "import pathlib\npathlib.Path(__file__).with_name('ran.txt').write_text('hostile code ran')\n"
+
 
 @dataclass(frozen=True)
 class PathReader:
@@ -102,6 +105,13 @@ SPECIAL: dict[str, Callable[[Path, Path], None]] = {"FIFO": _fifo, "link to /dev
 OUTSIDE_REFUSED = ("bench --mazes-dir", "sandbox /load")  # the readers that know the folder a file must stay in
 
 
+def reader_cases() -> list[tuple[int, PathReader, str]]:
+    """Return every ``(index, reader, special)`` case: each reader with each special file (a link leading outside
+    only for the readers that know their folder)."""
+    return [(index, reader, special) for index, reader in enumerate(READERS) for special in sorted(SPECIAL)
+            if special != "link outside" or reader.label in OUTSIDE_REFUSED]
+
+
 def make_case(reader: PathReader, special: str, scratch: Path) -> Path:
     """Return the path under ``scratch/case`` that ``reader`` reads, made the ``special`` file."""
     path = scratch / "case" / reader.name
@@ -129,3 +139,73 @@ def peak_bytes() -> int:
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _policy_doc(hidden: int = 8) -> dict:
+    """Return the contents of a small valid ``ppo_native`` policy file (torch imported here, lazily)."""
+    from dataclasses import asdict
+
+    from maze_envs.agents.rl import ppo_native
+    from maze_envs.agents.rl.policy_file import TrainedEnv
+
+    args = ppo_native.Args(env_id="Maze-PartialObs-v0", env_kwargs={"rows": 3, "cols": 3}, hidden=hidden)
+    trained, observation, action = TrainedEnv.probe(args.env_id, args.env_kwargs, False)
+    network = ppo_native.Agent(observation, action, hidden)
+    return {"args": asdict(args), "env": trained.to_dict(), "state_dict": network.state_dict()}
+
+
+def _policy_with(**changes) -> Callable[[Path], None]:
+    def write(path: Path) -> None:
+        import torch
+
+        doc = _policy_doc()
+        doc["args"].update(changes)
+        torch.save(doc, path)
+    return write
+
+
+def _nan_policy(path: Path) -> None:
+    import torch
+
+    doc = _policy_doc()
+    doc["state_dict"] = {k: torch.full_like(v, float("nan")) for k, v in doc["state_dict"].items()}
+    torch.save(doc, path)
+
+
+def _pickled_policy(path: Path) -> None:
+    import io
+
+    import torch
+
+    doc = _policy_doc()
+    doc["args"]["out"] = io.StringIO("an object")
+    torch.save(doc, path)
+
+
+def _zip_bomb(path: Path, unpacked: int = 1 << 30) -> None:
+    """Write a zip whose one member, about 1 MB deflated, unpacks to ``unpacked`` bytes of zeros."""
+    import zipfile
+
+    chunk = bytes(1 << 24)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive, archive.open("data/0", "w",
+                                                                                     force_zip64=True) as member:
+        for _ in range(unpacked // len(chunk)):
+            member.write(chunk)
+
+
+# Hostile ``ppo_native`` policy files: name -> writer of the file at a path.
+POLICY_CASES: dict[str, Callable[[Path], None]] = {
+    "env_id 'hostile_mod:...'": _policy_with(env_id="hostile_mod:Maze-PartialObs-v0"),
+    "unregistered env_id": _policy_with(env_id="Nope-v0"),
+    "env_kwargs 'x'": _policy_with(env_kwargs="x"),
+    "hidden 20000": _policy_with(hidden=20000),
+    "hidden 'abc'": _policy_with(hidden="abc"),
+    "hidden -5": _policy_with(hidden=-5),
+    "hidden 1e9": _policy_with(hidden=1e9),
+    "all-NaN weights": _nan_policy,
+    "pickled object": _pickled_policy,
+    "zero-byte file": lambda path: path.write_bytes(b""),
+    "not a zip": lambda path: path.write_bytes(bytes(range(256)) * 8),
+    "1 GB member, 1 MB deflated": _zip_bomb,
+    "FIFO": lambda path: os.mkfifo(path),
+}

@@ -6,11 +6,10 @@ import sys
 
 import gymnasium as gym
 import pytest
+from _special_files import HOSTILE
 
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.validate import registered_id
-
-HOSTILE = "import pathlib\npathlib.Path(__file__).with_name('ran.txt').write_text('hostile code ran')\n"
 
 
 @pytest.mark.parametrize(("value", "words"), [

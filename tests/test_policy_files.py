@@ -12,6 +12,7 @@ from dataclasses import asdict
 
 import numpy as np
 import pytest
+from _special_files import HOSTILE
 
 torch = pytest.importorskip("torch")
 
@@ -21,7 +22,6 @@ from maze_envs.agents.rl.policy_file import TrainedEnv  # noqa: E402
 
 KWARGS = {"rows": 3, "cols": 3}
 REAL_AGENT = ppo_native.Agent
-HOSTILE = "import pathlib\npathlib.Path(__file__).with_name('ran.txt').write_text('hostile code ran')\n"
 
 
 @pytest.fixture

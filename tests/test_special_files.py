@@ -6,7 +6,7 @@ import os
 import signal
 
 import pytest
-from _special_files import OUTSIDE_REFUSED, READERS, SPECIAL, YAML_COSTS, YAML_READERS, make_case
+from _special_files import YAML_COSTS, YAML_READERS, make_case, reader_cases
 
 from maze_envs.core import datafiles
 from maze_envs.core.datafiles import UnsafeFileError, read_data_bytes
@@ -40,8 +40,7 @@ def _opened(monkeypatch) -> list:
     return opened
 
 
-CASES = [(reader, special) for reader in READERS for special in sorted(SPECIAL)
-         if special != "link outside" or reader.label in OUTSIDE_REFUSED]
+CASES = [(reader, special) for _, reader, special in reader_cases()]
 
 
 @pytest.mark.parametrize(("reader", "special"), CASES, ids=lambda case: getattr(case, "label", case))
