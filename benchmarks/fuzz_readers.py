@@ -235,6 +235,7 @@ def _child(kind: str, name: str, case: str, scratch: Path) -> None:
         path = scratch / "model.pt"
         special.POLICY_CASES[case](path)
         call = lambda: load_policy(path)  # noqa: E731
+    print("ready", flush=True)  # the hang guard starts here, after the imports and the case's files
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start = time.perf_counter()
     try:
@@ -254,21 +255,26 @@ def _child(kind: str, name: str, case: str, scratch: Path) -> None:
 
 
 def _run_child(args: list[str], guard: float, memory_gib: float) -> dict:
-    """Return the outcome a child process printed for one special case (``hang`` after ``guard`` seconds)."""
+    """Return the outcome a child process printed for one special case (``hang`` when the reader's call has not
+    returned ``guard`` seconds after the child said it was ready)."""
     def limit() -> None:
         size = int(memory_gib * (1 << 30))
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
     with tempfile.TemporaryDirectory(prefix="maze-envs-special-") as scratch:
         command = [sys.executable, __file__, "--child", *args, scratch]
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 preexec_fn=limit, cwd=scratch)
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=guard, preexec_fn=limit,
-                                  cwd=scratch)
+            ready = child.stdout.readline()  # imports may take long on a loaded machine: not timed
+            out, err = child.communicate(timeout=guard) if ready else child.communicate()
         except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
             return {"outcome": "hang", "seconds": guard, "peak_mb": float("nan")}
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    lines = [line for line in out.splitlines() if line.startswith("{")]
     if not lines:
-        return {"outcome": f"child died ({done.returncode}): {done.stderr.strip().splitlines()[-1:]}",
+        return {"outcome": f"child died ({child.returncode}): {err.strip().splitlines()[-1:]}",
                 "seconds": float("nan"), "peak_mb": float("nan")}
     return json.loads(lines[-1])
 
