@@ -100,9 +100,16 @@ def storable_env(env_id: str, kwargs: dict[str, Any]) -> gym.Env:
     from minari.serialization import serialize_space
 
     env = gym.make(env_id, **kwargs)
-    for what, space in (("observation", env.observation_space), ("action", env.action_space)):
+    for what, whole in (("observation", env.observation_space), ("action", env.action_space)):
+        leaves = [whole]
+        while any(isinstance(leaf, (gym.spaces.Dict, gym.spaces.Tuple)) for leaf in leaves):
+            leaves = [part for leaf in leaves for part in (
+                leaf.spaces.values() if isinstance(leaf, gym.spaces.Dict) else
+                leaf.spaces if isinstance(leaf, gym.spaces.Tuple) else [leaf])]
         try:
-            serialize_space(space)
+            for space in leaves:
+                if not isinstance(space, gym.spaces.Box):  # Minari stores boxes; writing their bounds is slow
+                    serialize_space(space)
         except NotImplementedError:
             env.close()
             numeric = env_id.replace("-v0", "-Numeric-v0")
