@@ -263,19 +263,21 @@ def _run_child(args: list[str], guard: float, memory_gib: float) -> dict:
 
     with tempfile.TemporaryDirectory(prefix="maze-envs-special-") as scratch:
         command = [sys.executable, __file__, "--child", *args, scratch]
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 preexec_fn=limit, cwd=scratch)
-        try:
+        with open(Path(scratch) / "stderr.txt", "w+") as err:
+            child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=limit,
+                                     cwd=scratch)
             ready = child.stdout.readline()  # imports may take long on a loaded machine: not timed
-            out, err = child.communicate(timeout=guard) if ready else child.communicate()
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.communicate()
-            return {"outcome": "hang", "seconds": guard, "peak_mb": float("nan")}
-    lines = [line for line in out.splitlines() if line.startswith("{")]
-    if not lines:
-        return {"outcome": f"child died ({child.returncode}): {err.strip().splitlines()[-1:]}",
-                "seconds": float("nan"), "peak_mb": float("nan")}
+            try:
+                child.wait(timeout=guard if ready else None)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+                return {"outcome": "hang", "seconds": guard, "peak_mb": float("nan")}
+            lines = [line for line in child.stdout.read().splitlines() if line.startswith("{")]
+            if not lines:
+                err.seek(0)
+                return {"outcome": f"child died ({child.returncode}): {err.read().strip().splitlines()[-1:]}",
+                        "seconds": float("nan"), "peak_mb": float("nan")}
     return json.loads(lines[-1])
 
 
