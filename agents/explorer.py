@@ -18,12 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from maze_envs.core.codes import AGENT
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.explore import explore_route
 from maze_envs.core.maze import move_index
+from maze_envs.envs.grid.partial import PartialObsMazeEnv
+from maze_envs.envs.grid.wrappers import FlatObservation
 
 from .base import action_along
 from .explored import ExploredMaps
@@ -58,3 +62,41 @@ class FrontierExplorer:
         moves = 1 if isinstance(self.action_space, spaces.Discrete) else int(action[1]) + 1
         self._pending = (move_index(path[0], path[1]), moves)
         return action
+
+
+class DecodedObservations:
+    """An agent adapter: ``agent`` reads code observations and plays an env under ``FlatObservation`` (a ``-Flat``
+    id); each flat one-hot vector is decoded back to its codes (``FlatObservation.codes``) first."""
+
+    def __init__(self, agent: Any, flat: FlatObservation) -> None:
+        self.agent, self.flat = agent, flat
+        self.name = getattr(agent, "name", type(agent).__name__)
+
+    def reset(self) -> None:
+        """Forget the episode (the wrapped agent's reset)."""
+        self.agent.reset()
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """Return the wrapped agent's action on the decoded codes."""
+        return self.agent.act(self.flat.codes(observation), info)
+
+
+def explorer_for(env: Any) -> Any:
+    """Return a ``FrontierExplorer`` of ``env``: on ``Maze-PartialObs-v0`` (any size) as it is, on its ``-Flat``
+    ids through ``DecodedObservations``. Raises ``MazeConfigError`` naming the env when its observations hold no
+    egocentric code window the explorer can read (a whole grid, pixels, another env)."""
+    name = getattr(env.spec, "id", None) or type(env.unwrapped).__name__
+    if not isinstance(env.unwrapped, PartialObsMazeEnv):
+        raise MazeConfigError(f"the explorer walks a partial view; {name} has none (use a Maze-PartialObs id)",
+                              parameter="policies")
+    layer, flat = env, None
+    while isinstance(layer, gym.Wrapper):
+        if isinstance(layer, FlatObservation):
+            flat = layer
+        elif isinstance(layer, gym.ObservationWrapper):
+            raise MazeConfigError(f"the explorer reads the window's codes; {name} shows them as "
+                                  f"{type(layer).__name__} (use Maze-PartialObs-v0 or its -Flat id)",
+                                  parameter="policies")
+        layer = layer.env
+    explorer = FrontierExplorer(env.action_space)
+    return explorer if flat is None else DecodedObservations(explorer, flat)

@@ -1,5 +1,5 @@
 """The project's agents as the LLM maze benchmark's players (``evaluators.bench.players.Players``): the baselines
-``oracle`` (``OracleAgent``), ``random`` (``RandomAgent``) and ``explorer`` (``FrontierExplorer``), and
+``oracle`` (``OracleAgent``), ``random`` (``RandomAgent``) and ``explorer`` (``explorer_for``), and
 ``LLMAgent`` for a chat model. Pass ``PLAYERS`` to ``run_bench`` (the ``maze-envs bench`` and ``sandbox play``
 commands do)."""
 
@@ -11,7 +11,7 @@ import gymnasium as gym
 
 from maze_envs.llm import ChatClient
 
-from .explorer import FrontierExplorer
+from .explorer import explorer_for
 from .llm.agent import LLMAgent
 from .oracle import OracleAgent
 from .random_agent import RandomAgent
@@ -26,7 +26,7 @@ class AgentPlayers:
             return OracleAgent(env)
         if name == "random":
             return RandomAgent(env.action_space, seed=seed)
-        return FrontierExplorer(env.action_space)
+        return explorer_for(env)
 
     def model(self, env: gym.Env, client: ChatClient | None, *, memory: int, explored_map: bool, max_calls: int,
               params: dict[str, Any]) -> LLMAgent:

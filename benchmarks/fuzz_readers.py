@@ -16,6 +16,16 @@ Run: ``python3 benchmarks/fuzz_readers.py [--inputs 500] [--seed 0] [--reader NA
   and fields, 50 KB strings) per writer (JSON, result log, run engine, atomic text), half of them into a folder
   whose name is not UTF-8; handled when the file is valid UTF-8, holds no credential and reads back as written.
 
+``--special`` runs the special files instead (``tests/_special_files.py``, shared with ``test_special_files.py``
+and ``test_policy_files.py``), each case in a child process limited to ``--memory`` GiB of address space and
+``--guard`` seconds: a FIFO, a link to ``/dev/zero``, a directory and a link leading outside, named as every file
+reader's input; YAML bombs (billion laughs, merge-key alias, deep nesting) for every YAML reader, with
+``yaml.safe_load`` plus ``json.dumps`` (what a record writer does with the document) as the unguarded peer; and
+hostile policy files for the torch loader. ``Path.read_bytes`` on the FIFO and ``/dev/zero`` is the unguarded peer
+of the special files. It prints each case's outcome (refused with a typed error, answered
+None, untyped error, MemoryError, hang), the time of the reader's call and the memory it added (peak resident
+set), and handled/total.
+
 ``--envs`` fuzzes the envs instead (``tests/_env_arguments.py``, shared with ``test_envs_argument_budget.py``):
 ``--inputs`` hostile actions and a set of hostile ``reset`` options per registered id (each must step or raise
 ``InvalidActionError``, and options that are not a mapping ``MazeConfigError``), then every numeric or path
@@ -30,10 +40,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import random
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -189,6 +203,115 @@ def fuzz_env_arguments(guard: float) -> int:
     return 0 if not failures else 1
 
 
+def _child(kind: str, name: str, case: str, scratch: Path) -> None:
+    """Run one special case in this (child) process (``name``: the index of its reader) and print its outcome,
+    seconds and added peak memory as JSON."""
+    import _special_files as special
+
+    from maze_envs.core.errors import MazeEnvsError
+
+    if kind == "reader":
+        reader = special.READERS[int(name)]
+        path = special.make_case(reader, case, scratch)
+        call = lambda: reader.read(path)  # noqa: E731
+    elif kind == "yaml":
+        reader = special.YAML_READERS[int(name)]
+        path = scratch / reader.name
+        path.write_text(special.YAML_COSTS[case])
+        call = lambda: reader.read(path)  # noqa: E731
+    elif kind == "read-peer":
+        path = special.make_case(special.READERS[0], case, scratch)
+        call = lambda: path.read_bytes()  # noqa: E731
+    elif kind == "yaml-peer":
+        import yaml
+
+        text = special.YAML_COSTS[case]
+        call = lambda: json.dumps(yaml.safe_load(text))  # noqa: E731
+    else:
+        from maze_envs.agents.rl.ppo_native import load_policy
+
+        (scratch / "hostile_mod.py").write_text(special.HOSTILE)
+        sys.path.insert(0, str(scratch))
+        path = scratch / "model.pt"
+        special.POLICY_CASES[case](path)
+        call = lambda: load_policy(path)  # noqa: E731
+    print("ready", flush=True)  # the hang guard starts here, after the imports and the case's files
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    try:
+        result = call()
+        outcome = "answered None" if result is None else "accepted"
+    except MazeEnvsError as exc:
+        outcome = f"refused: {type(exc).__name__}"
+    except MemoryError:
+        outcome = "MemoryError"
+    except Exception as exc:  # the defect being measured
+        outcome = f"untyped {type(exc).__name__}"
+    seconds = time.perf_counter() - start
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    if (scratch / "ran.txt").exists():
+        outcome += ", HOSTILE CODE RAN"
+    print(json.dumps({"outcome": outcome, "seconds": seconds, "peak_mb": grown}))
+
+
+def _run_child(args: list[str], guard: float, memory_gib: float) -> dict:
+    """Return the outcome a child process printed for one special case (``hang`` when the reader's call has not
+    returned ``guard`` seconds after the child said it was ready)."""
+    def limit() -> None:
+        size = int(memory_gib * (1 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+    with tempfile.TemporaryDirectory(prefix="maze-envs-special-") as scratch:
+        command = [sys.executable, __file__, "--child", *args, scratch]
+        with open(Path(scratch) / "stderr.txt", "w+") as err:
+            child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=limit,
+                                     cwd=scratch)
+            ready = child.stdout.readline()  # imports may take long on a loaded machine: not timed
+            try:
+                child.wait(timeout=guard if ready else None)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+                return {"outcome": "hang", "seconds": guard, "peak_mb": float("nan")}
+            lines = [line for line in child.stdout.read().splitlines() if line.startswith("{")]
+            if not lines:
+                err.seek(0)
+                return {"outcome": f"child died ({child.returncode}): {err.read().strip().splitlines()[-1:]}",
+                        "seconds": float("nan"), "peak_mb": float("nan")}
+    return json.loads(lines[-1])
+
+
+def fuzz_special(guard: float, memory_gib: float) -> int:
+    """Run every special case in a child process; print each outcome with its time and memory, and
+    handled/total per group; return 0 when every guarded reader handled every case, else 1."""
+    import _special_files as special
+
+    groups = {
+        "special files": [("reader", i, r.label, c) for i, r, c in special.reader_cases()],
+        "special files, unguarded peer (Path.read_bytes)": [("read-peer", 0, "read_bytes", c)
+                                                           for c in ("FIFO", "link to /dev/zero")],
+        "YAML bombs": [("yaml", i, r.label, c) for i, r in enumerate(special.YAML_READERS) for c in special.YAML_COSTS],
+        "YAML bombs, unguarded peer (yaml.safe_load + json.dumps)": [("yaml-peer", 0, "safe_load", c)
+                                                                     for c in special.YAML_COSTS],
+        "hostile policy files (ppo_native.load_policy)": [("policy", 0, "load_policy", c)
+                                                          for c in special.POLICY_CASES],
+    }
+    unhandled = 0
+    for group, cases in groups.items():
+        print(group)
+        ok = 0
+        for kind, index, name, case in cases:
+            result = _run_child([kind, str(index), case], guard, memory_gib)
+            handled = result["outcome"].startswith(("refused", "answered None"))
+            ok += handled
+            print(f"    {name[:34]:34s} {case[:28]:28s} {result['outcome'][:44]:44s} "
+                  f"{result['seconds']:8.3f} s {result['peak_mb']:8.1f} MB")
+        print(f"{'  handled':40s} {ok}/{len(cases)}")
+        if "peer" not in group:
+            unhandled += len(cases) - ok
+    return 0 if unhandled == 0 else 1
+
+
 def main() -> int:
     """Fuzz every reader, resumed log and writer and print handled/total per each; return 0 when every input was
     handled, else 1."""
@@ -199,9 +322,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the mutations (default 0)")
     parser.add_argument("--reader", help="fuzz only the readers whose name contains this text")
     parser.add_argument("--envs", action="store_true", help="fuzz the env constructors' arguments instead")
+    parser.add_argument("--special", action="store_true",
+                        help="run the special files, YAML bombs and hostile policy files instead")
+    parser.add_argument("--memory", type=float, default=2.0,
+                        help="with --special: address-space limit of each child in GiB (default 2)")
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--guard", type=float, default=20.0,
-                        help="with --envs: seconds without an answer that count as a hang (default 20)")
+                        help="with --envs or --special: seconds without an answer that count as a hang (default 20)")
     args = parser.parse_args()
+    if args.child:
+        _child(*args.child[:3], Path(args.child[3]))
+        return 0
+    if args.special:
+        return fuzz_special(args.guard, args.memory)
     if args.envs:
         unhandled_calls = fuzz_env_calls(args.inputs, random.Random(args.seed))
         return max(fuzz_env_arguments(args.guard), int(unhandled_calls > 0))

@@ -19,7 +19,9 @@ seen block. The trained network is ``<out>/model.npz`` (arguments and weights), 
 from __future__ import annotations
 
 import csv
+import io
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -32,17 +34,26 @@ import numpy as np
 import maze_envs.jax as twin_envs
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.codes import NUM_CODES
-from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.validate import choice
 
 from .egomap_jax import EgoMap
-from .flags import parse_dataclass_args
+from .flags import parse_dataclass_args, run_script
+from .policy_archive import (
+    NETWORKS,
+    PolicyFileError,
+    check_finite,
+    checked_args,
+    checked_env_record,
+    mlp_parameters,
+    price_network,
+    read_policy_archive,
+)
 from .ppo_args import PPOArgs
 from .trained import TrainedEnv
 
 LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_rate", "charts/episodic_length",
                "losses/value_loss", "losses/policy_loss", "losses/entropy", "losses/approx_kl", "losses/clipfrac")
-NETWORKS = ("mlp", "cnn")
 
 
 # ---- arguments ------------------------------------------------------------------------------------------
@@ -318,9 +329,9 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
 # ---- the loop --------------------------------------------------------------------------------------------
 def train(args: Args) -> Path:
     """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.npz``."""
-    out = ensure_directory(args.out, "out")
     env, env_params = make_env(args)
     sizes = action_sizes(env, env_params)
+    out = ensure_directory(args.out, "out")  # only once the env is made: a refusal leaves no folder
     batch_size = args.num_steps * args.num_envs
     if batch_size % args.num_minibatches:
         raise MazeConfigError(f"num_envs * num_steps ({batch_size}) must divide into {args.num_minibatches} "
@@ -398,33 +409,46 @@ class JaxPolicyAgent:
 def load_policy(path: str | Path, deterministic: bool = True) -> tuple[JaxPolicyAgent, Args]:
     """Return the agent saved at ``path`` (a ``model.npz``) and the ``Args`` it was trained with.
 
+    The file is read as data (``policy_archive``): its zip directory, array headers and recorded arguments are
+    checked, the env named only by a registered id, and the network priced, before any env or network is made.
     The agent's ``trained`` record comes from the file (files older than the record: from the saved id and
-    kwargs). Raises ``PolicyMismatchError`` when the saved env no longer gives the spaces the file records, and
-    ``MazeConfigError`` naming the file when it is not a policy file of this module."""
+    kwargs). Raises ``PolicyFileError`` naming the file and field when it is not a policy file of this module,
+    and ``PolicyMismatchError`` when the saved env no longer gives the spaces the file records."""
     source = str(path)
+    data = read_policy_archive(path)
     try:
-        saved = dict(np.load(Path(path)))
-        args = Args(**json.loads(str(saved["args"])))
-        recorded = TrainedEnv.from_dict(json.loads(str(saved["env"]))) if "env" in saved else None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise MazeConfigError(f"{source}: not a policy file of agents.rl.ppo_jax ({exc})", parameter="policy") from exc
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            saved = {name: archive[name] for name in archive.files}
+        args_doc = json.loads(str(saved["args"]))
+        env_doc = json.loads(str(saved["env"])) if "env" in saved else None
+    except KeyError:
+        raise PolicyFileError("not a policy file of agents.rl.ppo_jax (no args)", source=source) from None
+    except (OSError, ValueError, TypeError, RecursionError, EOFError, MemoryError) as exc:
+        raise PolicyFileError(f"not a policy file of agents.rl.ppo_jax ({brief_repr(str(exc), 120)})",
+                              source=source) from None
+    args = checked_args(Args, args_doc, source)
+    recorded = TrainedEnv.from_dict(checked_env_record(env_doc, source)) if env_doc is not None else None
+    check_finite(((name, leaf) for name, leaf in saved.items() if name.startswith("leaf_")), source)
     made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
     trained = recorded or made
     trained.check(observation_space, action_space, source=source,
                   given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
     env, env_params = make_env(args)
     sizes = action_sizes(env, env_params)
-    template = init_network(jax.random.key(0), observation_shape(env, env_params), sizes, args.hidden, args.network)
+    shape = observation_shape(env, env_params)
+    if args.network == "mlp":
+        price_network(mlp_parameters(int(np.prod(shape)) * NUM_CODES, args.hidden, int(sum(sizes))), source)
+    template = init_network(jax.random.key(0), shape, sizes, args.hidden, args.network)
     treedef = jax.tree.structure(template)
     leaves = [saved.get(f"leaf_{i}") for i in range(treedef.num_leaves)]
     if any(leaf is None or leaf.shape != shaped.shape
            for leaf, shaped in zip(leaves, jax.tree.leaves(template), strict=True)):
-        raise MazeConfigError(f"{source}: its weights do not fit the network its arguments describe",
-                              parameter="policy")
+        raise PolicyFileError("its weights do not fit the network its arguments describe", source=source,
+                              field="leaf_*")
     leaves = [jnp.asarray(leaf) for leaf in leaves]
     return JaxPolicyAgent(jax.tree.unflatten(treedef, leaves), sizes, deterministic, args.seed,
                           trained=trained), args
 
 
 if __name__ == "__main__":
-    print(f"wrote {train(parse_args())}")
+    sys.exit(run_script(Args, __doc__.splitlines()[0], train))

@@ -20,8 +20,10 @@ sized ids' variants) a ``SyncVectorEnv``; code observations enter one-hot, other
 from __future__ import annotations
 
 import csv
+import io
 import pickle
 import random
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -37,12 +39,22 @@ from torch.distributions import Categorical
 import maze_envs  # noqa: F401  (registers the ids)
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.codes import NUM_CODES
-from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.validate import choice
+from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.validate import choice, registered_id
 from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMapVector
-from .flags import parse_dataclass_args
+from .flags import parse_dataclass_args, run_script
+from .policy_archive import (
+    NETWORKS,
+    PolicyFileError,
+    check_finite,
+    checked_args,
+    checked_env_record,
+    mlp_parameters,
+    price_network,
+    read_policy_archive,
+)
 from .ppo_args import PPOArgs
 from .trained import TrainedEnv
 
@@ -77,6 +89,7 @@ def make_env(args: Args) -> gym.vector.VectorEnv:
     """Return the vector env of ``args`` under the metrics wrapper (and the ego map if asked): the id's native
     vector env where it registers one, else Gymnasium's ``SyncVectorEnv`` of ``gym.make`` envs (any id, such as
     the ``-Flat`` variants)."""
+    registered_id(args.env_id, gym.registry, parameter="env_id")
     native = gym.spec(args.env_id).vector_entry_point is not None
     env = gym.make_vec(args.env_id, num_envs=args.num_envs,
                        vectorization_mode="vector_entry_point" if native else "sync", **args.env_kwargs)
@@ -93,7 +106,15 @@ def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0
 
 
 def _boxes(space: spaces.Space) -> list[spaces.Box]:
-    return [space.spaces[k] for k in sorted(space.spaces)] if isinstance(space, spaces.Dict) else [space]
+    """Return the ``Box`` spaces of an observation space (a ``Dict``'s by sorted key); raises ``MazeConfigError``
+    about ``env_id`` when it holds another kind (text, sequences), which the network cannot read."""
+    boxes = [space.spaces[k] for k in sorted(space.spaces)] if isinstance(space, spaces.Dict) else [space]
+    other = next((box for box in boxes if not isinstance(box, spaces.Box)), None)
+    if other is not None:
+        raise MazeConfigError(f"PPO reads Box observations or a Dict of them; this env's observation holds "
+                              f"{brief_repr(str(other))} (the grid ids and their -Flat variants train)",
+                              parameter="env_id")
+    return boxes
 
 
 def _is_codes(box: spaces.Box) -> bool:
@@ -128,10 +149,12 @@ def encoder(space: spaces.Space):
 
 
 def _action_sizes(space: spaces.Space) -> list[int]:
+    """Return the choices of each action component; raises ``MazeConfigError`` about ``env_id`` unless the action
+    space is ``Discrete`` or ``MultiDiscrete``."""
+    if not isinstance(space, (spaces.Discrete, spaces.MultiDiscrete)):
+        raise MazeConfigError(f"PPO takes Discrete or MultiDiscrete actions, got {brief_repr(str(space))}",
+                              parameter="env_id")
     return [int(space.n)] if isinstance(space, spaces.Discrete) else [int(n) for n in space.nvec]
-
-
-NETWORKS = ("mlp", "cnn")
 
 
 class Channels(nn.Module):
@@ -218,10 +241,10 @@ class Agent(nn.Module):
 
 def train(args: Args) -> Path:
     """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.pt``."""
-    out = ensure_directory(args.out, "out")
     seed_everything(args.seed, args.torch_threads)
     envs = make_env(args)
     agent = Agent(envs.single_observation_space, envs.single_action_space, args.hidden, args.network)
+    out = ensure_directory(args.out, "out")  # only once the env and network are made: a refusal leaves no folder
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 
     # ---- rollout storage ---------------------------------------------------------------------------
@@ -369,30 +392,43 @@ class NativePolicyAgent:
 def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePolicyAgent, Args]:
     """Return the agent saved at ``path`` (a ``model.pt``) and the ``Args`` it was trained with.
 
-    The agent's ``trained`` record comes from the file (files older than the record: from the saved id and
-    kwargs). Raises ``PolicyMismatchError`` when the saved env no longer gives the spaces the file records."""
+    The file is read as data (``policy_archive``): its zip directory and recorded arguments are checked, the env
+    named only by a registered id, and the network priced, before any env or network is made. The agent's
+    ``trained`` record comes from the file (files older than the record: from the saved id and kwargs). Raises
+    ``PolicyFileError`` naming the file and field for a file that is not such a policy, and ``PolicyMismatchError``
+    when the saved env no longer gives the spaces the file records."""
     source = str(path)
+    data = read_policy_archive(path)
     try:
-        saved = torch.load(Path(path), map_location="cpu", weights_only=True)
-        args = Args(**saved["args"])
-        recorded = TrainedEnv.from_dict(saved["env"]) if "env" in saved else None
-    except (OSError, RuntimeError, KeyError, TypeError, pickle.UnpicklingError) as exc:
-        raise MazeConfigError(f"{source}: not a policy file of agents.rl.ppo_native ({exc})",
-                              parameter="policy") from exc
+        saved = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:  # torch's own message advises weights_only=False, which would run the file's code
+        raise PolicyFileError("holds Python objects beyond plain weights (refused: loading them could run code)",
+                              source=source) from None
+    except (RuntimeError, ValueError, EOFError, OSError, MemoryError) as exc:
+        raise PolicyFileError(f"not a policy file of agents.rl.ppo_native ({brief_repr(str(exc), 120)})",
+                              source=source) from None
+    if not isinstance(saved, dict) or not isinstance(saved.get("state_dict"), dict):
+        raise PolicyFileError("not a policy file of agents.rl.ppo_native (no state_dict)", source=source)
+    args = checked_args(Args, saved.get("args"), source)
+    recorded = TrainedEnv.from_dict(checked_env_record(saved["env"], source)) if "env" in saved else None
+    check_finite(saved["state_dict"].items(), source)
     made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
     trained = recorded or made
     trained.check(observation_space, action_space, source=source,
                   given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
+    if args.network == "mlp":
+        price_network(mlp_parameters(_input_size(observation_space), args.hidden,
+                                     sum(_action_sizes(action_space))), source)
     network = Agent(observation_space, action_space, args.hidden, args.network)
     try:
         network.load_state_dict(saved["state_dict"])
     except (KeyError, RuntimeError) as exc:
-        raise MazeConfigError(f"{source}: its weights do not fit the network its arguments describe",
-                              parameter="policy") from exc
+        raise PolicyFileError("its weights do not fit the network its arguments describe",
+                              source=source, field="state_dict") from exc
     network.eval()
     return NativePolicyAgent(network, deterministic, trained=trained, observation_space=observation_space,
                              action_space=action_space), args
 
 
 if __name__ == "__main__":
-    print(f"wrote {train(parse_args())}")
+    sys.exit(run_script(Args, __doc__.splitlines()[0], train))

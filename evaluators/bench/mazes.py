@@ -54,11 +54,13 @@ class BenchMaze:
         return self.layout.shape
 
 
-def load_bench_maze(path: str | os.PathLike, size: str, *, stored_path: bool = False) -> BenchMaze:
-    """Return the maze in the benchmark JSON file at ``path``; raises ``MazeFormatError`` naming the file.
-    ``stored_path`` keeps the file's ``shortest_path`` as stored (missing: empty), unchecked
-    (``mazebench_from_dict``)."""
-    record = mazebench_from_dict(read_json(path), source=str(path), stored_path=stored_path)
+def load_bench_maze(path: str | os.PathLike, size: str, *, stored_path: bool = False,
+                    root: str | os.PathLike | None = None) -> BenchMaze:
+    """Return the maze in the benchmark JSON file at ``path``; raises ``MazeFormatError`` naming the file, also
+    when it is a FIFO, a device or (``root`` given: the mazes directory) a link leading outside ``root``, all
+    refused without waiting on them. ``stored_path`` keeps the file's ``shortest_path`` as stored (missing:
+    empty), unchecked (``mazebench_from_dict``)."""
+    record = mazebench_from_dict(read_json(path, root=root), source=str(path), stored_path=stored_path)
     return BenchMaze(Path(path).stem, size, record.grid, tuple(tuple(c) for c in record.shortest_path), str(path),
                      record.nonce)
 
@@ -73,7 +75,7 @@ def bench_mazes(mazes_dir: str | os.PathLike, size: str, *, stored_path: bool = 
     if not files:
         raise MazeFormatError(f"no maze_<H>x<W>_<i>.json files for size {size}",
                               source=size_directory(mazes_dir, size))
-    return [load_bench_maze(path, size, stored_path=stored_path) for path in files]
+    return [load_bench_maze(path, size, stored_path=stored_path, root=mazes_dir) for path in files]
 
 
 def prepare_mazes(config: BenchConfig) -> dict[str, list[BenchMaze]]:

@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 from maze_envs.core.errors import MazeConfigError, MazeEnvsError, message_for_flags
-from maze_envs.core.validate import positive_int
+from maze_envs.core.validate import integer, positive_int
 from maze_envs.core.words import counted
 
 POLICIES = ("oracle", "explorer", "random")
@@ -53,9 +53,6 @@ def _player(policy: str, env: Any, seed: int) -> Any:
         return OpeningsOracleAgent() if policy == "oracle" else OpeningsRandomAgent(seed)
     from maze_envs.agents.players import PLAYERS
 
-    if policy == "explorer" and not type(env.unwrapped).__name__.startswith("PartialObs"):
-        raise MazeConfigError(f"the explorer walks a partial view; {env.spec.id} shows the whole grid",
-                              parameter="policies")
     return PLAYERS.baseline(policy, env, seed)
 
 
@@ -92,12 +89,19 @@ def _ids(envs: list[str], sizes: list[str]) -> list[str]:
 
 def _run(args: argparse.Namespace) -> int:
     """Record every dataset asked for; return 0, or 1 when some could not be recorded (each said on stderr)."""
-    from maze_envs.datasets.minari_datasets import _minari, dataset_name, record_dataset
+    from maze_envs.datasets.minari_datasets import MAX_SEED, _minari, dataset_name, record_dataset, storable_env
 
     positive_int(args.episodes, parameter="episodes")
+    integer(args.seed, 0, MAX_SEED - args.episodes + 1, parameter="seed")
     existing = set(_minari().list_local_datasets())
+    ids = _ids(args.envs, args.sizes)
+    for env_id in ids:
+        try:
+            storable_env(env_id, {}).close()
+        except MazeConfigError as exc:
+            raise MazeConfigError(exc.detail, parameter="envs") from None
     failures = kept = 0
-    for env_id in _ids(args.envs, args.sizes):
+    for env_id in ids:
         for policy in args.policies:
             name = dataset_name(env_id, policy)
             if name in existing and not args.overwrite:

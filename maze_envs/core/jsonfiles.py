@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable
 
 from .atomic import atomic_write
+from .datafiles import DEFAULT_MAX_BYTES, UnsafeFileError, read_data_text
 from .errors import MazeFormatError, brief_repr
 from .secrets import redact_secrets
 
@@ -63,13 +64,18 @@ def parse_json(text: str, *, source: str | os.PathLike | None = None, line: int 
                     source=source) from None
 
 
-def read_json(path: str | os.PathLike, *, error: type[MazeFormatError] = MazeFormatError) -> Any:
-    """Return the parsed JSON document at ``path``; raises ``error`` (``MazeFormatError`` or a subclass) naming
-    the file when it is missing, unreadable, not UTF-8 or not JSON."""
+def read_json(path: str | os.PathLike, *, error: type[MazeFormatError] = MazeFormatError,
+              root: str | os.PathLike | None = None, max_bytes: int | None = DEFAULT_MAX_BYTES) -> Any:
+    """Return the parsed JSON document at ``path``, read by the one data-file opener
+    (``maze_envs.core.datafiles``: a regular file of at most ``max_bytes``, inside ``root`` when given); raises
+    ``error`` (``MazeFormatError`` or a subclass) naming the file when it is missing, unreadable, a FIFO, device or
+    link leading outside ``root``, too large, not UTF-8 or not JSON."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_data_text(path, root=root, max_bytes=max_bytes)
     except FileNotFoundError:
         raise error("file not found", source=path) from None
+    except UnsafeFileError as exc:
+        raise error(exc.detail, source=path) from None
     except (OSError, ValueError) as exc:  # ValueError: undecodable text or a NUL byte in the path
         raise error(f"cannot read file: {_reason(exc)}", source=path) from None
     return parse_json(text, source=path, error=error)
@@ -106,11 +112,13 @@ def read_jsonl(path: str | os.PathLike, *, skip_bad: bool = False) -> list[dict[
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 may sit inside a string
+        lines = read_data_text(path, max_bytes=None).split("\n")  # not splitlines: U+2028 may sit in a string
     except FileNotFoundError:
         if skip_bad:
             return []
         raise MazeFormatError("file not found", source=path) from None
+    except UnsafeFileError:
+        raise
     except (OSError, UnicodeDecodeError) as exc:
         raise MazeFormatError(f"cannot read file: {_reason(exc)}", source=path) from None
     records = []

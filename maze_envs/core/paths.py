@@ -56,12 +56,15 @@ def utf8_path(path: str | os.PathLike) -> Iterator[str]:
 
 def read_image(path: str | os.PathLike, flags: int | None = None):
     """Return the pixels of the image file at ``path`` as OpenCV reads them (``flags``: an ``IMREAD_*`` value,
-    default colour BGR), or None when it is not a readable image; the name never reaches OpenCV."""
+    default colour BGR), or None when it is not a readable image (a FIFO or device among them, never waited on:
+    ``maze_envs.core.datafiles``); the name never reaches OpenCV."""
     import cv2
     import numpy as np
 
+    from .datafiles import read_data_bytes
+
     try:
-        data = np.fromfile(os.fspath(path), dtype=np.uint8)
+        data = np.frombuffer(read_data_bytes(path), dtype=np.uint8)
     except OSError:
         return None
     return cv2.imdecode(data, cv2.IMREAD_COLOR if flags is None else flags) if data.size else None

@@ -202,11 +202,32 @@ def _leftovers(text: str, spans: list[tuple[int, int]]) -> list[str]:
     return out
 
 
+MAX_JSON_DEPTH = 8  # a path is a list of pairs (depth 2), or one under a key (depth 3)
+
+
+def _nesting(text: str) -> int:
+    """Return how deep the brackets of ``text`` nest (strings not skipped: a bracket inside one only counts
+    against a reply, never for it)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _json_cells(region: str) -> list[Cell] | None:
-    """Return the cells of a JSON answer (a list of pairs, or an object holding one under a path-like key)."""
+    """Return the cells of a JSON answer (a list of pairs, or an object holding one under a path-like key); None for
+    any other text, JSON nested deeper than ``MAX_JSON_DEPTH`` among it (refused before it is parsed, so a reply
+    of 50,000 brackets costs one scan, not Python's recursion limit)."""
+    text = region.strip()
+    if not text.startswith(("[", "{")) or _nesting(text) > MAX_JSON_DEPTH:
+        return None
     try:
-        doc = json.loads(region.strip())
-    except ValueError:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
         return None
     if isinstance(doc, dict):
         doc = next((doc[k] for k in _PATH_KEYS if k in doc), None)

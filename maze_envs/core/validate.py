@@ -143,3 +143,22 @@ def flag_type(check: Callable[..., Any], *args: Any, parse: Callable[[str], Any]
         return check(value, *args, error=argparse.ArgumentTypeError, **options)
     convert.__name__ = getattr(check, "__name__", "value")
     return convert
+
+
+def registered_id(value: Any, registered: Collection[str], *, parameter: str | None = None,
+                  name: str | None = None, error: ErrorFactory | None = None) -> str:
+    """Return ``value`` when it names an environment only by an id in ``registered`` (``gymnasium.registry``):
+    the one trust rule for env ids that data records (a policy file, a dataset's metadata, a config). Anything
+    else is rejected before it reaches ``gym.make``: text with a ``module:`` prefix (``gym.make`` would import that
+    module, running whatever code a file of that name in the working folder holds), an unregistered id, a value
+    that is not text."""
+    if not isinstance(value, str):
+        reject(f"must be a registered environment id, got {brief_repr(value)}", parameter=parameter, name=name,
+               error=error)
+    if ":" in value:
+        reject(f"must be a registered environment id without a 'module:' prefix (data never names code to "
+               f"import), got {brief_repr(value)}", parameter=parameter, name=name, error=error)
+    if value not in registered:
+        reject(f"must be a registered environment id, got {brief_repr(value)}", parameter=parameter, name=name,
+               error=error)
+    return value

@@ -32,8 +32,8 @@ from typing import Any, Callable, Iterator
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.errors import MazeConfigError
-from maze_envs.core.validate import positive_int
+from maze_envs.core.errors import MazeConfigError, brief_repr
+from maze_envs.core.validate import integer, positive_int, registered_id
 from maze_envs.core.words import counted
 
 from ..envs.agent import Agent
@@ -52,6 +52,9 @@ class RecordedDataset:
     episodes: int
     steps: int
     seed: int
+
+
+MAX_SEED = 2 ** 63 - 1  # Minari stores each episode's seed as a signed 64-bit integer
 
 
 def dataset_name(env_id: str, policy: str, version: int = 0) -> str:
@@ -99,6 +102,32 @@ def _minari():
         raise MazeConfigError(f"Minari datasets need the minari extra ({exc}); pip install 'maze-envs[minari]'",
                               parameter="minari") from exc
     return minari
+
+
+def storable_env(env_id: str, kwargs: dict[str, Any]) -> gym.Env:
+    """Return ``gym.make(env_id, **kwargs)`` when Minari can store its spaces; else close it and raise
+    ``MazeConfigError`` about ``env_id`` naming the space (and the ``-Numeric`` id that Minari can store, where
+    there is one)."""
+    from minari.serialization import serialize_space
+
+    env = gym.make(env_id, **kwargs)
+    for what, whole in (("observation", env.observation_space), ("action", env.action_space)):
+        leaves = [whole]
+        while any(isinstance(leaf, (gym.spaces.Dict, gym.spaces.Tuple)) for leaf in leaves):
+            leaves = [part for leaf in leaves for part in (
+                leaf.spaces.values() if isinstance(leaf, gym.spaces.Dict) else
+                leaf.spaces if isinstance(leaf, gym.spaces.Tuple) else [leaf])]
+        try:
+            for space in leaves:
+                if not isinstance(space, gym.spaces.Box):  # Minari stores boxes; writing their bounds is slow
+                    serialize_space(space)
+        except NotImplementedError:
+            env.close()
+            numeric = env_id.replace("-v0", "-Numeric-v0")
+            hint = f"; record {numeric}, its numeric variant" if numeric in gym.registry else ""
+            raise MazeConfigError(f"Minari cannot store the {what} space of {env_id} ({brief_repr(str(space))})"
+                                  f"{hint}", parameter="env_id") from None
+    return env
 
 
 STAGING_PREFIX = ".maze-envs-staging-"
@@ -175,15 +204,18 @@ def record_dataset(env_id: str, make_agent: AgentFactory, policy: str, *, episod
     published whole once complete (an existing one replaced only with ``overwrite``); return what was written.
 
     ``policy`` names the agent in the metadata. Raises ``MazeConfigError`` naming ``minari`` without the extra,
-    ``dataset_id`` when a local dataset of that id exists (without ``overwrite``), ``episodes`` below 1, and
-    ``max_steps`` when an episode runs that many steps without ending. Whatever it raises, nothing is published
-    and its staging folder is removed. It points ``MINARI_DATASETS_PATH`` at the staging folder while it records,
-    so one process records one dataset at a time.
+    ``dataset_id`` when a local dataset of that id exists (without ``overwrite``), ``episodes`` below 1, ``seed``
+    below 0 or with ``seed + episodes - 1`` past ``MAX_SEED``, ``env_id`` when it is not a registered id or Minari
+    cannot store its spaces (``storable_env``), and ``max_steps`` when an episode runs that many steps without
+    ending. Whatever it raises, nothing is published and its staging folder is removed. It points
+    ``MINARI_DATASETS_PATH`` at the staging folder while it records, so one process records one dataset at a time.
     """
     minari = _minari()
     from minari import DataCollector
 
     positive_int(episodes, parameter="episodes")
+    integer(seed, 0, MAX_SEED - episodes + 1, parameter="seed")
+    registered_id(env_id, gym.registry, parameter="env_id")
     kwargs = dict(env_kwargs or {})
     dataset_id = dataset_id or dataset_name(env_id, policy)
     root = datasets_root()
@@ -203,7 +235,7 @@ def _record(collector: Any, env_id: str, kwargs: dict[str, Any], make_agent: Age
             episodes: int, seed: int, dataset_id: str, max_steps: int) -> tuple[int, int]:
     """Record the episodes into the Minari dataset ``dataset_id`` where Minari points now; return its episode and
     step counts."""
-    env = collector(gym.make(env_id, **kwargs), step_data_callback=_step_callback(), record_infos=True,
+    env = collector(storable_env(env_id, kwargs), step_data_callback=_step_callback(), record_infos=True,
                     jpeg_encoding=False)
     try:
         for i in range(episodes):
@@ -239,11 +271,40 @@ def _step(observations: Any, t: int) -> Any:
     return observations[t]
 
 
+_WRAPPER_PACKAGES = ("gymnasium", "maze_envs")
+
+
+def recover_env(dataset: Any) -> gym.Env:
+    """Return ``dataset.recover_environment()`` (Minari rebuilds the env from the ``env_spec`` its metadata
+    records) once that record names the env only by a registered id: the id without a ``module:`` prefix, the
+    entry point the id is registered with, wrappers only from Gymnasium or maze-envs. Raises ``MazeConfigError`` naming
+    the dataset and the field otherwise, before any module is imported or env made (the metadata is data, and
+    ``gym.make`` imports whatever module an entry point names)."""
+    spec = dataset.env_spec
+    source = f"Minari dataset {getattr(dataset.spec, 'dataset_id', '?')!r}"
+
+    def fail(message: str) -> Exception:
+        return MazeConfigError(f"{source}: metadata field {message}")
+
+    if spec is None:
+        raise fail("env_spec: missing, so no env can be recovered")
+    registered_id(spec.id, gym.registry, parameter="env_spec.id", error=fail)
+    if spec.entry_point != gym.registry[spec.id].entry_point:
+        raise fail(f"env_spec.entry_point: {spec.entry_point!r} is not the entry point {spec.id} is registered with "
+                   f"({gym.registry[spec.id].entry_point!r})")
+    for wrapper in spec.additional_wrappers:
+        if str(wrapper.entry_point).split(".")[0].split(":")[0] not in _WRAPPER_PACKAGES:
+            raise fail(f"env_spec.additional_wrappers: {wrapper.entry_point!r} is not a wrapper of "
+                       f"{' or '.join(_WRAPPER_PACKAGES)}")
+    return dataset.recover_environment()
+
+
 def replay_dataset(dataset: Any) -> list[bool]:
     """Return, per episode of the Minari ``dataset``, whether replaying its actions in the env
     ``dataset.recover_environment()`` rebuilds, reset with the episode's recorded seed, gives every recorded
-    observation exactly (and the recorded rewards)."""
-    env = dataset.recover_environment()
+    observation exactly (and the recorded rewards). Raises ``MazeConfigError`` before anything is made when the
+    dataset's metadata names its env by more than a registered id (``recover_env``)."""
+    env = recover_env(dataset)
     seeds = [m.get("seed") for m in dataset.storage.get_episode_metadata(dataset.episode_indices)]
     results = []
     try:

@@ -29,6 +29,7 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
+from maze_envs.core.datafiles import open_data_file
 from maze_envs.core.errors import FatalRunError, MazeConfigError, MazeEnvsError
 from maze_envs.core.jsonfiles import read_json
 from maze_envs.runs import ResultLog, Run, RunOptions, WorkItem
@@ -114,7 +115,7 @@ def _inside(out: Path, name: Any) -> Path | None:
 def _readable(path: Path) -> bool:
     if path.suffix == ".png":
         try:
-            with Image.open(path) as image:
+            with open_data_file(path) as fh, Image.open(fh) as image:
                 image.verify()
         except Exception:  # any decoding failure means the file is not the one logged
             return False

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from maze_envs.core.datafiles import read_data_text
 from maze_envs.core.jsonfiles import write_json_atomic
 
 from .environment import CACHE_VARIABLE, read_variable
@@ -32,7 +33,7 @@ class ResponseCache:
     def get(self, key: str) -> dict[str, Any] | None:
         """Return the stored entry for ``key``, or None when absent or unreadable."""
         try:
-            return json.loads(self._path(key).read_text(encoding="utf-8"))
+            return json.loads(read_data_text(self._path(key)))
         except (OSError, ValueError, RecursionError):
             return None
 

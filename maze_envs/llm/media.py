@@ -13,6 +13,7 @@ from typing import Any, Literal, Union
 import numpy as np
 from PIL import Image
 
+from maze_envs.core.datafiles import UnsafeFileError, check_data_file, read_data_bytes
 from maze_envs.core.errors import MazeFormatError
 from maze_envs.core.paths import utf8_path
 
@@ -43,7 +44,9 @@ def file_data_url(path: str | os.PathLike, kind: Literal["image", "video"]) -> s
     ``image/png`` or ``video/mp4``); raises ``MazeFormatError`` naming the file if it cannot be read."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_data_bytes(path)
+    except UnsafeFileError as exc:
+        raise MazeFormatError(f"cannot read {kind}: {exc.detail}", source=path) from None
     except OSError as exc:
         raise MazeFormatError(f"cannot read {kind}: {exc.strerror or exc}", source=path) from exc
     mime = mimetypes.guess_type(path.name)[0] or ("video/mp4" if kind == "video" else "image/png")
@@ -68,6 +71,11 @@ def sample_video_frames(path: str | os.PathLike, count: int = 16) -> list[VideoF
     """Return ``count`` frames evenly spaced over the video at ``path`` (all frames if it has fewer)."""
     import cv2
 
+    try:
+        check_data_file(path)
+    except OSError as exc:
+        raise MazeFormatError(f"cannot open video: {getattr(exc, 'detail', None) or exc.strerror or exc}",
+                              source=path) from None
     with utf8_path(path) as name:
         cap = cv2.VideoCapture(name)
     try:

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from maze_envs.core.datafiles import read_data_text
 from maze_envs.core.errors import MazeConfigError, MazeFormatError, brief_repr
 from maze_envs.core.images import decode_image
 from maze_envs.core.jsonfiles import parse_json
@@ -66,9 +67,10 @@ class ScriptedPolicy:
         ``text``, optional ``status``, ``delay`` and ``match``. Errors name the file (and ``flag``)."""
         path = Path(path)
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = read_data_text(path).splitlines()
         except OSError as exc:
-            raise MazeConfigError(f"{flag} {path}: cannot read: {exc.strerror or exc}") from exc
+            reason = getattr(exc, "detail", None) or exc.strerror or exc
+            raise MazeConfigError(f"{flag} {path}: cannot read: {reason}") from exc
         except UnicodeDecodeError as exc:
             raise MazeFormatError(f"not UTF-8 text (byte {exc.start})", source=path) from None
         entries = []

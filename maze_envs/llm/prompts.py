@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from maze_envs.core.datafiles import read_data_text
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.words import plural
+from maze_envs.core.yamlfiles import MAX_CONFIG_BYTES
 
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
@@ -28,9 +30,10 @@ class PromptTemplate:
         """Return the template in ``path``; raises ``MazeConfigError`` naming the file if it cannot be read."""
         path = Path(path)
         try:
-            return cls(path, path.read_text(encoding="utf-8"))
+            return cls(path, read_data_text(path, max_bytes=MAX_CONFIG_BYTES))
         except OSError as exc:
-            raise MazeConfigError(f"{path}: cannot read: {exc.strerror or exc}", parameter="template") from exc
+            raise MazeConfigError(f"{path}: cannot read: {getattr(exc, 'detail', None) or exc.strerror or exc}",
+                                  parameter="template") from exc
 
     @property
     def fields(self) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from maze_envs.core.atomic import atomic_write
+from maze_envs.core.datafiles import UnsafeFileError, read_data_bytes
 from maze_envs.core.errors import brief_repr
 
 from .errors import NavDataError
@@ -140,7 +141,9 @@ def read_ply(path: str | os.PathLike) -> GaussianCloud:
     """Return the ``GaussianCloud`` stored in the 3DGS PLY at ``path``; raises ``NavDataError`` on a bad file."""
     source = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_data_bytes(path, max_bytes=None)
+    except UnsafeFileError as exc:
+        raise NavDataError(exc.detail, source=source) from None
     except OSError as exc:
         raise NavDataError(f"cannot read: {exc.strerror}", source=source) from exc
     start, _, count, dtype = _parse_header(raw, source)

@@ -24,6 +24,7 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 from PIL import Image
 
+from maze_envs.core.datafiles import UnsafeFileError, open_data_file, read_data_text
 from maze_envs.core.errors import brief_repr
 from maze_envs.core.jsonfiles import read_json
 from maze_envs.core.numbers import is_finite_number
@@ -101,7 +102,9 @@ def parse_meta(path: str | os.PathLike) -> dict[str, float]:
     """Return the metadata of an ``occ_map_meta.txt`` file (see ``parse_meta_text``); raises ``NavDataError``."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_data_text(path)
+    except UnsafeFileError as exc:
+        raise NavDataError(exc.detail, source=path) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise NavDataError(f"cannot read: {exc}", source=path) from exc
     return parse_meta_text(text, source=path)
@@ -161,7 +164,7 @@ def _open_map(path: Path, what: str) -> Iterator[Image.Image]:
     """Yield the decoded image at ``path``; raises ``NavDataError`` naming ``what`` and the file when it cannot be
     decoded, is too large or breaks off."""
     try:
-        with Image.open(path) as img:
+        with open_data_file(path) as fh, Image.open(fh) as img:
             if img.width * img.height > MAX_MAP_PX ** 2 // 16:
                 raise NavDataError(f"the {what} is {img.width}x{img.height} pixels, too large", source=path)
             img.load()

@@ -11,6 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
+from maze_envs.core.datafiles import read_data_bytes
 from maze_envs.core.maze import Grid
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -208,6 +209,10 @@ def png_img(image: np.ndarray | Path, alt: str, width: int = 240) -> str:
 
 def png_data_uri(path: str | Path | None) -> str | None:
     """Return the PNG file at ``path`` as a ``data:`` URI, or None when there is no such PNG file."""
-    if not path or not Path(path).is_file() or Path(path).suffix.lower() != ".png":
+    if not path or Path(path).suffix.lower() != ".png":
         return None
-    return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    try:
+        data = read_data_bytes(path)
+    except OSError:
+        return None
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from maze_envs.core.atomic import open_text, oserrors_name
+from maze_envs.core.datafiles import read_data_bytes
 from maze_envs.core.errors import brief_repr
 from maze_envs.core.jsonfiles import append_jsonl, write_jsonl
 
@@ -150,7 +151,7 @@ class ResultLog:
             self._load(accept, schema)
 
     def _load(self, accept: Callable[[dict[str, Any]], bool] | None, schema: RecordSchema) -> None:
-        data = self.path.read_bytes()
+        data = read_data_bytes(self.path, max_bytes=None)  # a FIFO or device is refused, never waited on
         end = data.rfind(b"\n") + 1
         if end < len(data):
             self.torn = True

@@ -63,7 +63,7 @@ class MazeBenchService(SandboxService):
         if name in ("", ".", "..") or not path.is_relative_to(root) or not path.is_file():
             raise HTTPError(404, f"Maze '{name}' not found", param="maze_name")
         try:
-            self.game = MazeBenchEnv(load_bench_maze(path, path.parent.name, stored_path=True))
+            self.game = MazeBenchEnv(load_bench_maze(path, path.parent.name, stored_path=True, root=root))
         except (MazeEnvsError, OSError) as exc:
             raise HTTPError(400, f"cannot load maze '{name}': {relative_names(str(exc), root)}",
                             param="maze_name") from None

@@ -165,7 +165,7 @@ class DefaultService(SandboxService):
         if path is None:
             raise HTTPError(404, f"maze {name[:100]!r} not found", param="maze_name")
         try:
-            self.game = SandboxGame(load_bench_maze(path, path.parent.name))
+            self.game = SandboxGame(load_bench_maze(path, path.parent.name, root=self.mazes_dir))
         except (MazeEnvsError, OSError) as exc:
             raise HTTPError(400, f"cannot load maze {name!r}: {relative_names(str(exc), self.mazes_dir)}",
                             param="maze_name") from None

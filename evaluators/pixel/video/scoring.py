@@ -27,6 +27,7 @@ from typing import Iterable, Iterator
 import cv2
 import numpy as np
 
+from maze_envs.core.datafiles import UnsafeFileError, check_data_file
 from maze_envs.core.paths import utf8_path
 from maze_envs.core.render import PixelGeometry
 from maze_envs.core.validate import choice
@@ -65,8 +66,12 @@ def iter_frames(path: str | os.PathLike, num_frames: int = DEFAULT_FRAMES) -> It
     Raises ``MediaReadError`` when the file is missing, cannot be opened or yields no frame.
     """
     path = Path(path)
-    if not path.is_file():
-        raise MediaReadError("file not found", source=path)
+    try:
+        check_data_file(path)
+    except FileNotFoundError:
+        raise MediaReadError("file not found", source=path) from None
+    except UnsafeFileError as exc:
+        raise MediaReadError(exc.detail, source=path) from None
     with utf8_path(path) as name:  # OpenCV takes the name as UTF-8 (it crashes on other bytes)
         capture = cv2.VideoCapture(name)
     if not capture.isOpened():

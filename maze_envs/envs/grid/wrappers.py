@@ -116,11 +116,22 @@ class FlatObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
         boxes = [space.spaces[k] for k in self.keys] if self.keys else [space]
         size = sum(int(np.prod(b.shape)) * NUM_CODES for b in boxes)
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self._shapes = [b.shape for b in boxes]
 
     def observation(self, observation: Any) -> np.ndarray:
         """Return the flat one-hot vector."""
         parts = [observation[k] for k in self.keys] if self.keys else [observation]
         return np.concatenate([_one_hot(p).ravel() for p in parts]).astype(np.float32)
+
+    def codes(self, vector: Any) -> Any:
+        """Return the code observation (array, or dict of arrays) whose flat one-hot vector is ``vector``: the
+        inverse of ``observation``, for agents that read codes (the explorer) on a ``-Flat`` id."""
+        vector, parts, start = np.asarray(vector), [], 0
+        for shape in self._shapes:
+            size = int(np.prod(shape)) * NUM_CODES
+            parts.append(vector[start:start + size].reshape(*shape, NUM_CODES).argmax(-1).astype(np.uint8))
+            start += size
+        return dict(zip(self.keys, parts, strict=True)) if self.keys else parts[0]
 
 
 def codes_to_adjacency(codes: np.ndarray) -> str:

@@ -23,6 +23,7 @@ from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from maze_envs.agents.players import PLAYERS
+from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.evaluators.bench.config import BenchConfig
 from maze_envs.evaluators.bench.mazes import prepare_mazes
 from maze_envs.evaluators.bench.trials import Ask, BenchTrial, bench_trials, start
@@ -50,8 +51,17 @@ def _generate_config(ask: Ask) -> GenerateConfig:
 
 def config_for(mode: str, *, protocol: str, sizes: str | list[str], count: int, seed: int, trials: int,
                mazes_dir: str | None, scoring: str, anti_cheat: bool) -> BenchConfig:
-    """Return the bench settings of a task (a generated maze set of ``count`` per size unless ``mazes_dir``)."""
-    size_list = tuple(s.strip() for s in sizes.split(",")) if isinstance(sizes, str) else tuple(sizes)
+    """Return the bench settings of a task (a generated maze set of ``count`` per size unless ``mazes_dir``).
+    Raises ``MazeConfigError`` about ``sizes`` unless it is text (``"5x5,9x9"``) or a list of texts: Inspect reads
+    ``-T`` values as YAML, which takes ``0x0`` for a hexadecimal number."""
+    if isinstance(sizes, str):
+        size_list = tuple(s.strip() for s in sizes.split(","))
+    elif isinstance(sizes, (list, tuple)) and all(isinstance(s, str) for s in sizes):
+        size_list = tuple(sizes)
+    else:
+        raise MazeConfigError(f"must be sizes HxW such as '5x5,9x9', got {brief_repr(sizes)} (YAML reads a "
+                              "value such as 0x0 as a hexadecimal number: quote it, -T sizes='\"9x9\"')",
+                              parameter="sizes")
     return BenchConfig(mode=mode, protocol=protocol, models=(MODEL_NAME,), sizes=size_list, trials=trials,
                        seed=seed, scoring=scoring, anti_cheat=anti_cheat, mazes_dir=mazes_dir or "",
                        generate_mazes=mazes_dir is None, maze_count=count).validated()
