@@ -1,7 +1,7 @@
 """Every command that writes an output folder, run a second time into the same folder: without flags it is refused
 in one line naming --resume and --overwrite and changes nothing; with --resume it redoes nothing (its log is
 byte for byte the same); with --overwrite it does every item again, once each. (``generate minari``:
-tests/test_datasets_minari.py; the demo, whose suite redoes its nav items: tests/test_demo.py.)"""
+tests/datasets/test_datasets_minari.py; the demo, whose suite redoes its nav items: tests/demo/test_demo.py.)"""
 
 from __future__ import annotations
 
