@@ -30,8 +30,10 @@ def register_target(targets: argparse._SubParsersAction) -> None:
                    help="env ids (default Maze-v0 Maze-PartialObs-v0)")
     p.add_argument("--sizes", nargs="+", default=["5x5", "9x9"], metavar="NxN",
                    help="block-grid sizes of the grid ids, walls included: 5x5 7x7 9x9 13x13 (default 5x5 9x9)")
-    p.add_argument("--policies", nargs="+", default=list(POLICIES), choices=POLICIES,
-                   help="who plays (default: all three; the explorer needs a partial view)")
+    p.add_argument("--policies", nargs="+", choices=POLICIES,
+                   help="who plays (default: each of the three that can play the id; the explorer needs a partial "
+                        "view of codes, so it skips Maze-v0 and the -Image ids); a policy named here that cannot "
+                        "play an id is an error")
     p.add_argument("--episodes", type=int, default=100, help="episodes per dataset (default 100)")
     p.add_argument("--seed", type=int, default=0, help="base seed; episode i uses SEED+i (default 0)")
     again = p.add_mutually_exclusive_group()
@@ -87,41 +89,61 @@ def _ids(envs: list[str], sizes: list[str]) -> list[str]:
     return out
 
 
+def _plan(ids: list[str], policies: list[str] | None, seed: int) -> list[tuple[str, str]]:
+    """Return the (id, policy) pairs to record: every policy named for every id, or without ``policies`` each policy
+    that can play the id (the others said on stderr). Raises ``MazeConfigError`` naming ``envs`` for an id Minari
+    cannot store and ``policies`` for a named policy that cannot play an id: refused before anything is recorded."""
+    from maze_envs.datasets.minari_datasets import storable_env
+
+    plan = []
+    for env_id in ids:
+        try:
+            env = storable_env(env_id, {})
+        except MazeConfigError as exc:
+            raise MazeConfigError(exc.detail, parameter="envs") from None
+        try:
+            for policy in policies or POLICIES:
+                try:
+                    _player(policy, env, seed)
+                except MazeConfigError as exc:
+                    if policies:
+                        raise
+                    print(f"{env_id}: {policy} skipped ({exc.detail})", file=sys.stderr)
+                    continue
+                plan.append((env_id, policy))
+        finally:
+            env.close()
+    return plan
+
+
 def _run(args: argparse.Namespace) -> int:
     """Record every dataset asked for; return 0, or 1 when some could not be recorded (each said on stderr)."""
-    from maze_envs.datasets.minari_datasets import MAX_SEED, _minari, dataset_name, record_dataset, storable_env
+    from maze_envs.datasets.minari_datasets import MAX_SEED, _minari, dataset_name, record_dataset
 
     positive_int(args.episodes, parameter="episodes")
     integer(args.seed, 0, MAX_SEED - args.episodes + 1, parameter="seed")
     existing = set(_minari().list_local_datasets())
-    ids = _ids(args.envs, args.sizes)
-    for env_id in ids:
-        try:
-            storable_env(env_id, {}).close()
-        except MazeConfigError as exc:
-            raise MazeConfigError(exc.detail, parameter="envs") from None
     failures = kept = 0
-    for env_id in ids:
-        for policy in args.policies:
-            name = dataset_name(env_id, policy)
-            if name in existing and not args.overwrite:
-                if args.resume:
-                    kept += 1
-                    print(f"{name}: exists, kept (--resume)")
-                    continue
-                failures += 1
-                print(f"maze-envs generate minari: {name} exists already; --resume keeps it, --overwrite records it "
-                      "again", file=sys.stderr)
+    for env_id, policy in _plan(_ids(args.envs, args.sizes), args.policies, args.seed):
+        name = dataset_name(env_id, policy)
+        if name in existing and not args.overwrite:
+            if args.resume:
+                kept += 1
+                print(f"{name}: exists, kept (--resume)")
                 continue
-            try:
-                done = record_dataset(env_id, partial(_player, policy), policy, episodes=args.episodes,
-                                      seed=args.seed, overwrite=args.overwrite)
-            except Exception as exc:  # noqa: BLE001 - one dataset's failure is reported; the others go on
-                failures += 1
-                print(f"maze-envs generate minari: {name} failed: {one_line(exc)}", file=sys.stderr)
-                continue
-            print(f"{done.dataset_id}: {counted(done.episodes, 'episode')}, {counted(done.steps, 'step')} of {policy} "
-                  f"in {env_id}")
+            failures += 1
+            print(f"maze-envs generate minari: {name} exists already; --resume keeps it, --overwrite records it "
+                  "again", file=sys.stderr)
+            continue
+        try:
+            done = record_dataset(env_id, partial(_player, policy), policy, episodes=args.episodes,
+                                  seed=args.seed, overwrite=args.overwrite)
+        except Exception as exc:  # noqa: BLE001 - one dataset's failure is reported; the others go on
+            failures += 1
+            print(f"maze-envs generate minari: {name} failed: {one_line(exc)}", file=sys.stderr)
+            continue
+        print(f"{done.dataset_id}: {counted(done.episodes, 'episode')}, {counted(done.steps, 'step')} of {policy} "
+              f"in {env_id}")
     if failures:
         print(f"maze-envs generate minari: {counted(failures, 'dataset')} not recorded ({kept} kept); the others "
               "are published", file=sys.stderr)

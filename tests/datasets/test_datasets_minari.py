@@ -17,7 +17,7 @@ import pytest
 
 from maze_envs.agents.openings import OpeningsOracleAgent
 from maze_envs.agents.players import PLAYERS
-from maze_envs.cli import main
+from maze_envs.cli import main, minari_data
 from maze_envs.core.errors import MazeConfigError
 from maze_envs.datasets.minari_datasets import dataset_name, record_dataset, replay_dataset
 
@@ -118,12 +118,27 @@ def test_generate_minari_twice_refuses_resumes_or_overwrites_by_dataset(minari_h
 
 
 def test_a_failed_policy_or_size_never_blocks_the_others(minari_home, capsys):
-    assert generate("--policies", "oracle", "explorer", "random") == 1  # the explorer needs a partial view
-    err = capsys.readouterr().err
-    assert "maze-envs/maze-5x5/explorer-v0 failed: --policies: the explorer walks a partial view" in err
+    assert generate() == 0  # the default policies: the explorer, which needs a partial view, skips Maze-v0
+    assert "Maze-5x5-v0: explorer skipped (the explorer walks a partial view" in capsys.readouterr().err
     assert sorted(minari.list_local_datasets()) == ["maze-envs/maze-5x5/oracle-v0", "maze-envs/maze-5x5/random-v0"]
-    assert generate("--policies", "oracle", "explorer", "random", "--resume") == 1  # only the explorer is tried
-    assert capsys.readouterr().out.count("kept (--resume)") == 2
+    partial_5x5 = ["generate", "minari", "--envs", "Maze-PartialObs-v0", "--sizes", "5x5", "--episodes", "1"]
+    assert main([*partial_5x5, "--policies", "oracle", "explorer"]) == 0
+    real_player = minari_data._player
+
+    def random_crashes(policy, env, seed):
+        if policy == "random":
+            raise RuntimeError("the player crashed")
+        return real_player(policy, env, seed)
+
+    with pytest.MonkeyPatch.context() as patch:  # a player that fails while its dataset is recorded
+        patch.setattr(minari_data, "_player", random_crashes)
+        patch.setattr(minari_data, "_plan", lambda ids, policies, seed: [(i, p) for i in ids for p in policies])
+        capsys.readouterr()
+        assert main([*partial_5x5, "--policies", "random", "oracle", "explorer", "--resume"]) == 1
+    captured = capsys.readouterr()
+    assert "maze-envs/maze-partialobs-5x5/random-v0 failed: RuntimeError: the player crashed" in captured.err
+    assert captured.out.count("kept (--resume)") == 2
+    assert main([*partial_5x5, "--policies", "random", "--resume"]) == 0  # the rerun records only what failed
     assert main(["generate", "minari", "--envs", "Maze-v0", "--sizes", "7x7", "--policies", "oracle",
                  "--episodes", "1"]) == 0
     assert main(["generate", "minari", "--envs", "Maze-v0", "--sizes", "5x5", "7x7", "9x9", "--policies", "oracle",
