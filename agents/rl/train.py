@@ -37,6 +37,8 @@ from maze_envs.core.validate import choice
 from ..evaluate import EvaluationTable, evaluate
 from ..oracle import OracleAgent
 from ..random_agent import RandomAgent
+from .heldout import HeldOutResult, evaluate_held_out, held_out_set
+from .policy_file import TrainedEnv
 
 ALGOS = ("ppo-native", "ppo-jax", "ppo", "ppo-vec", "recurrent-ppo", "q")
 
@@ -73,6 +75,7 @@ class TrainResult:
     train_seconds: float
     curve: list[tuple[int, float]]
     tables: dict[str, EvaluationTable]
+    held_out: HeldOutResult
 
     def header(self) -> str:
         """Return the table's header and rule lines, one column per cell of ``row``."""
@@ -192,23 +195,25 @@ def run(config: TrainConfig) -> TrainResult:
     choice(config.algo, ALGOS, name="algo", error=ValueError)
     if config.sample_eval and config.algo == "q":
         raise MazeConfigError("sample_eval needs a stochastic policy; algo 'q' is greedy")
+    heldout = held_out_set(TrainedEnv(config.env_id, dict(config.env_kwargs), config.ego_map),
+                           first_seed=config.eval_seed, episodes=config.eval_episodes,
+                           eval_kwargs=config.eval_env_kwargs)  # refuses a test set sharing training layouts
     out = ensure_directory(config.out, "out")
     start = time.perf_counter()
     trainer = {"ppo-native": _train_native, "ppo-jax": _train_jax, "q": _train_q}.get(config.algo, _train_sb3)
     agent, curve = trainer(config, out)
     seconds = time.perf_counter() - start
-    seeds = range(config.eval_seed, config.eval_seed + config.eval_episodes)
-    kw = config.env_kwargs if config.eval_env_kwargs is None else config.eval_env_kwargs
-    tables = {config.algo: evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config), **kw),
-              "random": evaluate(lambda env: RandomAgent(env.action_space, config.seed), config.env_id, seeds, **kw),
-              "oracle": evaluate(OracleAgent, config.env_id, seeds, **kw)}
-    if config.eval_env_kwargs is not None:  # e.g. a level set: how the policy does on the levels it trained on
-        tables["training levels"] = evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config),
-                                             **config.env_kwargs)
-    result = TrainResult(config, seconds, curve, tables)
-    plot_curve(curve, f"{config.algo} on {config.env_id} {kw}", out / "curve.png")
+    held_out, found = evaluate_held_out(agent, heldout, wrappers=_wrappers(config))
+    tables = {config.algo: found["test"],
+              "random": evaluate(lambda env: RandomAgent(env.action_space, config.seed), config.env_id,
+                                 heldout.seeds, **heldout.kwargs),
+              "oracle": evaluate(OracleAgent, config.env_id, heldout.seeds, **heldout.kwargs)}
+    if "training levels" in found:  # a level set: how the policy does on the levels it trained on
+        tables["training levels"] = found["training levels"]
+    result = TrainResult(config, seconds, curve, tables, held_out)
+    plot_curve(curve, f"{config.algo} on {config.env_id} {heldout.kwargs}", out / "curve.png")
     write_json_atomic(out / "results.json", {"config": asdict(config), "train_seconds": seconds, "curve": curve,
-                                             "row": result.row(),
+                                             "row": result.row(), "held_out": held_out.as_dict(),
                                              "tables": {k: t.as_dict() for k, t in tables.items()}})
     return result
 
