@@ -65,7 +65,8 @@ def seed_layouts(env_id: str, kwargs: dict[str, Any], seeds: Sequence[int]) -> d
 @dataclass(frozen=True)
 class HeldOutSet:
     """The held-out test set of a policy: env arguments, reset seeds and their layout hashes, checked disjoint from
-    the ``levels`` it trained on."""
+    the ``levels`` it trained on; ``training_kwargs`` are the test arguments with the training level set, so
+    train-level and test success differ only in where the mazes come from."""
 
     env_id: str
     kwargs: dict[str, Any]
@@ -91,7 +92,8 @@ def held_out_set(trained: TrainedEnv, *, first_seed: int = TEST_SEED, episodes: 
     levels = LevelRange.of(trained.kwargs)
     check_disjoint(level_layouts(trained.env_id, trained.kwargs).values(), layouts,
                    what=f"the policy's training {levels.describe()}")
-    return HeldOutSet(trained.env_id, kwargs, dict(trained.kwargs), seeds, layouts, levels)
+    training = {**kwargs, **{k: trained.kwargs[k] for k in LEVEL_KEYS if k in trained.kwargs}}
+    return HeldOutSet(trained.env_id, kwargs, training, seeds, layouts, levels)
 
 
 @dataclass(frozen=True)
