@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from _browser import opened_page
 
-from maze_envs.cli.demo_steps import GRID_ENVS, NAV_ENVS
+from maze_envs.demo import GRID_ENVS, NAV_ENVS
 from maze_envs.envs.registration import ENV_ENTRIES
 
 REPO = Path(__file__).resolve().parents[1]

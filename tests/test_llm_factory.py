@@ -136,8 +136,8 @@ def test_bench(layers, tmp_path, clean_environment):
 
 @pytest.mark.parametrize("layers", CASES, ids="+".join)
 def test_suite(layers, tmp_path, clean_environment):
-    from maze_envs.cli.suite_agents import toolkit
     from maze_envs.evaluators.suite import SuiteConfig, run_suite
+    from maze_envs.suite_toolkit import toolkit
 
     path = tmp_path / "model.yaml"
     with layer_servers(OraclePolicy()) as servers:
@@ -172,7 +172,7 @@ def test_vlm_nav_agent_defaults_to_the_model_local(clean_environment):
 
 
 def test_the_demo_and_local_servers_keep_their_endpoint_whatever_the_environment(tmp_path, clean_environment):
-    from maze_envs.cli.demo_steps import DemoSettings, bench_step
+    from maze_envs.demo import DemoSettings, bench_step
 
     # every model variable points elsewhere: a local server's client is fixed to its server, model and protocol
     clean_environment.setenv("MAZE_ENVS_BASE_URL", "http://127.0.0.1:9/v1")

@@ -19,7 +19,6 @@ import pytest
 from _browser import opened_page, overflow_px
 
 from maze_envs.cli import main
-from maze_envs.cli.suite_agents import toolkit
 from maze_envs.core.jsonfiles import read_json, read_jsonl
 from maze_envs.evaluators.pixel.synthetic import image_case, make_task
 from maze_envs.evaluators.suite import MODALITIES, SuiteConfig, run_suite
@@ -27,6 +26,7 @@ from maze_envs.evaluators.suite.mazes import TASK_STYLE, build_mazes
 from maze_envs.llm import ChatRequest, TextOnlyPolicy
 from maze_envs.runs import RunOptions
 from maze_envs.runs.socket_dir import socket_temp_dir
+from maze_envs.suite_toolkit import toolkit
 from maze_envs.tasks.files import generated_name
 
 REPO = Path(__file__).resolve().parents[1]

@@ -5,7 +5,7 @@ through the run engine, and one static report that tells perception from plannin
     from . import SuiteConfig, run_suite
     run = run_suite(SuiteConfig(output_dir="out"), toolkit)   # toolkit: the agents, see ``Toolkit``
 
-The CLI layer builds the ``Toolkit`` from ``agents`` (``maze_envs.cli.suite_agents``); this package never
+``maze_envs.suite_toolkit`` builds the ``Toolkit`` from ``agents``; this package never
 imports ``agents``.
 """
 

@@ -2,8 +2,8 @@
 benchmark's one-shot and interactive trials, nav-eval's evaluation loop, the pixel evaluator and the judge),
 and the outcome becomes one record.
 
-Agents come from a ``Toolkit`` the caller hands in (the CLI layer builds it from ``agents``), so this package
-never imports ``agents``. Every record has the same head (player, kind, modality, size, maze, trial, seed,
+Agents come from a ``Toolkit`` the caller hands in (``maze_envs.suite_toolkit`` builds it from ``agents``), so
+this package never imports ``agents``. Every record has the same head (player, kind, modality, size, maze, trial, seed,
 success, outcome, path, tokens, cost, latency, API calls) and the modality's own record under ``detail``.
 """
 

@@ -1,7 +1,7 @@
 """The ``maze-envs`` command line: each subcommand lives in its own module and only parses flags.
 
-Besides them, ``model_flags`` holds the flags of the commands that talk to a chat model, ``writer_flags`` those of
-the dataset writers, and ``demo_steps`` the steps of ``maze-envs demo``.
+Besides them, ``model_flags`` holds the flags of the commands that talk to a chat model and ``writer_flags`` those of
+the dataset writers.
 """
 
 from __future__ import annotations

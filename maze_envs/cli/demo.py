@@ -4,10 +4,6 @@ ending in ``OUT/report.html`` and a summary table."""
 from __future__ import annotations
 
 import argparse
-import time
-
-from maze_envs.core.atomic import ensure_directory
-from maze_envs.core.errors import MissingExtraError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,41 +21,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def summary_table(outcomes) -> str:
-    """Return the text table printed at the end: every step's seconds and summary, then success by env and agent."""
-    lines = [f"{'step':<12} {'seconds':>7}  result", "-" * 100]
-    lines += [f"{o.name:<12} {o.seconds:>7.1f}  {o.line}" for o in outcomes]
-    rows = [row for o in outcomes if o.result is not None for row in getattr(o.result, "rows", ())]
-    if rows:
-        lines += ["", f"{'env':<26} {'agent':<9} {'reached':>8} {'success %':>9} {'mean actions':>12} {'SPL':>5} "
-                      f"{'path eff.':>9}", "-" * 84]
-        lines += [f"{r.env_id:<26} {r.agent:<9} {f'{r.successes}/{r.episodes}':>8} {100 * r.success_rate:>9.0f} "
-                  f"{r.mean_steps:>12.1f} {'-' if r.spl is None else f'{r.spl:.2f}':>5} "
-                  f"{'-' if r.path_efficiency is None else f'{r.path_efficiency.mean:.2f}':>9}" for r in rows]
-    return "\n".join(lines)
-
-
 def run(args: argparse.Namespace) -> int:
-    """Run each demo step in order (a step whose extra is missing is skipped with a note), write the report and
-    print the summary table; return 0."""
-    from maze_envs.core.progress import progress
-
-    from .demo_report import write_report
-    from .demo_steps import DEMO_STEPS, DemoSettings, StepOutcome
+    """Run the demo (``maze_envs.demo.run_demo``) into ``--out``, printing each step's line as it ends, then the
+    summary table and where the report is; return 0."""
+    from maze_envs.demo import DemoSettings, run_demo, summary_table
 
     settings = DemoSettings.quick(args.seed) if args.quick else DemoSettings(seed=args.seed)
-    out = ensure_directory(args.out, "out")
-    outcomes = []
-    for name, step in progress(DEMO_STEPS, desc="demo"):
-        start = time.perf_counter()
-        try:
-            result, note = step(out, settings), None
-        except MissingExtraError as exc:
-            result, note = None, f"skipped, {exc}"
-        outcomes.append(StepOutcome(name, result, note, time.perf_counter() - start))
-        print(outcomes[-1].line, flush=True)
-    report = write_report(out / "report.html", outcomes, settings)
+    run = run_demo(args.out, settings, on_step=lambda outcome: print(outcome.line, flush=True))
     print()
-    print(summary_table(outcomes))
-    print(f"\nreport: {report}")
+    print(summary_table(run.outcomes))
+    print(f"\nreport: {run.report}")
     return 0

@@ -58,8 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the suite, print the leaderboard lines and where the report is; return 0."""
     from maze_envs.evaluators.suite import SuiteConfig, run_suite
-
-    from .suite_agents import toolkit
+    from maze_envs.suite_toolkit import toolkit
 
     config = SuiteConfig(models=tuple(args.models), sizes=tuple(args.sizes), count=args.count, seed=args.seed,
                          output_dir=args.output_dir, modalities=tuple(args.modalities or ()), trials=args.trials,

@@ -26,7 +26,7 @@ from maze_envs.report import (
     write_page,
 )
 
-from .demo_steps import (
+from .results import (
     BaselineRow,
     BaselinesResult,
     BenchResult,

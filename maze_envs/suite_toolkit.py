@@ -1,6 +1,6 @@
-"""The agents of ``maze-envs suite``, handed to ``evaluators.suite`` as its ``Toolkit`` (the CLI layer may import
-both ``agents`` and ``evaluators``; they never import each other). Every factory is a module-level function,
-so the toolkit pickles by reference to process and Ray workers."""
+"""The agents of ``maze-envs suite`` and of the demo's suite step, handed to ``evaluators.suite`` as its ``Toolkit``
+(this module sits above both ``agents`` and ``evaluators``, which never import each other). Every factory is a
+module-level function, so the toolkit pickles by reference to process and Ray workers."""
 
 from __future__ import annotations
 
