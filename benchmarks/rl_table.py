@@ -13,8 +13,10 @@ the 95% Wilson interval over episodes and its learning curve (training success a
 row then prints the median, minimum and maximum test success over the seeds and how many seeds reach the row's
 aim. Policy files (which carry their training levels in their env record) and curves go under ``--out``; the
 record (``rl-table.json``, or ``rl-table-<rows>.json`` for a subset of rows) and one learning-curve plot per row go
-under ``--results``. ``--timesteps`` overrides every row's budget (a quick check, not a table row). Needs the
-``jax`` extra (and ``rl`` for ``--algos ppo-native``); the load average is printed, since the machine may be shared.
+under ``--results``. ``--timesteps`` overrides every row's budget (a quick check, not a table row). A second run
+into the same ``--out`` reuses every (row, algorithm, seed) whose ``results.json`` holds the same settings, so an
+interrupted table resumes. Needs the ``jax`` extra (and ``rl`` for ``--algos ppo-native``); the load average is
+printed, since the machine may be shared.
 
 Every partial-view row trains with the agent-side reveal bonus (``--reveal-bonus``: reward for each newly seen
 block, paid by the trainer; the env's reward and success are unchanged and evaluation uses the env's own success).
@@ -26,13 +28,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import shlex
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -101,8 +104,23 @@ def train_row(row: Row, algo: str, seed: int, out: Path, *, eval_episodes: int, 
                 "eval_env_kwargs": row.eval_env_kwargs}
     if timesteps is not None:
         settings["timesteps"] = timesteps
-    result = run(TrainConfig(**settings))
+    config = TrainConfig(**settings)
+    done = finished(out, asdict(config))
+    if done is not None:
+        return Run(row.name, algo, seed, done["train_seconds"] / 60, done["held_out"],
+                   [tuple(point) for point in done["curve"]], str(out))
+    result = run(config)
     return Run(row.name, algo, seed, result.train_seconds / 60, result.held_out.as_dict(), result.curve, str(out))
+
+
+def finished(out: Path, config: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the ``results.json`` a previous run of the same ``config`` left in ``out`` (so a second run of the
+    table resumes where the first stopped), or None."""
+    try:
+        done = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return done if done.get("config") == json.loads(json.dumps(config)) and "held_out" in done else None
 
 
 def quarters(curve: list[tuple[int, float]]) -> str:

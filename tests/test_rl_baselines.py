@@ -177,3 +177,12 @@ def test_tabular_q_learns_a_fixed_3x3_maze():
     assert table.mean("success") == 1.0 and table.mean("path_efficiency") == 1.0
     with pytest.raises(ValueError, match="Discrete"):
         train_q(gym.make("Maze-PartialObs-v0", rows=3, cols=3, action_mode="multi"))
+
+
+def test_idle_limit_is_the_envs_no_exploration_cutoff():
+    from maze_envs.agents.rl.idle import idle_limit
+
+    assert idle_limit("Maze-PartialObs-v0", {"rows": 3, "cols": 3}) == 20
+    assert idle_limit("Maze-PartialObs-v0", {"rows": 3, "cols": 3, "max_no_exploration_steps": 7}) == 7
+    assert idle_limit("Maze-PartialObs-v0", {"rows": 3, "cols": 3, "max_no_exploration_steps": None}) is None
+    assert idle_limit("Maze-v0", {"rows": 3, "cols": 3}) is None

@@ -10,8 +10,10 @@ native vector env), ``ppo-jax`` (the single-file JAX PPO on the JAX twin, ``ppo_
 through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and ``q`` (tabular Q-learning,
 ``--timesteps`` counts episodes). ``--sample-eval`` evaluates the trained policy by sampling its actions
 instead of taking the most likely one. ``--eval-env-kwargs`` (JSON) evaluates on other env arguments than
-training, e.g. train on a level set (``num_levels``) and evaluate on generated mazes it never saw; the
-policy's success on its training levels is then reported too. ``--update-epochs`` sets the PPO epochs per
+training. Evaluation follows the generalization protocol (``heldout``): ``--eval-episodes`` (1,000) held-out mazes,
+refused before training when one shares a layout with the training levels (``num_levels``); for a level set the
+policy's success on its training levels is reported too, and ``results.json`` holds ``held_out`` (test and
+train-level success with 95% Wilson intervals, and the gap). ``--update-epochs`` sets the PPO epochs per
 rollout (default: the algorithm's own, 4 for ``ppo-native`` and 10 for SB3). Evaluation seeds start at ``--eval-seed``
 (default 1,000,000), far from the training seeds ``--seed`` + sub-env index.
 """
@@ -37,7 +39,7 @@ from maze_envs.core.validate import choice
 from ..evaluate import EvaluationTable, evaluate
 from ..oracle import OracleAgent
 from ..random_agent import RandomAgent
-from .heldout import HeldOutResult, evaluate_held_out, held_out_set
+from .heldout import TEST_EPISODES, HeldOutResult, evaluate_held_out, held_out_set
 from .policy_file import TrainedEnv
 
 ALGOS = ("ppo-native", "ppo-jax", "ppo", "ppo-vec", "recurrent-ppo", "q")
@@ -61,7 +63,7 @@ class TrainConfig:
     hidden: int = 64
     network: str = "mlp"
     sample_eval: bool = False
-    eval_episodes: int = 200
+    eval_episodes: int = TEST_EPISODES
     eval_seed: int = 1_000_000
     eval_env_kwargs: dict[str, Any] | None = None
     out: str = "rl_run"
