@@ -12,16 +12,16 @@ evaluated on their training levels, and the gap is printed. Every run prints its
 the 95% Wilson interval over episodes and its learning curve (training success at each quarter of the budget); each
 row then prints the median, minimum and maximum test success over the seeds and how many seeds reach the row's
 aim. Policy files (which carry their training levels in their env record) and curves go under ``--out``; the
-record (``rl-table.json``, or ``rl-table-<rows>.json`` for a subset of rows) and one learning-curve plot per row go
-under ``--results``. ``--timesteps`` overrides every row's budget (a quick check, not a table row). A second run
-into the same ``--out`` reuses every (row, algorithm, seed) whose ``results.json`` holds the same settings, so an
-interrupted table resumes. Needs the ``jax`` extra (and ``rl`` for ``--algos ppo-native``); the load average is
-printed, since the machine may be shared.
+record (``rl-table.json``, or ``rl-table-<rows>.json`` for a subset of rows) and one learning-curve plot per row
+(``rl-curve-<row>.png``) go under ``--results``. ``--timesteps`` overrides every row's budget (a quick check, not
+a table row). A second run into the same ``--out`` reuses every (row, algorithm, seed) whose ``results.json`` holds
+the same settings, so an interrupted table resumes. Needs the ``jax`` extra (and ``rl`` for ``--algos
+ppo-native``); the load average is printed, since the machine may be shared.
 
 Every partial-view row trains with the agent-side reveal bonus (``--reveal-bonus``: reward for each newly seen
-block, paid by the trainer; the env's reward and success are unchanged and evaluation uses the env's own success).
-Without it, a 5x5 seed in three never met the goal in training (a random walk succeeds in 0.5% of 5x5 episodes)
-and stayed at 0.00.
+block, paid by the trainer; the env's reward and success are unchanged and evaluation uses the env's own success),
+and the PPOs count the env's no-exploration cutoff as a failure (``agents.rl.idle``). Without the bonus a random
+walk meets the 5x5 goal in 0.5% of episodes, and a seed in three never met it in training and stayed at 0.00.
 """
 
 from __future__ import annotations
@@ -242,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     args.results.mkdir(parents=True, exist_ok=True)
     stem = "rl-table" if args.rows == list(ROWS) else "rl-table-" + "-".join(args.rows)
     for name in args.rows:
-        say(f"curve {plot_curves(name, [r for r in runs if r.row == name], args.results / f'{stem}-{name}.png')}")
+        plot = plot_curves(name, [r for r in runs if r.row == name], args.results / f"rl-curve-{name}.png")
+        say(f"learning curves of {name}: {plot.relative_to(args.results)} beside the record")
     path = write_record(args.results / f"{stem}.json", command, "\n".join(printed), runs,
                         time.perf_counter() - start, load)
     print(f"wrote {path}")

@@ -68,3 +68,8 @@ def test_success_carries_its_wilson_interval():
     assert success.interval == wilson_interval(950, 1000) and success.rate == 0.95
     low, high = success.interval
     assert low < 0.95 < high and success.as_dict()["low"] == low and str(success).startswith("0.950 [")
+
+
+def test_an_env_without_a_grid_layout_is_named():
+    with pytest.raises(MazeConfigError, match="env_id: Maze-Openings-v0 has no grid layout"):
+        seed_layouts("Maze-Openings-v0", {}, [0])

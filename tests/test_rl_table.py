@@ -30,7 +30,7 @@ def test_smallest_row_writes_record_curve_and_policy_files(tmp_path):
     (result,) = record["results"]
     assert result["held_out"]["test"]["episodes"] == 8 and result["held_out"]["train"] is None
     assert 0 <= result["held_out"]["test"]["low"] <= result["held_out"]["test"]["rate"] <= 1
-    assert (tmp_path / "results" / "rl-table-5x5-partial-5x5-partial.png").stat().st_size > 0
+    assert (tmp_path / "results" / "rl-curve-5x5-partial.png").stat().st_size > 0
     run = tmp_path / "runs" / "5x5-partial" / "ppo-jax-seed0"
     assert (run / "curve.png").stat().st_size > 0 and (run / "progress.csv").exists()
     saved = json.loads(str(np.load(run / "model.npz")["env"]))

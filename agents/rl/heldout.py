@@ -18,7 +18,9 @@ from typing import Any
 
 import gymnasium as gym
 
+from maze_envs.core.errors import MazeConfigError
 from maze_envs.core.levels import LevelRange, check_disjoint, layout_hash
+from maze_envs.core.maze import Grid
 from maze_envs.core.stats import wilson_interval
 
 from ..evaluate import EvaluationTable, evaluate
@@ -50,13 +52,17 @@ def level_layouts(env_id: str, kwargs: dict[str, Any]) -> dict[int, str]:
 
 def seed_layouts(env_id: str, kwargs: dict[str, Any], seeds: Sequence[int]) -> dict[int, str]:
     """Return ``{reset seed: layout_hash}`` of the maze ``gym.make(env_id, **kwargs)`` plays after
-    ``reset(seed=...)``."""
+    ``reset(seed=...)``; raises ``MazeConfigError`` for an env without a grid layout."""
     env = gym.make(env_id, **kwargs)
     try:
         out = {}
         for seed in seeds:
             env.reset(seed=int(seed))
-            out[int(seed)] = layout_hash(env.unwrapped.layout)
+            layout = getattr(env.unwrapped, "layout", None)
+            if not isinstance(layout, Grid):
+                raise MazeConfigError(f"{env_id} has no grid layout to hold out; the protocol covers the grid envs",
+                                      parameter="env_id")
+            out[int(seed)] = layout_hash(layout)
         return out
     finally:
         env.close()
