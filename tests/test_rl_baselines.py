@@ -166,7 +166,11 @@ def test_train_on_a_level_set_evaluates_on_unseen_mazes_and_on_its_levels(tmp_pa
     # One training level: every training-level episode has its path length; the unseen mazes vary.
     assert len({r["optimal_length"] for r in result.tables["training levels"].rows}) == 1
     assert len({r["optimal_length"] for r in result.tables["oracle"].rows}) > 1
-    assert json.loads((tmp_path / "results.json").read_text())["config"]["eval_env_kwargs"] == {"rows": 3, "cols": 3}
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["config"]["eval_env_kwargs"] == {"rows": 3, "cols": 3}
+    held = saved["held_out"]
+    assert held["levels"] == "1 level (seed 0)" and held["test"]["episodes"] == held["train"]["episodes"] == 6
+    assert held["gap"] == held["train"]["rate"] - held["test"]["rate"]
 
 
 def test_tabular_q_learns_a_fixed_3x3_maze():

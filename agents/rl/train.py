@@ -242,6 +242,10 @@ def main(argv: list[str] | None = None) -> None:
     result = run(parse_config(argv))
     print(result.header())
     print(result.row())
+    held = result.held_out
+    print(f"held-out ({held.levels.describe()}): test success {held.test} of {held.test.episodes} mazes"
+          + ("" if held.train is None else f", training levels {held.train}, gap {held.gap:+.3f}")
+          + " (rate [95% Wilson interval])")
     print(f"wrote {Path(result.config.out) / 'curve.png'} and results.json")
 
 

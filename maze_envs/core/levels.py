@@ -63,9 +63,12 @@ class LevelRange:
         return range(self.start_level, self.start_level + self.num_levels)
 
     def describe(self) -> str:
-        """Return the range in words, e.g. ``200 levels (seeds 0..199)`` or ``unlimited levels``."""
+        """Return the range in words, e.g. ``200 levels (seeds 0..199)``, ``1 level (seed 7)`` or ``unlimited
+        levels``."""
         if self.unlimited:
             return "unlimited levels"
+        if self.num_levels == 1:
+            return f"1 level (seed {self.start_level})"
         return f"{self.num_levels} levels (seeds {self.start_level}..{self.start_level + self.num_levels - 1})"
 
 
