@@ -12,7 +12,8 @@ evaluated on their training levels, and the gap is printed. Every run prints its
 the 95% Wilson interval over episodes and its learning curve (training success at each quarter of the budget); each
 row then prints the median, minimum and maximum test success over the seeds and how many seeds reach the row's
 aim. Policy files (which carry their training levels in their env record) and curves go under ``--out``; the
-record (``rl-table.json``, or ``rl-table-<rows>.json`` for a subset of rows) and one learning-curve plot per row
+record (``rl-table.json``, or ``rl-table-<rows>.json`` for a subset of rows, ``-<algos>`` added for other
+algorithms than ``ppo-jax``) and one learning-curve plot per row
 (``rl-curve-<row>.png``) go under ``--results``. ``--timesteps`` overrides every row's budget (a quick check, not
 a table row). A second run into the same ``--out`` reuses every (row, algorithm, seed) whose ``results.json`` holds
 the same settings, so an interrupted table resumes. Needs the ``jax`` extra (and ``rl`` for ``--algos
@@ -241,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     say(table(runs))
     args.results.mkdir(parents=True, exist_ok=True)
     stem = "rl-table" if args.rows == list(ROWS) else "rl-table-" + "-".join(args.rows)
+    stem += "" if args.algos == ["ppo-jax"] else "-" + "-".join(args.algos)
     for name in args.rows:
         plot = plot_curves(name, [r for r in runs if r.row == name], args.results / f"rl-curve-{name}.png")
         say(f"learning curves of {name}: {plot.relative_to(args.results)} beside the record")
