@@ -36,6 +36,7 @@ FLAG_HELP = {
     "hidden": "units per hidden layer",
     "network": "mlp (separate actor and critic MLPs) or cnn (a shared CNN over the ego map)",
     "reveal_bonus": "reward per newly revealed block (partial view)",
+    "idle_end_fails": "count an episode the env ends for exploring nothing new as a failure, not a time limit",
     "torch_threads": "torch's CPU threads",
     "out": "output folder (progress.csv and the trained policy file)",
 }

@@ -32,3 +32,4 @@ class PPOArgs:
     hidden: int = 64
     network: str = "mlp"
     reveal_bonus: float = 0.0
+    idle_end_fails: bool = True

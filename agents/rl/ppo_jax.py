@@ -12,7 +12,8 @@ Read top to bottom: arguments, env, network, optimiser, the update (rollout by `
 separate tanh MLPs (``--network mlp``) or the shared CNN (``--network cnn``), Adam (eps 1e-5) with a linearly
 annealed learning rate, global gradient clipping, clipped value loss, per-minibatch advantage normalisation.
 Truncated episodes bootstrap from the value of their last observation (``info["final_obs"]``, kept before
-the reset), terminated ones from 0. ``--reveal-bonus`` adds that much reward per newly
+the reset), terminated ones and those ended by the no-exploration cutoff (``idle.py``) from 0. ``--reveal-bonus``
+adds that much reward per newly
 seen block. The trained network is ``<out>/model.npz`` (arguments and weights), loaded by ``load_policy``.
 """
 
@@ -39,6 +40,7 @@ from maze_envs.core.validate import choice
 
 from .egomap_jax import EgoMap
 from .flags import parse_dataclass_args, run_script
+from .idle import idle_limit
 from .policy_archive import (
     NETWORKS,
     PolicyFileError,
@@ -248,6 +250,7 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
     step = jax.vmap(env.step if isinstance(env, EgoMap) else lambda k, s, a, p: step_keeping_final(env, k, s, a, p),
                     in_axes=(0, 0, 0, None))
     inner_of = (lambda s: s.inner) if isinstance(env, EgoMap) else (lambda s: s)
+    idle_cutoff = idle_limit(args.env_id, args.env_kwargs) if args.idle_end_fails else None
 
     def rollout_step(carry, _):
         params, env_state, obs, key = carry
@@ -263,7 +266,10 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
             reward = reward + args.reveal_bonus * (info["revealed"] - revealed_before)
         final_obs = info["final_obs"]
         final_value = forward(params, final_obs)[1]
-        sample = (obs, actions, log_prob, value, reward, done, info["truncated"], final_value, info["terminated"],
+        bootstrap = info["truncated"]
+        if idle_cutoff is not None and "no_exploration_steps" in info:  # the cutoff ends as a failure (idle.py)
+            bootstrap = bootstrap & (info["no_exploration_steps"] < idle_cutoff)
+        sample = (obs, actions, log_prob, value, reward, done, bootstrap, final_value, info["terminated"],
                   info["steps"])
         return (params, env_state, next_obs, key), sample
 

@@ -10,7 +10,10 @@ observation. Observations enter the network as one-hot codes (like ``FlatObserva
 and concatenated); ``--network mlp`` (default) has separate actor and critic MLPs (tanh, ``--hidden`` units
 per layer), the network of stable-baselines3's ``MlpPolicy``; ``--network cnn`` a small shared CNN for the ego
 map. With next-step autoreset the step after an episode's end only resets its sub-env: that sample is left
-out of the loss, and its value (of the episode's final observation) bootstraps truncated episodes. Logs:
+out of the loss, and its value (of the episode's final observation) bootstraps truncated episodes, except those
+ended by the env's no-exploration cutoff, which count as failures (``idle.py``; ``--no-idle-end-fails`` bootstraps
+them too). ``--reveal-bonus`` adds that much reward per newly seen block (an intrinsic reward the trainer pays; the
+env's reward and success are unchanged). Logs:
 ``<out>/progress.csv``, one row per update (TensorBoard-style scalar names as columns); the trained network
 is ``<out>/model.pt`` (arguments, the env it was trained on with its spaces, and weights), loaded by
 ``load_policy``. Any id trains: one with a native vector env steps it, any other (the ``-Flat`` variants, the
@@ -45,6 +48,7 @@ from maze_envs.envs.metrics import VectorEpisodeMetrics
 
 from .egomap import EgocentricMapVector
 from .flags import parse_dataclass_args, run_script
+from .idle import idle_limit
 from .policy_archive import (
     NETWORKS,
     PolicyFileError,
@@ -245,6 +249,7 @@ def train(args: Args) -> Path:
     envs = make_env(args)
     agent = Agent(envs.single_observation_space, envs.single_action_space, args.hidden, args.network)
     out = ensure_directory(args.out, "out")  # only once the env and network are made: a refusal leaves no folder
+    idle_cutoff = idle_limit(args.env_id, args.env_kwargs) if args.idle_end_fails else None
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 
     # ---- rollout storage ---------------------------------------------------------------------------
@@ -286,9 +291,12 @@ def train(args: Args) -> Path:
                     reward = reward + args.reveal_bonus * np.where(next_valid.numpy() > 0, revealed - last_revealed, 0)
                     last_revealed = revealed
                 done = np.asarray(terminated) | np.asarray(truncated)
+                failed = np.asarray(terminated).copy()
+                if idle_cutoff is not None and "no_exploration_steps" in info:  # the cutoff ends as a failure
+                    failed |= np.asarray(truncated) & (np.asarray(info["no_exploration_steps"]) >= idle_cutoff)
                 rewards[t] = torch.as_tensor(reward, dtype=torch.float32)
                 dones[t] = torch.as_tensor(done, dtype=torch.float32)
-                terminals[t] = torch.as_tensor(np.asarray(terminated), dtype=torch.float32)
+                terminals[t] = torch.as_tensor(failed, dtype=torch.float32)
                 next_obs, next_valid = agent.encode(next_raw), torch.as_tensor(~done, dtype=torch.float32)
                 if "episode_metrics" in info:
                     mask = info["_episode_metrics"]

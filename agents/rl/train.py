@@ -10,8 +10,10 @@ native vector env), ``ppo-jax`` (the single-file JAX PPO on the JAX twin, ``ppo_
 through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and ``q`` (tabular Q-learning,
 ``--timesteps`` counts episodes). ``--sample-eval`` evaluates the trained policy by sampling its actions
 instead of taking the most likely one. ``--eval-env-kwargs`` (JSON) evaluates on other env arguments than
-training, e.g. train on a level set (``num_levels``) and evaluate on generated mazes it never saw; the
-policy's success on its training levels is then reported too. ``--update-epochs`` sets the PPO epochs per
+training. Evaluation follows the generalization protocol (``heldout``): ``--eval-episodes`` (1,000) held-out mazes,
+refused before training when one shares a layout with the training levels (``num_levels``); for a level set the
+policy's success on its training levels is reported too, and ``results.json`` holds ``held_out`` (test and
+train-level success with 95% Wilson intervals, and the gap). ``--update-epochs`` sets the PPO epochs per
 rollout (default: the algorithm's own, 4 for ``ppo-native`` and 10 for SB3). Evaluation seeds start at ``--eval-seed``
 (default 1,000,000), far from the training seeds ``--seed`` + sub-env index.
 """
@@ -37,6 +39,8 @@ from maze_envs.core.validate import choice
 from ..evaluate import EvaluationTable, evaluate
 from ..oracle import OracleAgent
 from ..random_agent import RandomAgent
+from .heldout import TEST_EPISODES, HeldOutResult, evaluate_held_out, held_out_set
+from .policy_file import TrainedEnv
 
 ALGOS = ("ppo-native", "ppo-jax", "ppo", "ppo-vec", "recurrent-ppo", "q")
 
@@ -59,7 +63,7 @@ class TrainConfig:
     hidden: int = 64
     network: str = "mlp"
     sample_eval: bool = False
-    eval_episodes: int = 200
+    eval_episodes: int = TEST_EPISODES
     eval_seed: int = 1_000_000
     eval_env_kwargs: dict[str, Any] | None = None
     out: str = "rl_run"
@@ -73,6 +77,7 @@ class TrainResult:
     train_seconds: float
     curve: list[tuple[int, float]]
     tables: dict[str, EvaluationTable]
+    held_out: HeldOutResult
 
     def header(self) -> str:
         """Return the table's header and rule lines, one column per cell of ``row`` (an agent's cell is its success
@@ -194,23 +199,25 @@ def run(config: TrainConfig) -> TrainResult:
     choice(config.algo, ALGOS, name="algo", error=ValueError)
     if config.sample_eval and config.algo == "q":
         raise MazeConfigError("sample_eval needs a stochastic policy; algo 'q' is greedy")
+    heldout = held_out_set(TrainedEnv(config.env_id, dict(config.env_kwargs), config.ego_map),
+                           first_seed=config.eval_seed, episodes=config.eval_episodes,
+                           eval_kwargs=config.eval_env_kwargs)  # refuses a test set sharing training layouts
     out = ensure_directory(config.out, "out")
     start = time.perf_counter()
     trainer = {"ppo-native": _train_native, "ppo-jax": _train_jax, "q": _train_q}.get(config.algo, _train_sb3)
     agent, curve = trainer(config, out)
     seconds = time.perf_counter() - start
-    seeds = range(config.eval_seed, config.eval_seed + config.eval_episodes)
-    kw = config.env_kwargs if config.eval_env_kwargs is None else config.eval_env_kwargs
-    tables = {config.algo: evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config), **kw),
-              "random": evaluate(lambda env: RandomAgent(env.action_space, config.seed), config.env_id, seeds, **kw),
-              "oracle": evaluate(OracleAgent, config.env_id, seeds, **kw)}
-    if config.eval_env_kwargs is not None:  # e.g. a level set: how the policy does on the levels it trained on
-        tables["training levels"] = evaluate(agent, config.env_id, seeds, wrappers=_wrappers(config),
-                                             **config.env_kwargs)
-    result = TrainResult(config, seconds, curve, tables)
-    plot_curve(curve, f"{config.algo} on {config.env_id} {kw}", out / "curve.png")
+    held_out, found = evaluate_held_out(agent, heldout, wrappers=_wrappers(config))
+    tables = {config.algo: found["test"],
+              "random": evaluate(lambda env: RandomAgent(env.action_space, config.seed), config.env_id,
+                                 heldout.seeds, **heldout.kwargs),
+              "oracle": evaluate(OracleAgent, config.env_id, heldout.seeds, **heldout.kwargs)}
+    if "training levels" in found:  # a level set: how the policy does on the levels it trained on
+        tables["training levels"] = found["training levels"]
+    result = TrainResult(config, seconds, curve, tables, held_out)
+    plot_curve(curve, f"{config.algo} on {config.env_id} {heldout.kwargs}", out / "curve.png")
     write_json_atomic(out / "results.json", {"config": asdict(config), "train_seconds": seconds, "curve": curve,
-                                             "row": result.row(),
+                                             "row": result.row(), "held_out": held_out.as_dict(),
                                              "tables": {k: t.as_dict() for k, t in tables.items()}})
     return result
 
@@ -237,6 +244,10 @@ def main(argv: list[str] | None = None) -> None:
     result = run(parse_config(argv))
     print(result.header())
     print(result.row())
+    held = result.held_out
+    print(f"held-out ({held.levels.describe()}): test success {held.test} of {held.test.episodes} mazes"
+          + ("" if held.train is None else f", training levels {held.train}, gap {held.gap:+.3f}")
+          + " (rate [95% Wilson interval])")
     print(f"wrote {Path(result.config.out) / 'curve.png'} and results.json")
 
 

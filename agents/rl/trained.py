@@ -12,6 +12,7 @@ import gymnasium as gym
 from gymnasium import spaces
 
 from maze_envs.core.errors import MazeConfigError
+from maze_envs.core.levels import LevelRange
 
 
 class PolicyMismatchError(MazeConfigError):
@@ -55,9 +56,17 @@ class TrainedEnv:
         return cls(str(doc["env_id"]), dict(doc.get("kwargs") or {}), bool(doc.get("ego_map", False)),
                    str(doc.get("observation_space", "")), str(doc.get("action_space", "")))
 
+    @property
+    def levels(self) -> LevelRange:
+        """Return the levels the policy trained on (its kwargs' ``num_levels``/``start_level``; 0 is unlimited)."""
+        return LevelRange.of(self.kwargs)
+
     def to_dict(self) -> dict[str, Any]:
-        """Return the record as JSON-ready fields (stored in the policy file)."""
-        return asdict(self)
+        """Return the record as JSON-ready fields (stored in the policy file), with its training ``levels`` spelt
+        out (``num_levels``, ``start_level``, and their description) for readers of the file."""
+        levels = self.levels
+        return {**asdict(self), "levels": {"num_levels": levels.num_levels, "start_level": levels.start_level,
+                                           "description": levels.describe()}}
 
     def describe(self) -> str:
         """Return one line naming the env and its spaces, e.g. ``Maze-v0 {'rows': 5} (observation ..., action ...)``."""

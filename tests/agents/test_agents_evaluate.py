@@ -75,7 +75,8 @@ def test_a_trained_policy_is_refused_before_any_episode_on_an_env_with_other_spa
                      num_steps=32, torch_threads=1, out=str(tmp_path / "ppo")))
     saved = torch.load(run / "model.pt", weights_only=True)
     assert saved["env"] == {"env_id": "Maze-PartialObs-v0", "kwargs": {"rows": 3, "cols": 3}, "ego_map": False,
-                            "observation_space": "Box(0, 4, (7, 7), uint8)", "action_space": "Discrete(4)"}
+                            "observation_space": "Box(0, 4, (7, 7), uint8)", "action_space": "Discrete(4)",
+                            "levels": {"num_levels": 0, "start_level": 0, "description": "unlimited levels"}}
     policy, _ = load_policy(run / "model.pt")
     assert evaluate(policy, "Maze-PartialObs-v0", range(2), rows=4, cols=4).rows  # same spaces, another size
     with pytest.raises(PolicyMismatchError, match=r"trained on Maze-PartialObs-v0 \{'rows': 3, 'cols': 3\} "
@@ -97,7 +98,8 @@ def test_a_jax_policy_records_its_env_and_is_refused_on_an_env_with_other_spaces
                      num_steps=32, out=str(tmp_path / "ppo")))
     assert json.loads(str(np.load(run / "model.npz")["env"])) == {
         "env_id": "Maze-PartialObs-v0", "kwargs": {"rows": 3, "cols": 3}, "ego_map": False,
-        "observation_space": "Box(0, 4, (7, 7), uint8)", "action_space": "Discrete(4)"}
+        "observation_space": "Box(0, 4, (7, 7), uint8)", "action_space": "Discrete(4)",
+        "levels": {"num_levels": 0, "start_level": 0, "description": "unlimited levels"}}
     policy, _ = load_policy(run / "model.npz")
     assert evaluate(policy, "Maze-PartialObs-v0", range(2), rows=4, cols=4).rows
     with pytest.raises(PolicyMismatchError, match=r"evaluate\(\)'s Maze-v0 gives observation Box\(0, 3, \(9, 9\)"):

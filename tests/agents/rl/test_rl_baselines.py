@@ -166,7 +166,11 @@ def test_train_on_a_level_set_evaluates_on_unseen_mazes_and_on_its_levels(tmp_pa
     # One training level: every training-level episode has its path length; the unseen mazes vary.
     assert len({r["optimal_length"] for r in result.tables["training levels"].rows}) == 1
     assert len({r["optimal_length"] for r in result.tables["oracle"].rows}) > 1
-    assert json.loads((tmp_path / "results.json").read_text())["config"]["eval_env_kwargs"] == {"rows": 3, "cols": 3}
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["config"]["eval_env_kwargs"] == {"rows": 3, "cols": 3}
+    held = saved["held_out"]
+    assert held["levels"] == "1 level (seed 0)" and held["test"]["episodes"] == held["train"]["episodes"] == 6
+    assert held["gap"] == held["train"]["rate"] - held["test"]["rate"]
 
 
 def test_tabular_q_learns_a_fixed_3x3_maze():
@@ -177,3 +181,12 @@ def test_tabular_q_learns_a_fixed_3x3_maze():
     assert table.mean("success") == 1.0 and table.mean("path_efficiency") == 1.0
     with pytest.raises(ValueError, match="Discrete"):
         train_q(gym.make("Maze-PartialObs-v0", rows=3, cols=3, action_mode="multi"))
+
+
+def test_idle_limit_is_the_envs_no_exploration_cutoff():
+    from maze_envs.agents.rl.idle import idle_limit
+
+    assert idle_limit("Maze-PartialObs-v0", {"rows": 3, "cols": 3}) == 20
+    assert idle_limit("Maze-PartialObs-v0", {"rows": 3, "cols": 3, "max_no_exploration_steps": 7}) == 7
+    assert idle_limit("Maze-PartialObs-v0", {"rows": 3, "cols": 3, "max_no_exploration_steps": None}) is None
+    assert idle_limit("Maze-v0", {"rows": 3, "cols": 3}) is None
