@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("jax")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_smallest_row_writes_record_curve_and_policy_files(tmp_path):
