@@ -91,6 +91,9 @@ def test_gymnax_wrappers_run_on_every_id_and_the_twin_equals_gym_make(env_id: st
             obs, _ = gym_env.reset()
         assert np.array_equal(flat(obs), np.asarray(out["obs"][t])), t
     assert gymnax_spaces.gymnax_space_to_gym_space(env.observation_space(params)) == gym_env.observation_space
+    shape = jax.jit(lambda p: jnp.zeros(env.observation_space(p).shape))(params).shape  # static inside jit
+    assert shape == gym_env.observation_space.shape
+    assert copy.deepcopy(env).observation_space(params).shape == shape
 
 
 def test_gymnax_gymnasium_wrappers_run_on_the_twin() -> None:

@@ -194,10 +194,10 @@ class GridEnv:
         """Step; an episode that ends resets at once (its next episode). Return gymnax 1.x's ``(obs, state,
         reward, terminated, truncated, info)``, ``info`` with ``"final_observation"`` (see the module notes)."""
         params = self.default_params if params is None else params
-        step_key, reset_key = jax.random.split(key)
-        final_obs, after, reward, terminated, truncated, info = self.transition(step_key, state, action, params)
-        # Without vmap the next episode is only made when one ended; under vmap both branches run and one is picked.
-        obs, state = jax.lax.cond(terminated | truncated, lambda: self.next_episode(reset_key, params, after),
+        # A move draws nothing: the key is the next episode's. Without vmap that episode is only made when one
+        # ended; under vmap both branches run and one is picked.
+        final_obs, after, reward, terminated, truncated, info = self.transition(key, state, action, params)
+        obs, state = jax.lax.cond(terminated | truncated, lambda: self.next_episode(key, params, after),
                                   lambda: (final_obs, after))
         return obs, state, reward, terminated, truncated, {**info, "final_observation": final_obs}
 
