@@ -231,15 +231,29 @@ class GridEnv:
         ``info`` the Gymnasium env's with ``"invalid_action"`` (see the module notes)."""
         direction, count, valid = self._decode(action)
         if self.generator is not None:
-            # Without vmap a grown maze costs nothing more; under vmap both branches run and one is picked.
-            pending = jax.lax.cond(state.pending.reached < self.generator.cells,
-                                   lambda m: self.generator.grow(m, self.growth_per_step), lambda m: m, state.pending)
-            state = state._replace(pending=pending)
+            state = state._replace(pending=self._grow(state.pending))
         state, blocked = self._walk(state, direction, jnp.where(valid, count, 0))
         obs, state = self._look(state)
         reached = self.is_terminal(state, params)
         reward = jnp.where(reached, params.goal_reward, params.step_reward)
         return obs, state, reward, reached, {**self.state_info(state), "invalid_action": ~valid}
+
+    def _grow(self, pending: Any) -> Any:
+        """Return the next maze after this step's growth: without vmap only while it is not whole (a ``cond``);
+        under vmap, where a ``cond`` would run both branches, every step (a finished maze stays as it is)."""
+        grow = partial(self.generator.grow, steps=self.growth_per_step)
+
+        @jax.custom_batching.custom_vmap
+        def lazily(maze):
+            return jax.lax.cond(maze.reached < self.generator.cells, grow, lambda m: m, maze)
+
+        @lazily.def_vmap
+        def batched(axis_size, in_batched, maze):
+            maze = jax.tree.map(lambda x, b: x if b else jnp.broadcast_to(x, (axis_size, *x.shape)), maze,
+                                in_batched[0])
+            return jax.vmap(grow)(maze), jax.tree.map(lambda _: True, maze)
+
+        return lazily(pending)
 
     # --- layouts and episodes --------------------------------------------------------------------------
 
