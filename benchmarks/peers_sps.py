@@ -1,7 +1,7 @@
 """Random-policy steps/s of Maze-PartialObs-v0 (JAX twin and native env) beside XLand-MiniGrid, NAVIX, Jumanji and
 EnvPool at several batch sizes.
 
-    python3 benchmarks/peers_sps.py [--num-envs 1 64 1024 4096 16384] [--seconds 1] [--rounds 3]
+    python3 benchmarks/peers_sps.py [--num-envs 0 1 64 1024 4096 16384] [--seconds 1] [--rounds 3]
                                     [--device cpu|gpu] [--max-call-s 30] [--json out.json]
 
 maze-envs: ``Maze-PartialObs-v0`` 10x10 cells, ``visibility=3``, default options (the 20-step no-exploration
@@ -12,11 +12,12 @@ above; extra ``fast``) runs on the CPU only. Peers (the ``bench`` extra): XLand-
 (same-step autoreset wrapper), NAVIX ``Navix-FourRooms-v0`` (its own autoreset), Jumanji ``Maze-v0`` (10x10,
 ``AutoResetWrapper``) and EnvPool ``MiniGrid-FourRooms-v0`` (C++ threads, CPU only, skipped when absent).
 
-Every JAX env (the twin and its peers) runs the same compiled rollout, ``jit(scan(vmap(step)))``: uniform
-random actions drawn inside the scan, one ``randint`` for the batch per step, and no Python per step. Its
-compile time (the first call) is reported apart and not counted in its steps/s. Each (env, N) is measured
-``--rounds`` times, interleaved with the others so machine load hits all alike; the best round counts. Ratios
-are the twin's steps/s over each peer's. ``--device gpu`` runs the JAX envs on the first CUDA device (install
+Every JAX env (the twin and its peers) runs the same compiled rollouts in two forms: ``jit(scan(step))`` of one env
+without ``vmap`` (row ``1 (no vmap)``: an evaluation loop running one env), and ``jit(scan(vmap(step)))`` at every
+N (``vmap`` over one env at N=1): uniform random actions drawn inside the scan, one ``randint`` per step, and no
+Python per step. Its compile time (the first call) is reported apart and not counted in its steps/s. Each (env, N)
+is measured ``--rounds`` times, interleaved with the others so machine load hits all alike; the best round counts.
+Ratios are the twin's steps/s over each peer's. ``--device gpu`` runs the JAX envs on the first CUDA device (install
 ``jax[cuda12]``) and leaves out the CPU-only ones. A peer that is not installed is skipped with a note.
 """
 
@@ -36,6 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 KWARGS = {"rows": 10, "cols": 10, "visibility": 3}
+SINGLE = 0  # the N of the one-env rollout without vmap (``jit(scan(step))``)
 TWIN, TWIN_LEVELS, NATIVE = "twin", "twin 10k levels", "native"
 Runner = Callable[[float], float]
 
@@ -51,17 +53,22 @@ class Row:
 
 
 def jax_runner(reset: Callable, step: Callable, num_actions: int, num_envs: int) -> tuple[Runner, float]:
-    """Return a runner of a JAX env's ``jit(scan(vmap(step)))`` random rollout and its compile seconds.
+    """Return a runner of a JAX env's ``jit(scan(vmap(step)))`` random rollout (``jit(scan(step))`` of one env
+    without ``vmap`` for ``num_envs`` ``SINGLE``) and its compile seconds.
 
     ``reset(key) -> state`` and ``step(key, state, action) -> state`` are one env's; the rollout steps
     ``max(16, 16384 // num_envs)`` times per call."""
     import jax
 
+    single = num_envs == SINGLE
+    num_envs = 1 if single else num_envs
     length = max(16, 16384 // num_envs)
 
     def rollout(state, key):
         def body(state, k):
             action_key, step_key = jax.random.split(k)
+            if single:
+                return step(step_key, state, jax.random.randint(action_key, (), 0, num_actions)), None
             actions = jax.random.randint(action_key, (num_envs,), 0, num_actions)
             return jax.vmap(step)(jax.random.split(step_key, num_envs), state, actions), None
 
@@ -69,7 +76,10 @@ def jax_runner(reset: Callable, step: Callable, num_actions: int, num_envs: int)
         return state
 
     fn = jax.jit(rollout)
-    state = jax.block_until_ready(jax.jit(jax.vmap(reset))(jax.random.split(jax.random.key(0), num_envs)))
+    if single:
+        state = jax.block_until_ready(jax.jit(reset)(jax.random.key(0)))
+    else:
+        state = jax.block_until_ready(jax.jit(jax.vmap(reset))(jax.random.split(jax.random.key(0), num_envs)))
     start = time.perf_counter()
     state = jax.block_until_ready(fn(state, jax.random.key(1)))
     compile_s = time.perf_counter() - start
@@ -106,13 +116,14 @@ def twin_levels(num_envs: int) -> tuple[Runner, float]:
 
 
 def native(num_envs: int) -> Runner:
-    """Return a runner of the native numpy env (``gym.make`` at N=1, the native vector env above)."""
+    """Return a runner of the native numpy env (``gym.make`` at N=1 and without vmap, the native vector env
+    above)."""
     import gymnasium as gym
 
     import maze_envs  # noqa: F401  (registers the ids)
 
     rng = np.random.default_rng(0)
-    if num_envs == 1:
+    if num_envs in (1, SINGLE):
         env = gym.make("Maze-PartialObs-v0", **KWARGS)
         env.reset(seed=0)
         actions = [env.action_space.sample() for _ in range(4096)]
@@ -176,6 +187,8 @@ def envpool(num_envs: int) -> Runner:
     """Return a runner of EnvPool's MiniGrid-FourRooms-v0 (C++ threads, synchronous batches)."""
     import envpool as ep
 
+    num_envs = max(num_envs, 1)  # one env without vmap is one env here
+
     env = ep.make_gymnasium("MiniGrid-FourRooms-v0", num_envs=num_envs, batch_size=num_envs,
                             num_threads=min(num_envs, os.cpu_count() or 1), seed=0)
     env.reset()
@@ -223,13 +236,18 @@ def build(sizes: list[int], device: str,
             start = time.perf_counter()
             rate = runners[(name, n)](0.0)
             call_s = time.perf_counter() - start
-            print(f"  built {name} N={n}" + (f", compiled in {compiles[(name, n)]:.1f} s" if (name, n) in compiles
-                                              else "") + f", one call {call_s:.1f} s ({rate:,.0f} steps/s)", flush=True)
+            compiled = f", compiled in {compiles[(name, n)]:.1f} s" if (name, n) in compiles else ""
+            print(f"  built {name} N={label(n)}{compiled}, one call {call_s:.1f} s ({rate:,.0f} steps/s)", flush=True)
             if call_s > max_call_s and n != sizes[-1]:
                 print(f"  ({name}: one call took {call_s:.0f} s > --max-call-s {max_call_s:g}; "
                       "not measured at larger N)")
                 break
     return runners, compiles
+
+
+def label(n: int) -> str:
+    """Return the table's name of batch size ``n`` (``1 (no vmap)`` for the one-env rollout without vmap)."""
+    return "1 (no vmap)" if n == SINGLE else f"{n} (vmap)" if n == 1 else str(n)
 
 
 def table(sizes: list[int], best: dict[tuple[str, int], float]) -> list[str]:
@@ -242,14 +260,15 @@ def table(sizes: list[int], best: dict[tuple[str, int], float]) -> list[str]:
         cells = [f"{best[(name, n)]:,.0f}" if (name, n) in best else "-" for name in names]
         ours = best.get((TWIN, n))
         ratios = [f"{ours / best[(p, n)]:.2f}x" if ours and (p, n) in best else "-" for p in peers]
-        lines.append("| " + " | ".join([str(n), *cells, *ratios]) + " |")
+        lines.append("| " + " | ".join([label(n), *cells, *ratios]) + " |")
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     """Measure every (env, N) in interleaved rounds, print steps/s, ratios and compile times; return 0."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--num-envs", type=int, nargs="+", default=[1, 64, 1024, 4096, 16384], help="batch sizes")
+    parser.add_argument("--num-envs", type=int, nargs="+", default=[SINGLE, 1, 64, 1024, 4096, 16384],
+                        help=f"batch sizes; {SINGLE} is one env without vmap (jit(scan(step)))")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement (default 1)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best counts (default 3)")
     parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu", help="where the JAX envs run")
@@ -272,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     if compiles:
         print("\nJAX compile seconds (first call of the jitted rollout, not counted above):")
         for (name, n), seconds in compiles.items():
-            print(f"  {name:<16} N={n:<6} {seconds:6.1f} s")
+            print(f"  {name:<16} N={label(n):<12} {seconds:6.1f} s")
     print(f"load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     if args.json:
         from maze_envs.core.jsonfiles import write_json_atomic

@@ -92,7 +92,8 @@ class EgoMap:
         env = self.env
         params = env.default_params if params is None else params
         step_key, reset_key = jax.random.split(key)
-        final_view, after, reward, done, info = env.step_env(step_key, state.inner, action, params)
+        final_view, after, reward, terminated, truncated, info = env.transition(step_key, state.inner, action, params)
+        done = terminated | truncated
         fresh_view, fresh = env.next_episode(reset_key, params, after)
         inner = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh, after)
         view = jnp.where(done, fresh_view, final_view)

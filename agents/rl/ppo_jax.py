@@ -3,14 +3,16 @@ compiled together.
 
 Run: ``python3 -m maze_envs.agents.rl.ppo_jax --env-id Maze-PartialObs-v0 --env-kwargs '{"rows": 5, "cols": 5}'
 --ego-map --total-timesteps 1000000 --out runs/ppo_jax5``. Every field of ``Args`` is a ``--kebab-case`` flag, the
-same flags as ``ppo_native`` (needs the ``jax`` extra, not torch).
+same flags as ``ppo_native`` plus ``--devices`` (needs the ``jax`` extra, not torch).
 
 Read top to bottom: arguments, env, network, optimiser, the update (rollout by ``lax.scan`` over
 ``vmap``-ped twins with gymnax's same-step auto-reset, GAE, PPO epochs over shuffled minibatches), the loop.
 ``--log-every`` updates run as one jitted ``lax.scan``; between them the host only writes ``progress.csv``
-(the columns of ``ppo_native``). The network and hyperparameters are ``ppo_native``'s: one-hot codes into
-separate tanh MLPs (``--network mlp``) or the shared CNN (``--network cnn``), Adam (eps 1e-5) with a linearly
-annealed learning rate, global gradient clipping, clipped value loss, per-minibatch advantage normalisation.
+(the columns of ``ppo_native``). The envs and their batch are sharded across every local device with
+``jax.sharding`` (``--devices N``: the first N; ``num_envs`` a multiple of it); one device gives the same run.
+The network and hyperparameters are ``ppo_native``'s: one-hot codes into separate tanh MLPs (``--network mlp``) or
+the shared CNN (``--network cnn``), Adam (eps 1e-5) with a linearly annealed learning rate, global gradient
+clipping, clipped value loss, per-minibatch advantage normalisation.
 Truncated episodes bootstrap from the value of their last observation (``info["final_obs"]``, kept before
 the reset), terminated ones and those ended by the no-exploration cutoff (``idle.py``) from 0. ``--reveal-bonus``
 adds that much reward per newly
@@ -31,12 +33,13 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 import maze_envs.jax as twin_envs
 from maze_envs.core.atomic import ensure_directory
 from maze_envs.core.codes import NUM_CODES
 from maze_envs.core.errors import MazeConfigError, brief_repr
-from maze_envs.core.validate import choice
+from maze_envs.core.validate import choice, integer
 
 from .egomap_jax import EgoMap
 from .flags import parse_dataclass_args, run_script
@@ -64,6 +67,7 @@ class Args(PPOArgs):
     """Every setting of a run (``PPOArgs``, then this trainer's own); each field is also a command-line flag."""
 
     log_every: int = 10
+    devices: int = 0
     out: str = "ppo_jax_run"
 
 
@@ -98,12 +102,8 @@ def action_sizes(env: Any, params: Any) -> tuple[int, ...]:
 
 def step_keeping_final(env: Any, key: jax.Array, state: Any, action: Any, params: Any):
     """Return a twin's auto-resetting ``step`` with ``info["final_obs"]``, the observation before any reset."""
-    step_key, reset_key = jax.random.split(key)
-    final_obs, after, reward, done, info = env.step_env(step_key, state, action, params)
-    fresh_obs, fresh = env.next_episode(reset_key, params, after)
-    state = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh, after)
-    obs = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh_obs, final_obs)
-    return obs, state, reward, done, {**info, "final_obs": final_obs}
+    obs, state, reward, terminated, truncated, info = env.step(key, state, action, params)
+    return obs, state, reward, terminated | truncated, {**info, "final_obs": info["final_observation"]}
 
 
 # ---- network -------------------------------------------------------------------------------------------
@@ -333,6 +333,20 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
 
 
 # ---- the loop --------------------------------------------------------------------------------------------
+def shardings(num_envs: int, count: int = 0) -> tuple[NamedSharding, NamedSharding]:
+    """Return the shardings over the first ``count`` local devices (0: all): envs (and so each rollout's batch)
+    split along their first axis, and everything else (network, optimiser, keys) replicated. ``jit`` then runs each
+    device's envs there and averages the gradients across devices; on one device both are that device."""
+    local = jax.local_devices()
+    count = integer(count, 0, len(local), parameter="devices")
+    devices = local[:count or len(local)]
+    if num_envs % len(devices):
+        raise MazeConfigError(f"num_envs ({num_envs}) must be a multiple of the {len(devices)} local devices it is "
+                              "split across", parameter="num_envs")
+    mesh = Mesh(np.array(devices), ("envs",))
+    return NamedSharding(mesh, PartitionSpec("envs")), NamedSharding(mesh, PartitionSpec())
+
+
 def train(args: Args) -> Path:
     """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.npz``."""
     env, env_params = make_env(args)
@@ -343,11 +357,13 @@ def train(args: Args) -> Path:
         raise MazeConfigError(f"num_envs * num_steps ({batch_size}) must divide into {args.num_minibatches} "
                               "minibatches", parameter="num_minibatches")
     num_updates = max(1, args.total_timesteps // batch_size)
+    envs, replicated = shardings(args.num_envs, args.devices)
     key = jax.random.key(args.seed)
     key, net_key, env_key = jax.random.split(key, 3)
     params = init_network(net_key, observation_shape(env, env_params), sizes, args.hidden, args.network)
     obs, env_state = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(env_key, args.num_envs), env_params)
-    carry = Carry(params, adam_init(params), env_state, obs, key, jnp.int32(0))
+    carry = Carry(*jax.device_put((params, adam_init(params)), replicated), *jax.device_put((env_state, obs), envs),
+                  *jax.device_put((key, jnp.int32(0)), replicated))
     update = make_update(args, env, env_params, sizes, num_updates)
     chunk = max(1, min(args.log_every, num_updates))
     run_chunk = jax.jit(lambda c: jax.lax.scan(update, c, None, length=chunk))

@@ -1,9 +1,20 @@
-"""The JAX twin of ``Maze-v0`` and ``Maze-PartialObs-v0``: pure functional envs with gymnax's interface.
+"""The JAX twin of ``Maze-v0`` and ``Maze-PartialObs-v0``: pure functional envs with gymnax 1.x's interface.
 
-``reset(key, params) -> (obs, state)`` and ``step(key, state, action, params) -> (obs, state, reward, done,
-info)`` are pure, so ``jit``, ``vmap`` and ``lax.scan`` take them; ``step`` resets an ended episode on the same
-step, as gymnax's ``step`` does (the returned observation and state are the new episode's; reward, done and
-info are the final step's). ``step_env`` is the step without that reset.
+``reset(key, params) -> (obs, state)`` and ``step(key, state, action, params) -> (obs, state, reward, terminated,
+truncated, info)`` are pure, so ``jit``, ``vmap`` and ``lax.scan`` take them. ``step`` is gymnax 1.x's
+``Environment.step``: an episode that ends resets on the same step (the returned observation and state are the new
+episode's; reward, ``terminated``, ``truncated`` and info are the final step's) and ``info`` holds
+``"terminated"``, ``"truncated"`` and ``"final_observation"`` (the observation before that reset). ``step_env``
+is gymnax's step without the reset, ``(obs, state, reward, terminated, info)``; ``is_truncated(state, params)``
+is the time limits (the env's ``max_steps`` and no-exploration limit, which truncate only when the goal was not
+reached, as the Gymnasium env's; ``max_episode_steps``, which truncates on its step whatever happened, as
+Gymnasium's ``TimeLimit``). The spaces are gymnax's own classes (``maze_envs.jax.spaces``), so gymnax's wrappers
+take the twin.
+
+An action outside the action space (out of range, not a whole number, NaN) cannot raise inside a traced step: it
+is a no-op step (the agent stays, no wall bump is counted, the step counts towards the limits and pays the step
+reward) with ``info["invalid_action"]`` True. The Gymnasium adapter (``gym_adapter``) refuses such actions with
+``InvalidActionError`` before stepping, as the Gymnasium env does.
 
 The rules are the Gymnasium envs' (``maze_envs.envs.grid.rules``) on the same flat wall-padded board: the
 same moves, wall bumps, rewards, truncation (``max_steps``, the partial env's no-exploration limit),
@@ -20,6 +31,7 @@ env's. Only the ``default`` protocol's rules are twinned (see ``check_twinnable`
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, NamedTuple
 
 import jax
@@ -38,18 +50,20 @@ from maze_envs.envs.grid.visibility import line_table
 from . import spaces
 from .layouts import DEVICE_PLACEMENTS, DfsGenerator, LayoutTable, layout_table, source_grids
 
-NO_LIMIT = np.iinfo(np.int32).max
+NO_LIMIT = int(np.iinfo(np.int32).max)
 
 
 class EnvParams(NamedTuple):
     """What a step reads besides the state: the uploaded layouts (None for the on-device generator), the rewards
-    and the step limits (``max_idle_steps`` ``NO_LIMIT`` when there is none)."""
+    and the step limits (``max_idle_steps`` and ``time_limit``, ``max_episode_steps``, ``NO_LIMIT`` when there is
+    none)."""
 
     layouts: LayoutTable | None
     goal_reward: jax.Array
     step_reward: jax.Array
     max_steps: jax.Array
     max_idle_steps: jax.Array
+    time_limit: jax.Array
 
 
 class EnvState(NamedTuple):
@@ -69,6 +83,17 @@ class EnvState(NamedTuple):
     moved: jax.Array
     idle: jax.Array
     pending: Any = ()
+
+
+def whole_in_range(value: jax.Array, n: int) -> tuple[jax.Array, jax.Array]:
+    """Return ``value`` as an int32 in ``0 .. n-1`` (0 where it is not) and whether it was a whole number there
+    (NaN, inf, 1.5, -1 and ``n`` are not)."""
+    value = jnp.asarray(value)
+    if jnp.issubdtype(value.dtype, jnp.integer) or value.dtype == jnp.bool_:
+        valid = (value >= 0) & (value < n)
+    else:
+        valid = jnp.isfinite(value) & (value == jnp.floor(value)) & (value >= 0) & (value < n)
+    return jnp.where(valid, value, 0).astype(jnp.int32), valid
 
 
 def check_twinnable(template: MazeEnvBase) -> None:
@@ -112,13 +137,16 @@ class GridEnv:
             check_env_cost("num_levels with rows/cols (the level set, made once)", level.times(source.num_levels),
                            "make", batch=True)
         self._grids = None if self.layout_mode == "generated" else source_grids(source)
-        limit = template.max_steps if max_episode_steps is None else min(template.max_steps, int(max_episode_steps))
-        self.max_steps = limit
+        self.max_steps = template.max_steps if max_episode_steps is None else min(template.max_steps,
+                                                                                   max_episode_steps)
         idle = template.rules.max_idle_steps
         self._default_params = EnvParams(
             None if self._grids is None else layout_table(self.board, self._grids),
-            jnp.float32(template.goal_reward), jnp.float32(template.step_reward), jnp.int32(limit),
-            jnp.int32(NO_LIMIT if idle is None else idle))
+            jnp.float32(template.goal_reward), jnp.float32(template.step_reward), jnp.int32(template.max_steps),
+            jnp.int32(NO_LIMIT if idle is None else idle),
+            jnp.int32(NO_LIMIT if max_episode_steps is None else max_episode_steps))
+        self._action_space = spaces.from_gymnasium(template.action_space)
+        self._observation_space = spaces.from_gymnasium(template.observation_space)
         self.generator = None
         if self._grids is None:
             self.generator = DfsGenerator(self.board, source.rows, source.cols, source.placement)
@@ -147,26 +175,49 @@ class GridEnv:
         return 4
 
     def action_space(self, params: EnvParams | None = None) -> Any:
-        """Return the action space (``Discrete(4)``, or ``MultiDiscrete([4, k])`` for the partial ``multi`` mode)."""
-        return spaces.from_gymnasium(self.template.action_space)
+        """Return the action space: gymnax's ``Discrete(4)``, or ``MultiDiscrete([4, k])`` for the partial
+        ``multi`` mode (a space gymnax has not). Static: it works inside ``jit``."""
+        return self._action_space
 
     def observation_space(self, params: EnvParams | None = None) -> Any:
-        """Return the observation space (the Gymnasium env's, as a twin space)."""
-        return spaces.from_gymnasium(self.template.observation_space)
+        """Return the observation space (the Gymnasium env's as a gymnax ``Box`` or ``Dict``). Static: it works
+        inside ``jit``."""
+        return self._observation_space
 
+    @partial(jax.jit, static_argnames=("self",))
     def reset(self, key: jax.Array, params: EnvParams | None = None) -> tuple[Any, EnvState]:
         """Start an episode; return ``(obs, state)``."""
         return self.reset_env(key, self.default_params if params is None else params)
 
+    @partial(jax.jit, static_argnames=("self",))
     def step(self, key: jax.Array, state: EnvState, action: Any, params: EnvParams | None = None):
-        """Step; an episode that ends resets at once. Return ``(obs, state, reward, done, info)``."""
+        """Step; an episode that ends resets at once (its next episode). Return gymnax 1.x's ``(obs, state,
+        reward, terminated, truncated, info)``, ``info`` with ``"final_observation"`` (see the module notes)."""
         params = self.default_params if params is None else params
-        step_key, reset_key = jax.random.split(key)
-        obs, after, reward, done, info = self.step_env(step_key, state, action, params)
-        fresh_obs, fresh = self.next_episode(reset_key, params, after)
-        state = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh, after)
-        obs = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh_obs, obs)
-        return obs, state, reward, done, info
+        # A move draws nothing: the key is the next episode's. Without vmap that episode is only made when one
+        # ended; under vmap both branches run and one is picked.
+        final_obs, after, reward, terminated, truncated, info = self.transition(key, state, action, params)
+        obs, state = jax.lax.cond(terminated | truncated, lambda: self.next_episode(key, params, after),
+                                  lambda: (final_obs, after))
+        return obs, state, reward, terminated, truncated, {**info, "final_observation": final_obs}
+
+    def transition(self, key: jax.Array, state: EnvState, action: Any, params: EnvParams):
+        """Step without resetting; return ``(obs, state, reward, terminated, truncated, info)``, ``info`` the
+        Gymnasium env's with ``"terminated"``, ``"truncated"`` and ``"invalid_action"``."""
+        obs, after, reward, terminated, info = self.step_env(key, state, action, params)
+        truncated = self.is_truncated(after, params)
+        return obs, after, reward, terminated, truncated, {**info, "terminated": terminated, "truncated": truncated}
+
+    def is_truncated(self, state: EnvState, params: EnvParams) -> jax.Array:
+        """Return whether ``state`` reached a time limit: ``max_steps`` or the no-exploration limit without
+        reaching the goal, or ``max_episode_steps`` (``time_limit``) whatever happened."""
+        own = (state.steps >= params.max_steps) | (state.idle >= params.max_idle_steps)
+        return (own & (state.pos != state.goal)) | (state.steps >= params.time_limit)
+
+    def is_terminal(self, state: EnvState, params: EnvParams) -> jax.Array:
+        """Return whether ``state`` reached the goal (gymnax 1.x's terminal condition; time limits are
+        ``is_truncated``)."""
+        return state.pos == state.goal
 
     def reset_env(self, key: jax.Array, params: EnvParams) -> tuple[Any, EnvState]:
         """Start the env's first episode; return ``(obs, state)``."""
@@ -176,19 +227,33 @@ class GridEnv:
         return self._begin(*self.generator.draw(maze_key), jnp.int32(0), self.generator.begin(next_key))
 
     def step_env(self, key: jax.Array, state: EnvState, action: Any, params: EnvParams):
-        """Step without resetting; return ``(obs, state, reward, done, info)`` (``info`` adds ``terminated`` and
-        ``truncated``)."""
-        direction, count = self._decode(action)
+        """Step without resetting (gymnax's ``step_env``); return ``(obs, state, reward, terminated, info)``,
+        ``info`` the Gymnasium env's with ``"invalid_action"`` (see the module notes)."""
+        direction, count, valid = self._decode(action)
         if self.generator is not None:
-            state = state._replace(pending=self.generator.grow(state.pending, self.growth_per_step))
-        state, blocked = self._walk(state, direction, count)
+            state = state._replace(pending=self._grow(state.pending))
+        state, blocked = self._walk(state, direction, jnp.where(valid, count, 0))
         obs, state = self._look(state)
-        reached = state.pos == state.goal
+        reached = self.is_terminal(state, params)
         reward = jnp.where(reached, params.goal_reward, params.step_reward)
-        out_of_time = (state.steps >= params.max_steps) | (state.idle >= params.max_idle_steps)
-        truncated = out_of_time & ~reached
-        info = {**self.state_info(state), "terminated": reached, "truncated": truncated}
-        return obs, state, reward, reached | truncated, info
+        return obs, state, reward, reached, {**self.state_info(state), "invalid_action": ~valid}
+
+    def _grow(self, pending: Any) -> Any:
+        """Return the next maze after this step's growth: without vmap only while it is not whole (a ``cond``);
+        under vmap, where a ``cond`` would run both branches, every step (a finished maze stays as it is)."""
+        grow = partial(self.generator.grow, steps=self.growth_per_step)
+
+        @jax.custom_batching.custom_vmap
+        def lazily(maze):
+            return jax.lax.cond(maze.reached < self.generator.cells, grow, lambda m: m, maze)
+
+        @lazily.def_vmap
+        def batched(axis_size, in_batched, maze):
+            maze = jax.tree.map(lambda x, b: x if b else jnp.broadcast_to(x, (axis_size, *x.shape)), maze,
+                                in_batched[0])
+            return jax.vmap(grow)(maze), jax.tree.map(lambda _: True, maze)
+
+        return lazily(pending)
 
     # --- layouts and episodes --------------------------------------------------------------------------
 
@@ -239,16 +304,21 @@ class GridEnv:
     def _no_seen(self) -> jax.Array:
         return jnp.zeros((0,), dtype=bool)
 
-    def _decode(self, action: Any) -> tuple[jax.Array, jax.Array]:
-        return jnp.asarray(action, dtype=jnp.int32).reshape(()), jnp.int32(1)
+    def _decode(self, action: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        """Return the direction, the blocks asked for and whether ``action`` lies in the action space."""
+        direction, valid = whole_in_range(jnp.reshape(action, ()), 4)
+        return direction, jnp.int32(1), valid
 
     def _walk(self, state: EnvState, direction: jax.Array, count: jax.Array) -> tuple[EnvState, jax.Array]:
-        """Move one block (``rules.move``); return the state with steps and bumps counted, and whether it bumped."""
+        """Move one block (``rules.move``; none when ``count`` is 0); return the state with steps and bumps counted,
+        and whether it bumped."""
         target = state.pos + self._deltas[direction]
         free = state.codes[target] != WALL
-        pos = jnp.where(free, target, state.pos)
-        return state._replace(pos=pos, steps=state.steps + 1, wall_bumps=state.wall_bumps + ~free,
-                              moved=free.astype(jnp.int32)), ~free
+        going = count > 0
+        pos = jnp.where(free & going, target, state.pos)
+        bumped = ~free & going
+        return state._replace(pos=pos, steps=state.steps + 1, wall_bumps=state.wall_bumps + bumped,
+                              moved=(free & going).astype(jnp.int32)), bumped
 
     def _look(self, state: EnvState) -> tuple[Any, EnvState]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -307,11 +377,13 @@ class PartialObsTwin(GridEnv):
     def _no_seen(self) -> jax.Array:
         return jnp.zeros((self.board.size,), dtype=bool)
 
-    def _decode(self, action: Any) -> tuple[jax.Array, jax.Array]:
-        action = jnp.asarray(action, dtype=jnp.int32)
-        if self.multi:
-            return action[0], action[1] + 1
-        return action.reshape(()), jnp.int32(1)
+    def _decode(self, action: Any) -> tuple[jax.Array, jax.Array, jax.Array]:
+        if not self.multi:
+            return super()._decode(action)
+        action = jnp.reshape(action, (2,))
+        direction, direction_ok = whole_in_range(action[0], 4)
+        blocks, blocks_ok = whole_in_range(action[1], self.k)
+        return direction, blocks + 1, direction_ok & blocks_ok
 
     def _walk(self, state: EnvState, direction: jax.Array, count: jax.Array) -> tuple[EnvState, jax.Array]:
         """Move up to ``count`` blocks, stopping at the first wall (one bump) or on the goal (``rules.walk``)."""

@@ -25,6 +25,7 @@ from maze_envs.core.validate import choice, positive_int
 from maze_envs.envs.actions import checked_actions, reset_needed
 
 from .registry import make
+from .spaces import to_gymnasium
 from .wrappers import NextStepAutoReset
 
 MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
@@ -70,8 +71,8 @@ class JaxVectorEnv(VectorEnv):
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.num_envs = positive_int(num_envs, name="num_envs")
         self.twin, self.params = make(env_id, max_episode_steps, **kwargs)
-        self.single_observation_space = self.twin.observation_space(self.params).to_gymnasium()
-        self.single_action_space = self.twin.action_space(self.params).to_gymnasium()
+        self.single_observation_space = to_gymnasium(self.twin.observation_space(self.params))
+        self.single_action_space = to_gymnasium(self.twin.action_space(self.params))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.shape = self.twin.shape
@@ -85,13 +86,14 @@ class JaxVectorEnv(VectorEnv):
         self._state = None
 
     def _next_step(self, key: jax.Array, state: Any, action: Any, params: Any):
-        obs, state, reward, _, info = self._stepper.step(key, state, action, params)
+        obs, state, reward, _, _, info = self._stepper.step(key, state, action, params)
         return obs, state, reward, info
 
     def _same_step(self, key: jax.Array, state: Any, action: Any, params: Any):
         env = self.twin
         step_key, reset_key = jax.random.split(key)
-        final_obs, after, reward, done, final_info = env.step_env(step_key, state, action, params)
+        final_obs, after, reward, terminated, truncated, final_info = env.transition(step_key, state, action, params)
+        done = terminated | truncated
         fresh_obs, fresh = env.next_episode(reset_key, params, after)
         pick = lambda new, old: jnp.where(done, new, old)  # noqa: E731
         state = jax.tree.map(pick, fresh, after)
@@ -124,6 +126,7 @@ class JaxVectorEnv(VectorEnv):
         info = to_numpy(info)
         terminated, truncated = info.pop("terminated"), info.pop("truncated")
         info.pop("reset", None)
+        info.pop("invalid_action", None)  # checked_actions refused every action outside the space
         final_obs, final_info = info.pop("final_obs", None), info.pop("final_info", None)
         info = self._masked(info)
         if final_info is not None:
@@ -132,8 +135,8 @@ class JaxVectorEnv(VectorEnv):
                 last = np.empty(self.num_envs, dtype=object)
                 for i in np.flatnonzero(ended).tolist():
                     last[i] = jax.tree.map(lambda x, i=i: x[i], final_obs)
-                final_info = self._masked({k: v for k, v in final_info.items() if k not in ("terminated", "truncated")},
-                                          ended)
+                final_info = self._masked({k: v for k, v in final_info.items()
+                                           if k not in ("terminated", "truncated", "invalid_action")}, ended)
                 info.update(final_obs=last, _final_obs=ended, final_info=final_info, _final_info=ended)
         return to_numpy(obs), np.asarray(reward, dtype=np.float64), terminated, truncated, info
 

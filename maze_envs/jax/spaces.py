@@ -1,7 +1,11 @@
-"""The action and observation spaces of the JAX twin, with gymnax's space interface.
+"""The action and observation spaces of the JAX twin: gymnax's own ``Discrete``, ``Box`` and ``Dict``.
 
-Each space has ``sample(key)`` (a jittable draw), ``contains(x)`` (a jittable bool), ``shape`` and ``dtype``,
-as ``gymnax.environments.spaces`` has, and ``to_gymnasium()`` for the Gymnasium adapter.
+Where gymnax is installed (``pip install --no-deps gymnax``: its metadata caps Gymnasium below 1.4, so the ``jax``
+extra does not depend on it), ``Discrete``, ``Box`` and ``Dict`` are ``gymnax.environments.spaces``' classes, so
+gymnax's wrappers (``FlattenObservationWrapper``, ``GymnaxToGymWrapper``, ...) take the twin's spaces. Without
+gymnax they are the classes below, with gymnax's constructors and attributes (``n``; ``low``, ``high``, ``shape``,
+``dtype``; ``spaces``), ``sample(key)`` and ``contains(x)``. ``MultiDiscrete`` (the partial env's ``multi``
+actions) is the twin's own: gymnax has none. ``to_gymnasium(space)`` gives the Gymnasium space.
 """
 
 from __future__ import annotations
@@ -34,10 +38,6 @@ class Discrete:
             return jnp.asarray(False)
         return jnp.logical_and(x >= 0, x < self.n).all()
 
-    def to_gymnasium(self) -> gym_spaces.Discrete:
-        """Return the equivalent Gymnasium space."""
-        return gym_spaces.Discrete(self.n)
-
 
 @dataclass(frozen=True)
 class MultiDiscrete:
@@ -62,10 +62,6 @@ class MultiDiscrete:
             return jnp.asarray(False)
         return jnp.logical_and(x >= 0, x < jnp.asarray(self.nvec)).all()
 
-    def to_gymnasium(self) -> gym_spaces.MultiDiscrete:
-        """Return the equivalent Gymnasium space."""
-        return gym_spaces.MultiDiscrete(list(self.nvec))
-
 
 @dataclass(frozen=True)
 class Box:
@@ -89,10 +85,6 @@ class Box:
             return jnp.asarray(False)
         return jnp.logical_and(x >= self.low, x <= self.high).all()
 
-    def to_gymnasium(self) -> gym_spaces.Box:
-        """Return the equivalent Gymnasium space."""
-        return gym_spaces.Box(self.low, self.high, self.shape, np.dtype(self.dtype))
-
 
 @dataclass(frozen=True)
 class Dict:
@@ -111,9 +103,22 @@ class Dict:
             return jnp.asarray(False)
         return jnp.all(jnp.stack([space.contains(x[name]) for name, space in self.spaces.items()]))
 
-    def to_gymnasium(self) -> gym_spaces.Dict:
-        """Return the equivalent Gymnasium space."""
-        return gym_spaces.Dict({name: space.to_gymnasium() for name, space in self.spaces.items()})
+
+try:
+    from gymnax.environments.spaces import Box, Dict, Discrete  # noqa: F811  (gymnax's own classes where installed)
+except ImportError:
+    pass
+
+
+def to_gymnasium(space: Any) -> gym_spaces.Space:
+    """Return the Gymnasium space equal to a twin space."""
+    if isinstance(space, MultiDiscrete):
+        return gym_spaces.MultiDiscrete(list(space.nvec))
+    if isinstance(space, Discrete):
+        return gym_spaces.Discrete(space.n)
+    if isinstance(space, Box):
+        return gym_spaces.Box(space.low, space.high, space.shape, np.dtype(space.dtype))
+    return gym_spaces.Dict({name: to_gymnasium(sub) for name, sub in space.spaces.items()})
 
 
 def from_gymnasium(space: gym_spaces.Space) -> Any:

@@ -9,6 +9,7 @@ the next episode, with reward 0 and no end, instead of gymnax's reset on the sam
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import jax
@@ -26,6 +27,8 @@ class Wrapper:
         self._env = env
 
     def __getattr__(self, name: str) -> Any:
+        if name == "_env" or name.startswith("__"):  # copy and pickle probe a bare instance before __init__
+            raise AttributeError(name)
         return getattr(self._env, name)
 
 
@@ -46,14 +49,20 @@ class ObservationWrapper(Wrapper):
         return self.observation(obs), state
 
     def step(self, key: jax.Array, state: Any, action: Any, params: Any = None):
-        """Return the wrapped env's ``step`` with ``obs`` mapped."""
-        obs, state, reward, done, info = self._env.step(key, state, action, params)
-        return self.observation(obs), state, reward, done, info
+        """Return the wrapped env's ``step`` with ``obs`` and ``info["final_observation"]`` mapped."""
+        obs, state, reward, terminated, truncated, info = self._env.step(key, state, action, params)
+        info = {**info, "final_observation": self.observation(info["final_observation"])}
+        return self.observation(obs), state, reward, terminated, truncated, info
 
     def step_env(self, key: jax.Array, state: Any, action: Any, params: Any):
         """Return the wrapped env's ``step_env`` with ``obs`` mapped."""
-        obs, state, reward, done, info = self._env.step_env(key, state, action, params)
-        return self.observation(obs), state, reward, done, info
+        obs, state, reward, terminated, info = self._env.step_env(key, state, action, params)
+        return self.observation(obs), state, reward, terminated, info
+
+    def transition(self, key: jax.Array, state: Any, action: Any, params: Any):
+        """Return the wrapped env's ``transition`` with ``obs`` mapped."""
+        obs, state, reward, terminated, truncated, info = self._env.transition(key, state, action, params)
+        return self.observation(obs), state, reward, terminated, truncated, info
 
     def next_episode(self, key: jax.Array, params: Any, state: Any) -> tuple[Any, Any]:
         """Return the wrapped env's ``next_episode`` with ``obs`` mapped."""
@@ -74,17 +83,21 @@ def one_hot_codes(codes: jax.Array) -> jax.Array:
 class FlatObservation(ObservationWrapper):
     """Observation: one flat ``float32`` one-hot vector of every key (sorted), as ``FlatObservation`` has."""
 
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        inner = env.observation_space(env.default_params)
+        boxes = [inner.spaces[k] for k in sorted(inner.spaces)] if isinstance(inner, spaces.Dict) else [inner]
+        size = sum(math.prod(b.shape) * NUM_CODES for b in boxes)
+        self._space = spaces.Box(0.0, 1.0, (size,), jnp.float32)
+
     def observation(self, obs: Any) -> jax.Array:
         """Return the flat one-hot vector."""
         parts = [obs[k] for k in sorted(obs)] if isinstance(obs, dict) else [obs]
         return jnp.concatenate([one_hot_codes(p).reshape(-1) for p in parts]).astype(jnp.float32)
 
     def observation_space(self, params: Any = None) -> spaces.Box:
-        """Return ``Box(0, 1, (size,), float32)``."""
-        inner = self._env.observation_space(params)
-        boxes = [inner.spaces[k] for k in sorted(inner.spaces)] if isinstance(inner, spaces.Dict) else [inner]
-        size = sum(int(jnp.prod(jnp.array(b.shape))) * NUM_CODES for b in boxes)
-        return spaces.Box(0.0, 1.0, (size,), jnp.float32)
+        """Return ``Box(0, 1, (size,), float32)`` (static: it works inside ``jit``)."""
+        return self._space
 
 
 class ImageObservation(ObservationWrapper):
@@ -93,8 +106,11 @@ class ImageObservation(ObservationWrapper):
 
     def __init__(self, env: Any, px: int = 8) -> None:
         super().__init__(env)
-        self.px = int(px)
+        self.px = px
         self._palette = jnp.asarray(PALETTE)
+        inner = env.observation_space(env.default_params)
+        h, w = (inner.spaces["view"] if isinstance(inner, spaces.Dict) else inner).shape
+        self._space = spaces.Box(0, 255, (h * px, w * px, 3), jnp.uint8)
 
     def observation(self, obs: Any) -> jax.Array:
         """Return the ``(H*px, W*px, 3)`` uint8 image."""
@@ -103,11 +119,8 @@ class ImageObservation(ObservationWrapper):
         return jnp.repeat(jnp.repeat(image, self.px, axis=0), self.px, axis=1)
 
     def observation_space(self, params: Any = None) -> spaces.Box:
-        """Return ``Box(0, 255, (H*px, W*px, 3), uint8)``."""
-        inner = self._env.observation_space(params)
-        box = inner.spaces["view"] if isinstance(inner, spaces.Dict) else inner
-        h, w = box.shape
-        return spaces.Box(0, 255, (h * self.px, w * self.px, 3), jnp.uint8)
+        """Return ``Box(0, 255, (H*px, W*px, 3), uint8)`` (static: it works inside ``jit``)."""
+        return self._space
 
 
 class NextStepState(NamedTuple):
@@ -128,19 +141,20 @@ class NextStepAutoReset(Wrapper):
         return obs, NextStepState(state, jnp.asarray(False))
 
     def step(self, key: jax.Array, state: NextStepState, action: Any, params: Any = None):
-        """Step, or start the next episode if the last step ended one; return ``(obs, state, reward, done,
-        info)``."""
+        """Step, or start the next episode if the last step ended one; return ``(obs, state, reward, terminated,
+        truncated, info)``."""
         env = self._env
         params = env.default_params if params is None else params
         step_key, reset_key = jax.random.split(key)
-        obs, after, reward, done, info = env.step_env(step_key, state.inner, action, params)
+        obs, after, reward, terminated, truncated, info = env.transition(step_key, state.inner, action, params)
         fresh_obs, fresh = env.next_episode(reset_key, params, after)
-        fresh_info = {**env.state_info(fresh), "terminated": jnp.asarray(False), "truncated": jnp.asarray(False)}
+        no = jnp.asarray(False)
+        fresh_info = {**env.state_info(fresh), "terminated": no, "truncated": no, "invalid_action": no}
         ended = state.ended
         pick = lambda new, old: jnp.where(ended, new, old)  # noqa: E731
         inner = jax.tree.map(pick, fresh, after)
         obs = jax.tree.map(pick, fresh_obs, obs)
         info = {**jax.tree.map(pick, fresh_info, info), "reset": ended}
-        done = done & ~ended
+        terminated, truncated = terminated & ~ended, truncated & ~ended
         reward = jnp.where(ended, jnp.zeros_like(reward), reward)
-        return obs, NextStepState(inner, done), reward, done, info
+        return obs, NextStepState(inner, terminated | truncated), reward, terminated, truncated, info

@@ -30,6 +30,7 @@ from maze_envs.envs.grid.rules import path_length  # noqa: E402
 from maze_envs.envs.grid.vector import MazeVectorEnv, PartialObsMazeVectorEnv  # noqa: E402
 from maze_envs.envs.grid.wrappers import FlatObservation, RGBImageObservation  # noqa: E402
 from maze_envs.jax.gym_adapter import JaxVectorEnv  # noqa: E402
+from maze_envs.jax.spaces import to_gymnasium  # noqa: E402
 
 TWINNED = {name: case for name, case in SINGLE.items() if case[1].get("protocol", "default") == "default"}
 
@@ -39,7 +40,7 @@ def gym_form(obs: Any, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     obs = {k: np.asarray(v) for k, v in obs.items()} if isinstance(obs, dict) else np.asarray(obs)
     out = {}
     for key, value in info.items():
-        if key in ("terminated", "truncated"):
+        if key in ("terminated", "truncated", "invalid_action", "final_observation"):
             continue
         value = np.asarray(value)
         out[key] = tuple(int(v) for v in value) if value.ndim else int(value)
@@ -67,7 +68,7 @@ class TwinPlayer:
             # the layouts come from the Gymnasium env: generation options the device generator lacks do not matter
             kwargs = {**kwargs, "algorithm": "dfs", "loops": 0.0, "placement": "corner"}
         self.env, self.params = mj.make(env_id, **kwargs)
-        self.step_env = jax.jit(self.env.step_env)
+        self.transition = jax.jit(self.env.transition)
         self.start_on = jax.jit(self.env.start_on)
         self.key = jax.random.key(0)
 
@@ -85,8 +86,9 @@ class TwinPlayer:
 
     def step(self, action: Any) -> tuple:
         self.key, sub = jax.random.split(self.key)
-        obs, self.state, reward, _, info = self.step_env(sub, self.state, np.asarray(action), self.params)
-        terminated, truncated = bool(info["terminated"]), bool(info["truncated"])
+        obs, self.state, reward, terminated, truncated, info = self.transition(sub, self.state, np.asarray(action),
+                                                                               self.params)
+        terminated, truncated = bool(terminated), bool(truncated)
         obs, info = gym_form(obs, info)
         return obs, float(reward), terminated, truncated, info
 
@@ -205,7 +207,7 @@ def test_observation_variants_equal_the_gymnasium_wrappers(base: str, variant: s
     env_id = base.replace("-v0", f"-{variant}-v0")
     plain, params = mj.make(base, **kwargs)
     twin, _ = mj.make(env_id, **kwargs, **extra)
-    assert twin.observation_space(params).to_gymnasium() == wrapper.observation_space
+    assert to_gymnasium(twin.observation_space(params)) == wrapper.observation_space
     step = jax.jit(twin.step)
     plain_step = jax.jit(plain.step)
     _, state = plain.reset(jax.random.key(3), params)
@@ -233,8 +235,8 @@ def test_level_sets_are_the_gymnasium_levels() -> None:
     _, state = env.reset(jax.random.key(0), params)
     levels = set()
     for t in range(400):
-        _, state, _, done, _ = step(jax.random.key(t), state, t % 4, params)
-        if bool(done):
+        _, state, _, terminated, truncated, _ = step(jax.random.key(t), state, t % 4, params)
+        if bool(terminated | truncated):
             row = np.flatnonzero((codes == np.asarray(state.codes)).all(axis=1))
             assert row.size == 1
             levels.add(int(row[0]))
@@ -268,8 +270,8 @@ def test_generated_episodes_play_their_grown_maze() -> None:
     _, state = env.reset(jax.random.key(0), params)
     boards = set()
     for t in range(300):
-        _, state, _, done, info = step(jax.random.key(t), state, t % 4, params)
-        if bool(done):
+        _, state, _, terminated, truncated, _ = step(jax.random.key(t), state, t % 4, params)
+        if bool(terminated | truncated):
             board = np.asarray(state.codes)
             free = board != WALL
             assert free.sum() == 9 + 8

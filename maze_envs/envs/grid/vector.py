@@ -12,7 +12,6 @@ Gymnasium's other autoreset modes; ``render_mode="rgb_array"`` renders each sub-
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
@@ -84,9 +83,10 @@ class _BatchedMazes(VectorEnv):
             raise MazeConfigError("the native vector env plays plain step rules (the default protocol's) without "
                                   "wall_reward or a Maze-v0 max_no_exploration_steps; use vectorization_mode='sync' "
                                   "for protocol='mazebench'")
-        # Truncate where a single env under gym.make's TimeLimit would: the earlier of both limits.
-        limit = t.max_steps if max_episode_steps is None else min(t.max_steps, int(max_episode_steps))
-        self.rules = replace(t.rules, max_steps=limit)
+        # Truncate where a single env under gym.make's TimeLimit would: its own limit without reaching the goal, and
+        # the TimeLimit's on its step whatever happened (a goal reached then is terminated and truncated).
+        self.rules = t.rules
+        self.time_limit = positive_int(max_episode_steps, optional=True, parameter="max_episode_steps")
         self.num_envs = num_envs
         self.single_observation_space = t.observation_space
         self.single_action_space = t.action_space
@@ -234,6 +234,8 @@ class _BatchedMazes(VectorEnv):
         self._move(actions, live)
         self._steps += live
         reward, terminated, truncated = self.rules.outcome(self._pos, self._goal, self._steps, self._idle_steps())
+        if self.time_limit is not None:
+            truncated |= self._steps >= self.time_limit
         terminated &= live
         truncated &= live
         reward[~live] = 0.0
