@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("jax")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = """
 import json, sys
 import jax, numpy as np
