@@ -323,7 +323,7 @@ class _BatchedMazes(VectorEnv):
             t.layout = Grid((codes == WALL).astype(np.uint8), start, tuple(map(int, self._goal_cells[i])))
             t._pos = int(self._pos[i] - self._row_base[i])
             if isinstance(t, PartialObsMazeEnv):
-                t._seen = self._seen[i]
+                t._codes, t._seen, t._views, t._layout_cache = self._codes[i], self._seen[i], None, {}
             frames.append(t.render_frame())
         return tuple(frames)
 
