@@ -38,4 +38,5 @@ def test_the_readme_stays_short_and_names_both_setup_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 200
     assert 'python3 -m pip install -e ".[nav,rl]" && maze-envs demo' in text
-    assert 'python3 -m pip install -e ".[dev]" && SDL_VIDEODRIVER=dummy MPLBACKEND=Agg python3 -m pytest -q' in text
+    assert ('python3 -m pip install -e ".[dev]" && python3 -m pip install --no-deps "gymnax==1.0.1" && '
+            'SDL_VIDEODRIVER=dummy MPLBACKEND=Agg python3 -m pytest -q') in text
