@@ -117,7 +117,7 @@ def _log_ticks(low: float, high: float) -> list[tuple[float, str]]:
 
 
 def peers_plot(record: dict) -> str | None:
-    """Return the SVG of steps/s against N, both on log axes, one line per env of the record's table."""
+    """Return the SVG of steps/s against N under vmap, both on log axes, one line per env of the record's table."""
     table = next((t for t in _tables(record) if t and t[0][0] == "N"), None)
     if table is None:
         return None
@@ -126,8 +126,8 @@ def peers_plot(record: dict) -> str | None:
     for k, name in enumerate(head[1:], start=1):
         if "/" in name:
             continue
-        points = [(math.log10(n), math.log10(v)) for r in rows
-                  if (n := _number(r[0])) and (v := _number(r[k]))]
+        points = [(math.log10(n), math.log10(v)) for r in rows  # N=1 under vmap; one env without it is apart
+                  if (n := _number(r[0].removesuffix(" (vmap)"))) and (v := _number(r[k]))]
         series.append(Series(name, points, PALETTE[len(series) % len(PALETTE)]))
     xs = [p[0] for s in series for p in s.points]
     ys = [p[1] for s in series for p in s.points]
