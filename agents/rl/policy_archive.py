@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import gymnasium as gym
 import numpy as np
 
-from maze_envs.core.datafiles import MIB, UnsafeFileError, read_data_bytes
+from maze_envs.core.datafiles import MIB, read_data_bytes, read_failure
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.validate import choice, integer, registered_id
 
@@ -51,12 +51,8 @@ def read_policy_archive(path: str | os.PathLike) -> bytes:
     source = os.fspath(path)
     try:
         data = read_data_bytes(path, max_bytes=MAX_POLICY_BYTES)
-    except FileNotFoundError:
-        raise PolicyFileError("file not found", source=source) from None
-    except UnsafeFileError as exc:
-        raise PolicyFileError(exc.detail, source=source) from None
     except OSError as exc:
-        raise PolicyFileError(f"cannot read: {exc.strerror or type(exc).__name__}", source=source) from None
+        raise PolicyFileError(read_failure(exc), source=source) from None
     if not data:
         raise PolicyFileError("empty file, not a policy file", source=source)
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from maze_envs.core.datafiles import UnsafeFileError, read_data_bytes
+from maze_envs.core.datafiles import read_data_bytes, read_failure
 from maze_envs.core.errors import MazeFormatError, brief_repr
 from maze_envs.core.jsonfiles import read_jsonl
 from maze_envs.core.render import PixelGeometry
@@ -63,12 +63,8 @@ def read_image(path: str | os.PathLike) -> np.ndarray:
     """Return the BGR uint8 pixels of an image file; raise ``MediaReadError`` naming it."""
     try:
         data = np.frombuffer(read_data_bytes(path), dtype=np.uint8)
-    except FileNotFoundError:
-        raise MediaReadError("file not found", source=path) from None
-    except UnsafeFileError as exc:
-        raise MediaReadError(exc.detail, source=path) from None
     except OSError as exc:
-        raise MediaReadError(f"cannot read: {exc.strerror or exc}", source=path) from None
+        raise MediaReadError(read_failure(exc), source=path) from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise MediaReadError("unreadable or truncated image", source=path)

@@ -27,6 +27,16 @@ class UnsafeFileError(MazeFormatError, OSError):
     files skip it too; ``source`` names the file."""
 
 
+def read_failure(exc: OSError) -> str:
+    """Return the one-line reason a data file could not be read, for a reader's own error naming the file: "file
+    not found", what ``UnsafeFileError`` says the file is, or "cannot read: " and the system's words."""
+    if isinstance(exc, FileNotFoundError):
+        return "file not found"
+    if isinstance(exc, UnsafeFileError):
+        return exc.detail
+    return f"cannot read: {exc.strerror or type(exc).__name__}"
+
+
 def _kind(mode: int) -> str:
     """Return what a non-regular file of ``mode`` is, in words."""
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")

@@ -27,7 +27,7 @@ from typing import Iterable, Iterator
 import cv2
 import numpy as np
 
-from maze_envs.core.datafiles import UnsafeFileError, check_data_file
+from maze_envs.core.datafiles import check_data_file, read_failure
 from maze_envs.core.paths import utf8_path
 from maze_envs.core.render import PixelGeometry
 from maze_envs.core.validate import choice
@@ -68,10 +68,8 @@ def iter_frames(path: str | os.PathLike, num_frames: int = DEFAULT_FRAMES) -> It
     path = Path(path)
     try:
         check_data_file(path)
-    except FileNotFoundError:
-        raise MediaReadError("file not found", source=path) from None
-    except UnsafeFileError as exc:
-        raise MediaReadError(exc.detail, source=path) from None
+    except OSError as exc:
+        raise MediaReadError(read_failure(exc), source=path) from None
     with utf8_path(path) as name:  # OpenCV takes the name as UTF-8 (it crashes on other bytes)
         capture = cv2.VideoCapture(name)
     if not capture.isOpened():
