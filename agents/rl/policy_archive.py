@@ -25,6 +25,8 @@ from maze_envs.core.datafiles import MIB, read_data_bytes, read_failure
 from maze_envs.core.errors import MazeConfigError, brief_repr
 from maze_envs.core.validate import choice, integer, registered_id
 
+from .trained import TrainedEnv
+
 MAX_POLICY_BYTES = 256 * MIB
 MAX_UNPACKED_BYTES = 512 * MIB
 MAX_HIDDEN = 4096
@@ -161,3 +163,17 @@ def check_finite(weights: Iterable[tuple[str, Any]], source: str | os.PathLike) 
         values = np.asarray(array)
         if values.dtype.kind in "fc" and not np.isfinite(values).all():
             raise PolicyFileError("holds NaN or infinite weights", source=source, field=name)
+
+
+def checked_training(cls: type[ArgsT], args_doc: Any, env_doc: Any, source: str | os.PathLike
+                     ) -> tuple[ArgsT, TrainedEnv, gym.Space, gym.Space]:
+    """Return a policy file's checked ``Args`` (``checked_args``), the env it was trained on (its ``env`` record,
+    else, for files older than the record, the saved id and kwargs) and that env's observation and action spaces
+    as this version makes it. Raises ``PolicyFileError`` for a bad record and ``PolicyMismatchError`` when the env
+    no longer gives the spaces the file records."""
+    args = checked_args(cls, args_doc, source)
+    recorded = TrainedEnv.from_dict(checked_env_record(env_doc, source)) if env_doc is not None else None
+    made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
+    (recorded or made).check(observation_space, action_space, source=source,
+                             given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
+    return args, recorded or made, observation_space, action_space

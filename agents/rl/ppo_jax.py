@@ -48,8 +48,7 @@ from .policy_archive import (
     NETWORKS,
     PolicyFileError,
     check_finite,
-    checked_args,
-    checked_env_record,
+    checked_training,
     mlp_parameters,
     price_network,
     read_policy_archive,
@@ -448,13 +447,8 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[JaxPolicy
     except (OSError, ValueError, TypeError, RecursionError, EOFError, MemoryError) as exc:
         raise PolicyFileError(f"not a policy file of agents.rl.ppo_jax ({brief_repr(str(exc), 120)})",
                               source=source) from None
-    args = checked_args(Args, args_doc, source)
-    recorded = TrainedEnv.from_dict(checked_env_record(env_doc, source)) if env_doc is not None else None
     check_finite(((name, leaf) for name, leaf in saved.items() if name.startswith("leaf_")), source)
-    made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
-    trained = recorded or made
-    trained.check(observation_space, action_space, source=source,
-                  given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
+    args, trained, observation_space, action_space = checked_training(Args, args_doc, env_doc, source)
     env, env_params = make_env(args)
     sizes = action_sizes(env, env_params)
     shape = observation_shape(env, env_params)

@@ -53,8 +53,7 @@ from .policy_archive import (
     NETWORKS,
     PolicyFileError,
     check_finite,
-    checked_args,
-    checked_env_record,
+    checked_training,
     mlp_parameters,
     price_network,
     read_policy_archive,
@@ -417,13 +416,9 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[NativePol
                               source=source) from None
     if not isinstance(saved, dict) or not isinstance(saved.get("state_dict"), dict):
         raise PolicyFileError("not a policy file of agents.rl.ppo_native (no state_dict)", source=source)
-    args = checked_args(Args, saved.get("args"), source)
-    recorded = TrainedEnv.from_dict(checked_env_record(saved["env"], source)) if "env" in saved else None
     check_finite(saved["state_dict"].items(), source)
-    made, observation_space, action_space = TrainedEnv.probe(args.env_id, args.env_kwargs, args.ego_map)
-    trained = recorded or made
-    trained.check(observation_space, action_space, source=source,
-                  given=f"gym.make({args.env_id!r}, **{args.env_kwargs}) in this version")
+    args, trained, observation_space, action_space = checked_training(Args, saved.get("args"), saved.get("env"),
+                                                                      source)
     if args.network == "mlp":
         price_network(mlp_parameters(_input_size(observation_space), args.hidden,
                                      sum(_action_sizes(action_space))), source)
