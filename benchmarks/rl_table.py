@@ -23,6 +23,9 @@ Every partial-view row trains with the agent-side reveal bonus (``--reveal-bonus
 block, paid by the trainer; the env's reward and success are unchanged and evaluation uses the env's own success),
 and the PPOs count the env's no-exploration cutoff as a failure (``agents.rl.idle``). Without the bonus a random
 walk meets the 5x5 goal in 0.5% of episodes, and a seed in three never met it in training and stayed at 0.00.
+The JAX PPO's partial-view policy has memory beside the ego map (``--gru 128``, PureJaxRL's recurrent PPO): without
+it every 5x5 seed stopped at 0.84, its failures two-cell loops the memoryless policy cannot leave. The torch PPO
+(``--algos ppo-native``) has no GRU and trains those rows memoryless; the table names each algorithm's memory.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTIAL = {"ego_map": True, "reveal_bonus": 0.02}
+PARTIAL = {"ego_map": True, "reveal_bonus": 0.02, "gru": 128}
 NINE = {"rows": 9, "cols": 9, "action_mode": "multi"}
 NINE_TRAIN = {**NINE, "max_no_exploration_steps": 60}
 CNN = {"network": "cnn", "hidden": 128, "ent_coef": 0.02, "update_epochs": 2, "sample_eval": True}
@@ -103,6 +106,8 @@ def train_row(row: Row, algo: str, seed: int, out: Path, *, eval_episodes: int, 
 
     settings = {**row.config, "algo": algo, "seed": seed, "eval_episodes": eval_episodes, "out": str(out),
                 "eval_env_kwargs": row.eval_env_kwargs}
+    if algo != "ppo-jax":
+        settings.pop("gru", None)
     if timesteps is not None:
         settings["timesteps"] = timesteps
     config = TrainConfig(**settings)
@@ -165,7 +170,8 @@ def table(runs: list[Run]) -> str:
         groups.setdefault((run.row, run.algo), []).append(run)
     for (name, algo), found in groups.items():
         tests = [r.test for r in found]
-        lines.append(f"| {name} | {algo} | {found[0].held_out['levels']} | {len(found)} | "
+        memory = f", gru {ROWS[name].config['gru']}" if algo == "ppo-jax" and "gru" in ROWS[name].config else ""
+        lines.append(f"| {name} | {algo}{memory} | {found[0].held_out['levels']} | {len(found)} | "
                      f"{statistics.median(tests):.3f} [{min(tests):.3f}, {max(tests):.3f}] | {ROWS[name].aim} | "
                      f"{met(ROWS[name], found)} | {statistics.fmean(r.minutes for r in found):.1f} |")
     return "\n".join(lines)

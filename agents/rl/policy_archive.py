@@ -97,7 +97,8 @@ def _check_npy_header(archive: zipfile.ZipFile, member: zipfile.ZipInfo, source:
 def checked_args(cls: type[ArgsT], doc: Any, source: str | os.PathLike) -> ArgsT:
     """Return ``cls(**doc)`` (a trainer's ``Args``) once ``doc`` is checked as data: a mapping of ``cls``'s field
     names; ``env_id`` a registered id (no ``module:`` prefix); ``env_kwargs`` a mapping with text keys; ``ego_map``
-    a bool; ``hidden`` an integer from 1 to ``MAX_HIDDEN``; ``network`` one of ``NETWORKS``. Raises
+    a bool; ``hidden`` an integer from 1 to ``MAX_HIDDEN`` (and ``gru``, where ``cls`` has it, from 0);
+    ``network`` one of ``NETWORKS``. Raises
     ``PolicyFileError`` naming the file and the field otherwise."""
     def fail(message: str) -> Exception:
         field, _, detail = message.partition(": ")
@@ -121,6 +122,8 @@ def checked_args(cls: type[ArgsT], doc: Any, source: str | os.PathLike) -> ArgsT
         raise PolicyFileError(f"must be true or false, got {brief_repr(doc['ego_map'])}", source=source,
                               field="args.ego_map")
     integer(doc.get("hidden", defaults.hidden), 1, MAX_HIDDEN, parameter="args.hidden", error=fail)
+    if "gru" in known:
+        integer(doc.get("gru", defaults.gru), 0, MAX_HIDDEN, parameter="args.gru", error=fail)
     choice(doc.get("network", defaults.network), NETWORKS, parameter="args.network", error=fail)
     return cls(**{**dict(doc), "env_kwargs": dict(kwargs)})
 
@@ -148,12 +151,12 @@ def mlp_parameters(inputs: int, hidden: int, outputs: int) -> int:
     return 2 * layers + hidden * outputs + outputs + hidden + 1
 
 
-def price_network(parameters: int, source: str | os.PathLike) -> None:
-    """Raise ``PolicyFileError`` naming ``args.hidden`` when a network of ``parameters`` weights is over
+def price_network(parameters: int, source: str | os.PathLike, field: str = "args.hidden") -> None:
+    """Raise ``PolicyFileError`` naming ``field`` when a network of ``parameters`` weights is over
     ``MAX_PARAMETERS``; called before the network is built."""
     if parameters > MAX_PARAMETERS:
         raise PolicyFileError(f"its network would hold {parameters:,} weights, over the {MAX_PARAMETERS:,} a policy "
-                              "file may describe", source=source, field="args.hidden")
+                              "file may describe", source=source, field=field)
 
 
 def check_finite(weights: Iterable[tuple[str, Any]], source: str | os.PathLike) -> None:

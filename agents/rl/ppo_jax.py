@@ -12,7 +12,9 @@ Read top to bottom: arguments, env, network, optimiser, the update (rollout by `
 ``jax.sharding`` (``--devices N``: the first N; ``num_envs`` a multiple of it); one device gives the same run.
 The network and hyperparameters are ``ppo_native``'s: one-hot codes into separate tanh MLPs (``--network mlp``) or
 the shared CNN (``--network cnn``), Adam (eps 1e-5) with a linearly annealed learning rate, global gradient
-clipping, clipped value loss, per-minibatch advantage normalisation.
+clipping, clipped value loss, per-minibatch advantage normalisation. ``--gru N`` adds memory beside the ego map, as
+PureJaxRL's recurrent PPO does: the trunk (the CNN, or one tanh layer) feeds a GRU of ``N`` units, zeroed at each
+episode's start, with linear actor and critic heads; its epochs replay whole envs' rollouts.
 Truncated episodes bootstrap from the value of their last observation (``info["final_obs"]``, kept before
 the reset), terminated ones and those ended by the no-exploration cutoff (``idle.py``) from 0. ``--reveal-bonus``
 adds that much reward per newly
@@ -45,6 +47,7 @@ from .egomap_jax import EgoMap
 from .flags import parse_dataclass_args, run_script
 from .idle import idle_limit
 from .policy_archive import (
+    MAX_HIDDEN,
     NETWORKS,
     PolicyFileError,
     check_finite,
@@ -65,6 +68,7 @@ LOG_COLUMNS = ("global_step", "charts/SPS", "charts/episodes", "charts/success_r
 class Args(PPOArgs):
     """Every setting of a run (``PPOArgs``, then this trainer's own); each field is also a command-line flag."""
 
+    gru: int = 0
     log_every: int = 10
     devices: int = 0
     out: str = "ppo_jax_run"
@@ -142,10 +146,18 @@ def conv_size(n: int) -> int:
 
 
 def init_network(key: jax.Array, shape: tuple[int, ...], sizes: tuple[int, ...], hidden: int,
-                 network: str) -> dict[str, Any]:
-    """Return the parameters of ``ppo_native.Agent``'s network for observations of ``shape``."""
+                 network: str, gru: int = 0) -> dict[str, Any]:
+    """Return the parameters of ``ppo_native.Agent``'s network for observations of ``shape``, or with ``gru`` units
+    the recurrent network of ``forward_recurrent``."""
     keys = jax.random.split(key, 8)
     n_out = int(sum(sizes))
+    if gru:
+        trunk = init_network(keys[5], shape, (hidden,), hidden, network)
+        embed = {name: trunk[name] for name in ("conv1", "conv2", "trunk")} if network == "cnn" else \
+            {"trunk": trunk["actor"][0]}
+        return {"embed": embed, "gru": {"wi": orthogonal(keys[0], (hidden, 3 * gru), 1.0),
+                                        "wh": orthogonal(keys[1], (gru, 3 * gru), 1.0), "b": jnp.zeros(3 * gru)},
+                "actor": dense(keys[2], gru, n_out, 0.01), "critic": dense(keys[3], gru, 1, 1.0)}
     if network == "cnn":
         if len(shape) != 2:
             raise MazeConfigError(f"network 'cnn' needs a 2-D code map (e.g. --ego-map), got shape {shape}",
@@ -167,17 +179,48 @@ def _mlp(layers: list[dict[str, jax.Array]], x: jax.Array) -> jax.Array:
     return x @ layers[-1]["w"] + layers[-1]["b"]
 
 
+def _cnn_features(params: dict[str, Any], x: jax.Array) -> jax.Array:
+    for name in ("conv1", "conv2"):
+        x = jax.nn.relu(conv_stride2(x, params[name]["w"]) + params[name]["b"])
+    return jax.nn.relu(x.reshape(x.shape[0], -1) @ params["trunk"]["w"] + params["trunk"]["b"])
+
+
+def _heads(params: dict[str, Any], x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    value = x @ params["critic"]["w"] + params["critic"]["b"]
+    return x @ params["actor"]["w"] + params["actor"]["b"], value[:, 0]
+
+
 def forward(params: dict[str, Any], obs: jax.Array) -> tuple[jax.Array, jax.Array]:
     """Return ``(logits, value)`` of a batch of code observations ``(B, ...)`` (one-hot encoded here)."""
     x = jax.nn.one_hot(obs, NUM_CODES, dtype=jnp.float32)
     if "conv1" in params:
-        for name in ("conv1", "conv2"):
-            x = jax.nn.relu(conv_stride2(x, params[name]["w"]) + params[name]["b"])
-        x = jax.nn.relu(x.reshape(x.shape[0], -1) @ params["trunk"]["w"] + params["trunk"]["b"])
-        value = x @ params["critic"]["w"] + params["critic"]["b"]
-        return x @ params["actor"]["w"] + params["actor"]["b"], value[:, 0]
+        return _heads(params, _cnn_features(params, x))
     x = x.reshape(x.shape[0], -1)
     return _mlp(params["actor"], x), _mlp(params["critic"], x)[:, 0]
+
+
+def forward_recurrent(params: dict[str, Any], memory: jax.Array, obs: jax.Array,
+                      starts: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Return ``(logits, value, memory)`` of the recurrent network (``--gru``) for a batch of observations: the
+    trunk's features (the CNN's, or one tanh layer) through a GRU cell whose ``memory`` ``(B, gru)`` is zeroed
+    where ``starts`` (the observation begins an episode), then linear actor and critic heads."""
+    x = jax.nn.one_hot(obs, NUM_CODES, dtype=jnp.float32)
+    embed = params["embed"]
+    if "conv1" in embed:
+        x = _cnn_features(embed, x)
+    else:
+        x = jnp.tanh(x.reshape(x.shape[0], -1) @ embed["trunk"]["w"] + embed["trunk"]["b"])
+    memory = jnp.where(starts[:, None], 0.0, memory)
+    cell = params["gru"]
+    gates_x = x @ cell["wi"] + cell["b"]
+    gates_h = memory @ cell["wh"]
+    size = memory.shape[1]
+    reset = jax.nn.sigmoid(gates_x[:, :size] + gates_h[:, :size])
+    update = jax.nn.sigmoid(gates_x[:, size:2 * size] + gates_h[:, size:2 * size])
+    candidate = jnp.tanh(gates_x[:, 2 * size:] + reset * gates_h[:, 2 * size:])
+    memory = (1.0 - update) * candidate + update * memory
+    logits, value = _heads(params, memory)
+    return logits, value, memory
 
 
 def split_logits(logits: jax.Array, sizes: tuple[int, ...]) -> list[jax.Array]:
@@ -233,28 +276,39 @@ def adam_update(params: Any, grads: Any, state: AdamState, lr: jax.Array, max_no
 
 # ---- the update ------------------------------------------------------------------------------------------
 class Carry(NamedTuple):
-    """What one update hands the next: network, optimiser, env states, last observations, key, update count."""
+    """What one update hands the next: network, optimiser, env states, last observations, the recurrent memory
+    (``(N, 0)`` without ``--gru``) and whether each last observation starts an episode, key, update count."""
 
     params: Any
     opt: AdamState
     env_state: Any
     obs: jax.Array
+    memory: jax.Array
+    starts: jax.Array
     key: jax.Array
     update: jax.Array
 
 
 def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], num_updates: int):
-    """Return the jittable ``update(carry) -> (carry, metrics)``: one rollout and its PPO epochs."""
+    """Return the jittable ``update(carry) -> (carry, metrics)``: one rollout and its PPO epochs. Without ``--gru``
+    the epochs shuffle single steps; with it they shuffle whole envs and replay each env's rollout through the GRU
+    from the memory it began with (PureJaxRL's recurrent PPO)."""
     T, N = args.num_steps, args.num_envs
     step = jax.vmap(env.step if isinstance(env, EgoMap) else lambda k, s, a, p: step_keeping_final(env, k, s, a, p),
                     in_axes=(0, 0, 0, None))
     inner_of = (lambda s: s.inner) if isinstance(env, EgoMap) else (lambda s: s)
     idle_cutoff = idle_limit(args.env_id, args.env_kwargs) if args.idle_end_fails else None
+    recurrent = args.gru > 0
+
+    def act(params, memory, obs, starts):
+        if recurrent:
+            return forward_recurrent(params, memory, obs, starts)
+        return (*forward(params, obs), memory)
 
     def rollout_step(carry, _):
-        params, env_state, obs, key = carry
+        params, env_state, obs, memory, starts, key = carry
         key, act_key, step_key = jax.random.split(key, 3)
-        logits, value = forward(params, obs)
+        logits, value, memory = act(params, memory, obs, starts)
         actions = sample_actions(act_key, logits, sizes)
         log_prob, _ = log_prob_entropy(logits, actions, sizes)
         env_actions = actions if len(sizes) > 1 else actions[:, 0]
@@ -263,20 +317,21 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
                                                        env_params)
         if args.reveal_bonus and "revealed" in info:
             reward = reward + args.reveal_bonus * (info["revealed"] - revealed_before)
-        final_obs = info["final_obs"]
-        final_value = forward(params, final_obs)[1]
+        final_value = act(params, memory, info["final_obs"], jnp.zeros(N, dtype=bool))[1]
         bootstrap = info["truncated"]
         if idle_cutoff is not None and "no_exploration_steps" in info:  # the cutoff ends as a failure (idle.py)
             bootstrap = bootstrap & (info["no_exploration_steps"] < idle_cutoff)
-        sample = (obs, actions, log_prob, value, reward, done, bootstrap, final_value, info["terminated"],
+        sample = (obs, starts, actions, log_prob, value, reward, done, bootstrap, final_value, info["terminated"],
                   info["steps"])
-        return (params, env_state, next_obs, key), sample
+        return (params, env_state, next_obs, memory, done, key), sample
 
     def update(carry: Carry, _):
-        (params, env_state, obs, key), samples = jax.lax.scan(
-            rollout_step, (carry.params, carry.env_state, carry.obs, carry.key), None, length=T)
-        obs_b, actions, log_prob, values, rewards, dones, truncated, final_values, terminated, lengths = samples
-        last_value = forward(params, obs)[1]
+        (params, env_state, obs, memory, starts, key), samples = jax.lax.scan(
+            rollout_step, (carry.params, carry.env_state, carry.obs, carry.memory, carry.starts, carry.key), None,
+            length=T)
+        obs_b, starts_b, actions, log_prob, values, rewards, dones, truncated, final_values, terminated, lengths = \
+            samples
+        last_value = act(params, memory, obs, starts)[1]
 
         def gae(next_state, t):
             gae_next, value_next = next_state
@@ -288,13 +343,22 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
         _, advantages = jax.lax.scan(gae, (jnp.zeros(N), last_value), jnp.arange(T - 1, -1, -1))
         advantages = advantages[::-1]
         returns = advantages + values
-        batch = jax.tree.map(lambda x: x.reshape(T * N, *x.shape[2:]),
-                             (obs_b, actions, log_prob, values, advantages, returns))
         lr = args.learning_rate * (1.0 - carry.update / num_updates) if args.anneal_lr else args.learning_rate
 
+        def replayed(p, mb_obs, mb_starts, mb_memory):
+            if not recurrent:
+                return forward(p, mb_obs)
+
+            def one_step(m, inputs):
+                logits, value, m = forward_recurrent(p, m, *inputs)
+                return m, (logits, value)
+
+            _, (logits, value) = jax.lax.scan(one_step, mb_memory, (mb_obs, mb_starts))
+            return logits.reshape(-1, logits.shape[-1]), value.reshape(-1)
+
         def loss_fn(p, mb):
-            mb_obs, mb_actions, mb_logp, mb_values, mb_adv, mb_returns = mb
-            logits, new_value = forward(p, mb_obs)
+            mb_obs, mb_starts, mb_memory, mb_actions, mb_logp, mb_values, mb_adv, mb_returns = mb
+            logits, new_value = replayed(p, mb_obs, mb_starts, mb_memory)
             new_logp, entropy = log_prob_entropy(logits, mb_actions, sizes)
             logratio = new_logp - mb_logp
             ratio = jnp.exp(logratio)
@@ -314,10 +378,31 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
             p, opt = adam_update(p, grads, opt, lr, args.max_grad_norm)
             return (p, opt), stats
 
+        M = args.num_minibatches
+        if recurrent:
+            def minibatches(order):
+                def by_env(x):  # (T, N, ...) -> (M, T, N / M, ...), the envs in ``order``
+                    return jnp.swapaxes(x[:, order].reshape(T, M, N // M, *x.shape[2:]), 0, 1)
+
+                def flat(x):  # (T, N, ...) -> (M, T * N / M, ...), time-major as ``replayed`` returns it
+                    return by_env(x).reshape(M, -1, *x.shape[2:])
+
+                return (by_env(obs_b), by_env(starts_b), carry.memory[order].reshape(M, N // M, -1),
+                        *(flat(x) for x in (actions, log_prob, values, advantages, returns)))
+
+            count = N
+        else:
+            batch = jax.tree.map(lambda x: x.reshape(T * N, *x.shape[2:]),
+                                 (obs_b, starts_b, actions, log_prob, values, advantages, returns))
+
+            def minibatches(order):
+                obs_s, starts_s, *rest = (x[order].reshape(M, -1, *x.shape[1:]) for x in batch)
+                return (obs_s, starts_s, jnp.zeros((M, 0)), *rest)
+
+            count = T * N
+
         def epoch(state, k):
-            order = jax.random.permutation(k, T * N)
-            shuffled = jax.tree.map(lambda x: x[order].reshape(args.num_minibatches, -1, *x.shape[1:]), batch)
-            return jax.lax.scan(minibatch_step, state, shuffled)
+            return jax.lax.scan(minibatch_step, state, minibatches(jax.random.permutation(k, count)))
 
         key, epoch_key = jax.random.split(key)
         (new_params, opt), stats = jax.lax.scan(epoch, (params, carry.opt), jax.random.split(epoch_key,
@@ -326,7 +411,7 @@ def make_update(args: Args, env: Any, env_params: Any, sizes: tuple[int, ...], n
         metrics = {"episodes": ended, "successes": (terminated & dones).sum(),
                    "length_sum": jnp.where(dones, lengths, 0).sum(),
                    **{name: s[-1, -1] for name, s in zip(LOG_COLUMNS[5:], stats, strict=True)}}
-        return Carry(new_params, opt, env_state, obs, key, carry.update + 1), metrics
+        return Carry(new_params, opt, env_state, obs, memory, starts, key, carry.update + 1), metrics
 
     return update
 
@@ -348,6 +433,7 @@ def shardings(num_envs: int, count: int = 0) -> tuple[NamedSharding, NamedShardi
 
 def train(args: Args) -> Path:
     """Train PPO as ``args`` say; return the output directory holding ``progress.csv`` and ``model.npz``."""
+    integer(args.gru, 0, MAX_HIDDEN, parameter="gru")
     env, env_params = make_env(args)
     sizes = action_sizes(env, env_params)
     out = ensure_directory(args.out, "out")  # only once the env is made: a refusal leaves no folder
@@ -355,13 +441,18 @@ def train(args: Args) -> Path:
     if batch_size % args.num_minibatches:
         raise MazeConfigError(f"num_envs * num_steps ({batch_size}) must divide into {args.num_minibatches} "
                               "minibatches", parameter="num_minibatches")
+    if args.gru and args.num_envs % args.num_minibatches:
+        raise MazeConfigError(f"with --gru, num_envs ({args.num_envs}) must divide into {args.num_minibatches} "
+                              "minibatches of whole envs", parameter="num_minibatches")
     num_updates = max(1, args.total_timesteps // batch_size)
     envs, replicated = shardings(args.num_envs, args.devices)
     key = jax.random.key(args.seed)
     key, net_key, env_key = jax.random.split(key, 3)
-    params = init_network(net_key, observation_shape(env, env_params), sizes, args.hidden, args.network)
+    params = init_network(net_key, observation_shape(env, env_params), sizes, args.hidden, args.network, args.gru)
     obs, env_state = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(env_key, args.num_envs), env_params)
-    carry = Carry(*jax.device_put((params, adam_init(params)), replicated), *jax.device_put((env_state, obs), envs),
+    memory, starts = jnp.zeros((args.num_envs, args.gru)), jnp.ones(args.num_envs, dtype=bool)
+    carry = Carry(*jax.device_put((params, adam_init(params)), replicated),
+                  *jax.device_put((env_state, obs, memory, starts), envs),
                   *jax.device_put((key, jnp.int32(0)), replicated))
     update = make_update(args, env, env_params, sizes, num_updates)
     chunk = max(1, min(args.log_every, num_updates))
@@ -411,14 +502,23 @@ class JaxPolicyAgent:
         self.name = name
         self.trained = trained  # what ``agents.evaluate.evaluate`` checks the env it is handed against
         self._key = jax.random.key(seed)
-        self._logits = jax.jit(lambda p, o: forward(p, o)[0])
+        if "gru" in params:
+            self._step = jax.jit(lambda p, m, o, s: (lambda out: (out[0], out[2]))(forward_recurrent(p, m, o, s)))
+            self._memory = jnp.zeros((1, params["gru"]["wh"].shape[0]))
+        else:
+            self._step = jax.jit(lambda p, m, o, s: (forward(p, o)[0], m))
+            self._memory = jnp.zeros((1, 0))
+        self._starts = True
 
     def reset(self) -> None:
-        """Nothing to forget: the policy is memoryless (memory lives in the ego-map wrapper)."""
+        """Forget the recurrent memory (``--gru``): the next observation starts an episode."""
+        self._starts = True
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
         """Return the policy's action for one observation (the most likely one when deterministic)."""
-        logits = self._logits(self.params, jnp.asarray(np.asarray(observation))[None])
+        logits, self._memory = self._step(self.params, self._memory, jnp.asarray(np.asarray(observation))[None],
+                                          jnp.asarray([self._starts]))
+        self._starts = False
         if self.deterministic:
             action = [int(jnp.argmax(part[0])) for part in split_logits(logits, self.sizes)]
         else:
@@ -454,7 +554,8 @@ def load_policy(path: str | Path, deterministic: bool = True) -> tuple[JaxPolicy
     shape = observation_shape(env, env_params)
     if args.network == "mlp":
         price_network(mlp_parameters(int(np.prod(shape)) * NUM_CODES, args.hidden, int(sum(sizes))), source)
-    template = init_network(jax.random.key(0), shape, sizes, args.hidden, args.network)
+    price_network(3 * args.gru * (args.gru + args.hidden + 1), source, "args.gru")  # the GRU's gates
+    template = init_network(jax.random.key(0), shape, sizes, args.hidden, args.network, args.gru)
     treedef = jax.tree.structure(template)
     leaves = [saved.get(f"leaf_{i}") for i in range(treedef.num_leaves)]
     if any(leaf is None or leaf.shape != shaped.shape

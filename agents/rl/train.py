@@ -10,7 +10,8 @@ native vector env), ``ppo-jax`` (the single-file JAX PPO on the JAX twin, ``ppo_
 through ``SB3VecEnv``), ``recurrent-ppo`` (sb3-contrib, ``gym.make`` envs) and ``q`` (tabular Q-learning,
 ``--timesteps`` counts episodes). ``--sample-eval`` evaluates the trained policy by sampling its actions
 instead of taking the most likely one. ``--eval-env-kwargs`` (JSON) evaluates on other env arguments than
-training. Evaluation follows the generalization protocol (``heldout``): ``--eval-episodes`` (1,000) held-out mazes,
+training. ``--gru N`` gives ``ppo-jax`` a recurrent policy (a GRU of ``N`` units after its trunk). Evaluation
+follows the generalization protocol (``heldout``): ``--eval-episodes`` (1,000) held-out mazes,
 refused before training when one shares a layout with the training levels (``num_levels``); for a level set the
 policy's success on its training levels is reported too, and ``results.json`` holds ``held_out`` (test and
 train-level success with 95% Wilson intervals, and the gap). ``--update-epochs`` sets the PPO epochs per
@@ -62,6 +63,7 @@ class TrainConfig:
     reveal_bonus: float = 0.0
     hidden: int = 64
     network: str = "mlp"
+    gru: int = 0
     sample_eval: bool = False
     eval_episodes: int = TEST_EPISODES
     eval_seed: int = 1_000_000
@@ -93,7 +95,8 @@ class TrainResult:
         kwargs = ", ".join(f"{k}={v}" for k, v in c.env_kwargs.items())
         cells = [f"{t.mean('success'):.2f} / {t.mean('path_efficiency'):.2f}" for t in self.tables.values()]
         budget = f"{c.timesteps:,} episodes" if c.algo == "q" else f"{c.timesteps:,}"
-        algo = f"{c.algo}{', cnn' if c.network == 'cnn' else ''}{', sampled' if c.sample_eval else ''}"
+        algo = (f"{c.algo}{', cnn' if c.network == 'cnn' else ''}{f', gru {c.gru}' if c.gru else ''}"
+                f"{', sampled' if c.sample_eval else ''}")
         return (f"| {c.env_id} | {kwargs}{', ego map' if c.ego_map else ''} | {algo} | {budget} | "
                 f"{self.train_seconds / 60:.1f} | " + " | ".join(cells) + " |")
 
@@ -138,6 +141,8 @@ def _train_single_file(config: TrainConfig, out: Path, module: str, model_file: 
     policy and its curve of (step, success rate) from ``progress.csv``."""
     ppo = importlib.import_module(f".{module}", __package__)
     epochs = {} if config.update_epochs is None else {"update_epochs": config.update_epochs}
+    if config.gru:
+        epochs["gru"] = config.gru
     args = ppo.Args(env_id=config.env_id, env_kwargs=config.env_kwargs, ego_map=config.ego_map, seed=config.seed,
                     total_timesteps=config.timesteps, num_envs=config.num_envs, learning_rate=config.learning_rate,
                     ent_coef=config.ent_coef, reveal_bonus=config.reveal_bonus, hidden=config.hidden,
@@ -199,6 +204,9 @@ def run(config: TrainConfig) -> TrainResult:
     choice(config.algo, ALGOS, name="algo", error=ValueError)
     if config.sample_eval and config.algo == "q":
         raise MazeConfigError("sample_eval needs a stochastic policy; algo 'q' is greedy")
+    if config.gru and config.algo != "ppo-jax":
+        raise MazeConfigError(f"a GRU memory is an option of ppo-jax, not of {config.algo} (recurrent-ppo has "
+                              "an LSTM)", parameter="gru")
     heldout = held_out_set(TrainedEnv(config.env_id, dict(config.env_kwargs), config.ego_map),
                            first_seed=config.eval_seed, episodes=config.eval_episodes,
                            eval_kwargs=config.eval_env_kwargs)  # refuses a test set sharing training layouts

@@ -28,7 +28,7 @@ class DemoSettings:
     nav_maze: int = 4
     nav_view: int = 96
     generations: int = 8
-    ppo_steps: int = 16_384
+    ppo_steps: int = 65_536
     suite_sizes: tuple[str, ...] = ("5x5", "7x7")
     suite_mazes: int = 2
 

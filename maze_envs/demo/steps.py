@@ -49,7 +49,7 @@ GRID_ENVS: tuple[tuple[str, dict[str, Any]], ...] = (
 NAV_ENVS = ("GaussianNav-PointGoal-v0", "GaussianNav-PoiGoal-v0")
 VIDEO_CASES = ("correct", "detour", "through_wall", "still")
 JUDGED_IMAGE_CASES = ("correct", "wrong", "through_wall", "walls_changed")
-PPO_ENV: tuple[str, dict[str, Any]] = ("Maze-PartialObs-v0", {"rows": 5, "cols": 5})
+PPO_ENV: tuple[str, dict[str, Any]] = ("Maze-PartialObs-v0", {"rows": 3, "cols": 3})
 HELD_OUT_SEED = 1_000_000  # evaluation seeds of the PPO step start here, far from its training seeds
 
 
@@ -97,8 +97,9 @@ def baselines_step(out_dir: Path, settings: DemoSettings) -> BaselinesResult:
 
 def ppo_step(out_dir: Path, settings: DemoSettings) -> PPOResult:
     """Return a ``ppo_steps`` run of the single-file PPO (``agents.rl.ppo_native``, ego map, one torch thread,
-    seeded) on 5x5 partial-view mazes, written to ``out_dir/ppo``, evaluated on ``episodes`` held-out seeds with
-    sampled actions (torch's generator, seeded by the run, keeps them the same for a seed)."""
+    seeded, with the agent-side reveal bonus) on 3x3-cell partial-view mazes, written to ``out_dir/ppo``, evaluated
+    on ``episodes`` held-out seeds with sampled actions (torch's generator, seeded by the run, keeps them the same
+    for a seed)."""
     try:
         from maze_envs.agents.rl.egomap import EgocentricMap
         from maze_envs.agents.rl.ppo_native import Args, load_policy, train
@@ -108,8 +109,8 @@ def ppo_step(out_dir: Path, settings: DemoSettings) -> PPOResult:
 
     env_id, size = PPO_ENV
     run_dir = train(Args(env_id=env_id, env_kwargs=size, ego_map=True, seed=settings.seed,
-                         total_timesteps=settings.ppo_steps, num_envs=16, num_steps=64, learning_rate=5e-4,
-                         torch_threads=1, out=str(out_dir / "ppo")))
+                         total_timesteps=settings.ppo_steps, num_envs=16, num_steps=64, learning_rate=1e-3,
+                         reveal_bonus=0.02, torch_threads=1, out=str(out_dir / "ppo")))
     with open(run_dir / "progress.csv", encoding="utf-8") as f:
         curve = tuple((int(r["global_step"]), float(r["charts/success_rate"])) for r in csv.DictReader(f)
                       if r["charts/success_rate"] != "nan")

@@ -33,7 +33,7 @@ def test_every_step_runs_and_the_summary_table_is_printed(demo):
     out, done = demo
     assert done.returncode == 0, done.stderr
     for start in ("datasets: 6 task image pairs", "baselines: goals reached",
-                  "ppo: 2,048 steps on Maze-PartialObs-v0 5x5; held-out success ppo ", "nav: success",
+                  "ppo: 2,048 steps on Maze-PartialObs-v0 3x3; held-out success ppo ", "nav: success",
                   "bench text2d (the local embedded server's oracle): 5x5 success 100%",
                   "generations: pixel evaluator scored 4 images", "Cohen's kappa 1.0",
                   "suite: 2 mazes in every modality; local:text-only perception gap on 2 of 2"):
@@ -86,7 +86,7 @@ def test_report_loads_in_a_headless_browser_without_console_errors(demo):
         ppo_rows = page.locator("table[aria-label='ppo evaluation'] tr").all_inner_texts()
         curve_points = page.locator("svg[aria-label='learning curve'] polyline").count()
     assert problems == []
-    assert sections == ["Datasets", "Grid envs: baseline agents", "PPO on Maze-PartialObs-v0, 5x5 cells",
+    assert sections == ["Datasets", "Grid envs: baseline agents", "PPO on Maze-PartialObs-v0, 3x3 cells",
                         "GaussianNav: navigation baselines (nav-eval)",
                         "LLM benchmark (text2d)", "Synthetic generations: pixel evaluator and judge",
                         "Suite: one maze set, every modality"]

@@ -168,7 +168,12 @@ def test_the_jax_loader_keeps_the_same_rules(hostile_folder):
     args.update(env_id="Maze-PartialObs-v0", hidden="abc")
     with pytest.raises(PolicyFileError, match="field args.hidden: must be an integer"):
         ppo_jax.load_policy(_npz(hostile_folder / "model.npz", args=json.dumps(args)))
-    args.update(hidden=8)
+    for gru, words in (("abc", "must be an integer from 0 to 4096, got 'abc'"), (-1, "must be an integer from 0"),
+                       (4096, "its network would hold 50,442,240 weights, over the 32,000,000")):
+        args.update(hidden=8, gru=gru)
+        with pytest.raises(PolicyFileError, match=f"model.npz: field args.gru: {words}"):
+            ppo_jax.load_policy(_npz(hostile_folder / "model.npz", args=json.dumps(args)))
+    args.update(hidden=8, gru=0)
     env = {"env_id": "hostile_mod:Maze-v0", "kwargs": {}}
     with pytest.raises(PolicyFileError, match="field env.env_id"):
         ppo_jax.load_policy(_npz(hostile_folder / "model.npz", args=json.dumps(args), env=json.dumps(env)))

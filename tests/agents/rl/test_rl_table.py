@@ -26,7 +26,7 @@ def test_smallest_row_writes_record_curve_and_policy_files(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     record = json.loads((tmp_path / "results" / "rl-table-5x5-partial.json").read_text(encoding="utf-8"))
     assert record["name"] == "rl-table-5x5-partial" and record["machine"]["cpus"] == os.cpu_count()
-    assert "| 5x5-partial | ppo-jax | unlimited levels | 1 |" in record["runs"]["run"]["stdout"]
+    assert "| 5x5-partial | ppo-jax, gru 128 | unlimited levels | 1 |" in record["runs"]["run"]["stdout"]
     (result,) = record["results"]
     assert result["held_out"]["test"]["episodes"] == 8 and result["held_out"]["train"] is None
     assert 0 <= result["held_out"]["test"]["low"] <= result["held_out"]["test"]["rate"] <= 1
