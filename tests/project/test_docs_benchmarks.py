@@ -37,6 +37,12 @@ def test_the_page_tables_every_record_and_plots_the_figures(tmp_path):
     for path in RESULTS.glob("*.json"):
         record = json.loads(path.read_text(encoding="utf-8"))
         assert f"`{record['command']}`, recorded {record['date']} on" in page
+    for path in RESULTS.glob("rl-table*.json"):  # a learning-curve plot per row of every RL table record
+        record = json.loads(path.read_text(encoding="utf-8"))
+        for row in {run["row"] for run in record["results"]}:
+            svg = (tmp_path / "img" / f"bench-{record['name']}-{row}.svg").read_text(encoding="utf-8")
+            assert svg.count("<polyline") >= len([r for r in record["results"] if r["row"] == row])
+            assert f"](img/bench-{record['name']}-{row}.svg)" in page
     assert "**mean actions**" in page  # the demo's columns are explained under its table
     assert all(len(line) <= 120 for block in re.findall(r"```text\n(.*?)```", page, re.S)
                for line in block.splitlines())

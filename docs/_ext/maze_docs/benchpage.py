@@ -1,7 +1,8 @@
 """The benchmarks page, generated from the records ``benchmarks/record.py`` keeps in ``benchmarks/results``: each
 with its command, date and machine; its output as HTML tables (the Markdown tables it printed, and its column-
 aligned ones) and wrapped text; and plots of the figures (the report kit's SVG charts): the peers' steps/s against
-N on log axes, the RL rows' held-out success, the splat renderer's ms/view against the Gaussians drawn."""
+N on log axes, the RL rows' held-out success and the RL table's learning curves (a plot per row), the splat
+renderer's ms/view against the Gaussians drawn."""
 
 from __future__ import annotations
 
@@ -171,6 +172,25 @@ def splat_plot(record: dict) -> str | None:
     return line_chart(series, x, y, label="splat ms/view against Gaussians", width=600, height=320)
 
 
+def rl_curve_plots(record: dict) -> dict[str, str]:
+    """Return, per row of an ``rl_table.py`` record, the SVG of its learning curves: the training episodes' success
+    rate against steps, one line per algorithm and seed (at most 60 points each)."""
+    rows: dict[str, list[Series]] = {}
+    for run in record.get("results", []):
+        curve = run["curve"]
+        points = [(step / 1e6, success) for step, success in curve[::max(1, len(curve) // 60)]]
+        found = rows.setdefault(run["row"], [])
+        found.append(Series(f"{run['algo']} seed {run['seed']}", points, PALETTE[len(found) % len(PALETTE)]))
+    plots = {}
+    for row, series in rows.items():
+        last = math.ceil(4 * max((p[0] for s in series for p in s.points), default=1.0)) / 4
+        x = Axis("training steps (millions)", 0.0, last, [(last * q / 4, f"{last * q / 4:g}") for q in range(5)])
+        y = Axis("training success", 0.0, 1.0, [(v / 4, f"{v / 4:.2f}") for v in range(5)])
+        plots[row] = line_chart(series, x, y, label=f"learning curves of {row}", width=680, height=320,
+                                markers=False)
+    return plots
+
+
 PLOTS: dict[str, Callable[[dict], str | None]] = {"peers-sps": peers_plot, "splat-sh": splat_plot}
 NOTES = {"demo": ["Columns of the baseline table:", "",
                   *(f"- **{term}**: {meaning}" for term, meaning in BASELINE_LEGEND), ""]}
@@ -239,6 +259,10 @@ def benchmarks_page(results: Path, out: Path) -> str:
         if plot is not None:
             write_if_changed(out / "img" / f"bench-{record['name']}.svg", plot)
         lines += record_markdown(record, plot)
+        for row, svg in (rl_curve_plots(record) if record["name"].startswith("rl-table") else {}).items():
+            name = f"bench-{record['name']}-{row}.svg"
+            write_if_changed(out / "img" / name, svg)
+            lines += [f"Learning curves of {row}:", "", *figure_lines(name, f"learning curves of {row}", record)]
     return "\n".join(lines)
 
 
