@@ -93,6 +93,7 @@ class Run:
     held_out: dict[str, Any]
     curve: list[tuple[int, float]]
     out: str
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def test(self) -> float:
@@ -114,9 +115,10 @@ def train_row(row: Row, algo: str, seed: int, out: Path, *, eval_episodes: int, 
     done = finished(out, asdict(config))
     if done is not None:
         return Run(row.name, algo, seed, done["train_seconds"] / 60, done["held_out"],
-                   [tuple(point) for point in done["curve"]], str(out))
+                   [tuple(point) for point in done["curve"]], str(out), done["config"])
     result = run(config)
-    return Run(row.name, algo, seed, result.train_seconds / 60, result.held_out.as_dict(), result.curve, str(out))
+    return Run(row.name, algo, seed, result.train_seconds / 60, result.held_out.as_dict(), result.curve, str(out),
+               asdict(config))
 
 
 def finished(out: Path, config: dict[str, Any]) -> dict[str, Any] | None:
@@ -212,7 +214,7 @@ def write_record(path: Path, command: list[str], stdout: str, runs: list[Run], s
                                "load_average_after": round(os.getloadavg()[0], 2), "stdout": stdout.rstrip(),
                                "stderr_tail": ""}},
               "results": [{"row": r.row, "algo": r.algo, "seed": r.seed, "minutes": r.minutes,
-                           "held_out": r.held_out, "curve": r.curve} for r in runs]}
+                           "held_out": r.held_out, "curve": r.curve, "settings": r.settings} for r in runs]}
     write_json_atomic(path, record, indent=2)
     return path
 

@@ -29,6 +29,7 @@ def test_smallest_row_writes_record_curve_and_policy_files(tmp_path):
     assert "| 5x5-partial | ppo-jax, gru 128 | unlimited levels | 1 |" in record["runs"]["run"]["stdout"]
     (result,) = record["results"]
     assert result["held_out"]["test"]["episodes"] == 8 and result["held_out"]["train"] is None
+    assert result["settings"]["gru"] == 128 and result["settings"]["timesteps"] == 4096  # what the run trained
     assert 0 <= result["held_out"]["test"]["low"] <= result["held_out"]["test"]["rate"] <= 1
     assert (tmp_path / "results" / "rl-curve-5x5-partial.png").stat().st_size > 0
     run = tmp_path / "runs" / "5x5-partial" / "ppo-jax-seed0"
