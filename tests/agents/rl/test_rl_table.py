@@ -40,4 +40,4 @@ def test_smallest_row_writes_record_curve_and_policy_files(tmp_path):
     again = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert again.returncode == 0, again.stderr[-2000:]  # a second run into the folder resumes: the same run, kept
     first_line = [line for line in done.stdout.splitlines() if line.startswith("5x5-partial  ppo-jax  seed 0")]
-    assert first_line and first_line[0] in again.stdout
+    assert first_line and first_line[0] + "  (kept from an earlier run)" in again.stdout
