@@ -37,6 +37,9 @@ FLAG_HELP = {
     "network": "mlp (separate actor and critic MLPs) or cnn (a shared CNN over the ego map)",
     "reveal_bonus": "reward per newly revealed block (partial view)",
     "idle_end_fails": "count an episode the env ends for exploring nothing new as a failure, not a time limit",
+    "gru": "units of a GRU memory after the trunk, zeroed at each episode's start (0: no memory)",
+    "log_every": "updates run as one compiled chunk between progress.csv rows",
+    "devices": "local devices to shard the envs across (0: all)",
     "torch_threads": "torch's CPU threads",
     "out": "output folder (progress.csv and the trained policy file)",
 }
