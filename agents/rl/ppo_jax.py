@@ -491,6 +491,15 @@ def save_policy(path: Path, args: Args, params: Any) -> Path:
     return path
 
 
+def _recurrent_logits(params: Any, memory: jax.Array, obs: jax.Array, starts: jax.Array) -> tuple[jax.Array, ...]:
+    logits, _, memory = forward_recurrent(params, memory, obs, starts)
+    return logits, memory
+
+
+def _memoryless_logits(params: Any, memory: jax.Array, obs: jax.Array, starts: jax.Array) -> tuple[jax.Array, ...]:
+    return forward(params, obs)[0], memory
+
+
 class JaxPolicyAgent:
     """A trained network behind the agent interface (``reset()``, ``act(observation, info)``), acting on the
     Gymnasium env's observations (the numpy ego map under ``egomap.EgocentricMap``)."""
@@ -502,12 +511,9 @@ class JaxPolicyAgent:
         self.name = name
         self.trained = trained  # what ``agents.evaluate.evaluate`` checks the env it is handed against
         self._key = jax.random.key(seed)
-        if "gru" in params:
-            self._step = jax.jit(lambda p, m, o, s: (lambda out: (out[0], out[2]))(forward_recurrent(p, m, o, s)))
-            self._memory = jnp.zeros((1, params["gru"]["wh"].shape[0]))
-        else:
-            self._step = jax.jit(lambda p, m, o, s: (forward(p, o)[0], m))
-            self._memory = jnp.zeros((1, 0))
+        recurrent = "gru" in params
+        self._step = jax.jit(_recurrent_logits if recurrent else _memoryless_logits)
+        self._memory = jnp.zeros((1, params["gru"]["wh"].shape[0] if recurrent else 0))
         self._starts = True
 
     def reset(self) -> None:
