@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any, Callable, TypeVar
 
@@ -85,10 +86,16 @@ def run_script(cls: type, description: str, train: Callable[[Any], Any], argv: l
     from the run."""
     parser = dataclass_parser(cls, description)
     args = cls(**vars(parser.parse_args(argv)))
+    return run_reporting(parser.prog, [f.name for f in fields(cls)], lambda: print(f"wrote {train(args)}"))
+
+
+def run_reporting(prog: str, names: Iterable[str], action: Callable[[], Any]) -> int:
+    """Return 0 once ``action()`` ran, or 2 after one line on stderr for a ``MazeEnvsError``/``OSError`` it raised,
+    naming the ``--kebab-case`` flag of the parameter at fault where it is one of ``names``."""
     try:
-        print(f"wrote {train(args)}")
+        action()
     except (MazeEnvsError, OSError) as exc:
-        flags = {f.name: "--" + f.name.replace("_", "-") for f in fields(cls)}
-        print(f"{parser.prog}: error: {message_for_flags(exc, flags)}", file=sys.stderr)
+        flags = {name: "--" + name.replace("_", "-") for name in names}
+        print(f"{prog}: error: {message_for_flags(exc, flags)}", file=sys.stderr)
         return 2
     return 0

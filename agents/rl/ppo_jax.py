@@ -436,7 +436,6 @@ def train(args: Args) -> Path:
     integer(args.gru, 0, MAX_HIDDEN, parameter="gru")
     env, env_params = make_env(args)
     sizes = action_sizes(env, env_params)
-    out = ensure_directory(args.out, "out")  # only once the env is made: a refusal leaves no folder
     batch_size = args.num_steps * args.num_envs
     if batch_size % args.num_minibatches:
         raise MazeConfigError(f"num_envs * num_steps ({batch_size}) must divide into {args.num_minibatches} "
@@ -444,6 +443,7 @@ def train(args: Args) -> Path:
     if args.gru and args.num_envs % args.num_minibatches:
         raise MazeConfigError(f"with --gru, num_envs ({args.num_envs}) must divide into {args.num_minibatches} "
                               "minibatches of whole envs", parameter="num_minibatches")
+    out = ensure_directory(args.out, "out")  # once the env and the batch are checked: a refusal leaves no folder
     num_updates = max(1, args.total_timesteps // batch_size)
     envs, replicated = shardings(args.num_envs, args.devices)
     key = jax.random.key(args.seed)

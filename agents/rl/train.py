@@ -25,6 +25,7 @@ import argparse
 import csv
 import importlib
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -40,6 +41,7 @@ from maze_envs.core.validate import choice
 from ..evaluate import EvaluationTable, evaluate
 from ..oracle import OracleAgent
 from ..random_agent import RandomAgent
+from .flags import run_reporting
 from .heldout import TEST_EPISODES, HeldOutResult, evaluate_held_out, held_out_set
 from .policy_file import TrainedEnv
 
@@ -203,7 +205,7 @@ def run(config: TrainConfig) -> TrainResult:
     """Train ``config.algo``, evaluate it with random and oracle on the held-out seeds, write everything to ``out``."""
     choice(config.algo, ALGOS, name="algo", error=ValueError)
     if config.sample_eval and config.algo == "q":
-        raise MazeConfigError("sample_eval needs a stochastic policy; algo 'q' is greedy")
+        raise MazeConfigError("needs a stochastic policy; algo 'q' is greedy", parameter="sample_eval")
     if config.gru and config.algo != "ppo-jax":
         raise MazeConfigError(f"a GRU memory is an option of ppo-jax, not of {config.algo} (recurrent-ppo has "
                               "an LSTM)", parameter="gru")
@@ -247,9 +249,15 @@ def parse_config(argv: list[str] | None = None) -> TrainConfig:
     return TrainConfig(**vars(parser.parse_args(argv)))
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Run the command line: train, evaluate, print the row and where the files are."""
-    result = run(parse_config(argv))
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line: train, evaluate, print the row and where the files are; return the exit status (2
+    after one line on stderr naming the flag, for a bad setting or an unreadable file)."""
+    config = parse_config(argv)
+    return run_reporting("train.py", asdict(config), lambda: report(run(config)))
+
+
+def report(result: TrainResult) -> None:
+    """Print a finished run's table row, its held-out line and where its files are."""
     print(result.header())
     print(result.row())
     held = result.held_out
@@ -260,4 +268,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

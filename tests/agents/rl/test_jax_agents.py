@@ -117,6 +117,9 @@ def test_the_gru_size_is_checked_before_any_folder_or_network(tmp_path) -> None:
         with pytest.raises(MazeConfigError, match="gru"):
             ppo_jax.train(ppo_jax.Args(gru=bad, out=str(tmp_path / "never")))
     assert not (tmp_path / "never").exists()
+    with pytest.raises(MazeConfigError, match=r"num_minibatches: with --gru, num_envs \(6\) must divide into 4"):
+        ppo_jax.train(ppo_jax.Args(gru=8, num_envs=6, num_steps=2, num_minibatches=4, out=str(tmp_path / "never")))
+    assert not (tmp_path / "never").exists()
     with pytest.raises(MazeConfigError, match="gru: a GRU memory is an option of ppo-jax, not of ppo-native"):
         run(TrainConfig(algo="ppo-native", gru=8, out=str(tmp_path / "never")))
     assert not (tmp_path / "never").exists()

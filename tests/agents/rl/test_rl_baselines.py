@@ -190,3 +190,16 @@ def test_idle_limit_is_the_envs_no_exploration_cutoff():
     assert idle_limit("Maze-PartialObs-v0", {"rows": 3, "cols": 3, "max_no_exploration_steps": 7}) == 7
     assert idle_limit("Maze-PartialObs-v0", {"rows": 3, "cols": 3, "max_no_exploration_steps": None}) is None
     assert idle_limit("Maze-v0", {"rows": 3, "cols": 3}) is None
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["--algo", "ppo-native", "--gru", "8"], "train.py: error: --gru: a GRU memory is an option of ppo-jax"),
+    (["--algo", "q", "--sample-eval"], "train.py: error: --sample-eval: needs a stochastic policy"),
+])
+def test_the_train_command_refuses_a_bad_setting_in_one_line_naming_its_flag(tmp_path, capsys, argv, line):
+    from maze_envs.agents.rl.train import main
+
+    assert main([*argv, "--out", str(tmp_path / "never")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(line) and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "never").exists()
